@@ -1,0 +1,84 @@
+# metal-kernel — build, test, demo, install.
+# Portable C11 + POSIX; libraries through pkg-config.
+
+CC      ?= cc
+PKGS    := yaml-0.1 libpcre2-8 zlib jansson
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN    := -Wall -Wextra -Werror
+OPT     ?= -O2 -g
+SAN     ?=
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(SAN) -Itools/lib $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL := $(SAN) $(PKG_LIBS) $(LDFLAGS) $(LDLIBS)
+
+BUILD   ?= build
+BIN     ?= tools/bin
+TOOLS   := mps-overloads mps-dispatch mps-register mps-verify
+LIB_SRC := $(sort $(wildcard tools/lib/*.c))
+LIB_OBJ := $(LIB_SRC:tools/lib/%.c=$(BUILD)/lib/%.o)
+TOOL_SRC := $(wildcard $(TOOLS:%=tools/src/%.c))
+TOOL_BIN := $(TOOL_SRC:tools/src/%.c=$(BIN)/%)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
+
+.PHONY: all deps check check-unit check-cli check-real check-skill check-asan \
+        demo bench fuzz install install-user uninstall clean
+
+all: deps-quiet $(TOOL_BIN)
+
+# Checks the libraries; installs them (apt-get as root, Homebrew) or prints
+# the one command to run.
+deps:
+	@sh tools/deps.sh
+deps-quiet:
+	@sh tools/deps.sh --quiet
+
+$(BUILD)/lib/%.o: tools/lib/%.c $(wildcard tools/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(BUILD)/libmk.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $(LIB_OBJ)
+
+$(BIN)/%: tools/src/%.c $(BUILD)/libmk.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libmk.a $(LDLIBS_ALL)
+
+$(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libmk.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(shell pkg-config --cflags cmocka 2>/dev/null) -o $@ $< \
+	  $(BUILD)/libmk.a $(LDLIBS_ALL) $(shell pkg-config --libs cmocka 2>/dev/null)
+
+# The whole suite: unit (cmocka), CLI golden tests, real trees, skill checks.
+# Ends with one line "N passed, N failed".
+check: all
+	@sh tools/deps.sh --quiet --tests
+	@$(MAKE) --no-print-directory $(UNIT_BIN)
+	@sh tests/run-all.sh
+
+check-asan:
+	$(MAKE) clean
+	$(MAKE) check OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+
+demo: all
+	@sh examples/run-demo.sh
+
+bench: all
+	@sh tests/bench/run.sh
+
+fuzz:
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+PYTORCH ?=
+install: all
+	@sh tools/install.sh project "$(PYTORCH)"
+install-user: all
+	@sh tools/install.sh user
+uninstall:
+	@sh tools/install.sh uninstall "$(PYTORCH)"
+
+clean:
+	rm -rf $(BUILD) $(BIN) tests/out

@@ -1,0 +1,58 @@
+#!/bin/sh
+# deps.sh — make sure the build (and, with --tests, the test) dependencies
+# are present.  Installs them with apt-get (Debian/Ubuntu, as root) or
+# Homebrew (macOS); otherwise prints the exact command to run and fails.
+# usage: sh tools/deps.sh [--quiet] [--tests]
+quiet=0 tests=0
+for a in "$@"; do
+  case $a in --quiet) quiet=1 ;; --tests) tests=1 ;; esac
+done
+say() { [ $quiet = 1 ] || echo "deps: $*"; }
+
+pcs="yaml-0.1 libpcre2-8 zlib jansson"
+[ $tests = 1 ] && pcs="$pcs cmocka"
+missing=""
+if ! command -v pkg-config >/dev/null 2>&1; then
+  missing="pkg-config"
+else
+  for p in $pcs; do
+    pkg-config --exists "$p" || missing="$missing $p"
+  done
+fi
+if [ $tests = 1 ] && ! python3 -c 'import yaml, typing_extensions' >/dev/null 2>&1; then
+  missing="$missing python3-yaml"
+fi
+[ -z "$missing" ] && { say "all present"; exit 0; }
+
+apt_name() {
+  case $1 in
+    pkg-config) echo pkgconf ;; yaml-0.1) echo libyaml-dev ;;
+    libpcre2-8) echo libpcre2-dev ;; zlib) echo zlib1g-dev ;;
+    jansson) echo libjansson-dev ;; cmocka) echo libcmocka-dev ;;
+    python3-yaml) echo "python3-yaml python3-typing-extensions" ;;
+  esac
+}
+brew_name() {
+  case $1 in
+    pkg-config) echo pkgconf ;; yaml-0.1) echo libyaml ;;
+    libpcre2-8) echo pcre2 ;; zlib) echo zlib ;; jansson) echo jansson ;;
+    cmocka) echo cmocka ;; python3-yaml) echo pyyaml ;;
+  esac
+}
+if command -v apt-get >/dev/null 2>&1; then
+  pk=""; for m in $missing; do pk="$pk $(apt_name "$m")"; done
+  cmd="apt-get install -y$pk"
+  if [ "$(id -u)" = 0 ]; then
+    echo "deps: installing:$pk" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive $cmd -qq; } >&2 && exit 0
+    echo "deps: '$cmd' failed" >&2; exit 1
+  fi
+  echo "deps: missing:$missing — run: sudo $cmd" >&2; exit 1
+elif command -v brew >/dev/null 2>&1; then
+  pk=""; for m in $missing; do pk="$pk $(brew_name "$m")"; done
+  echo "deps: installing with Homebrew:$pk" >&2
+  brew install $pk >&2 && exit 0
+  echo "deps: 'brew install$pk' failed" >&2; exit 1
+fi
+echo "deps: missing:$missing — install them with your package manager (pkg-config names)" >&2
+exit 1

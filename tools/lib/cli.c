@@ -1,0 +1,190 @@
+/* cli.c — see cli.h. */
+#include "cli.h"
+#include "diag.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void print_opts(FILE *f, const struct opt *opts)
+{
+	const struct opt *o;
+	for (o = opts; o->type != OPT_END; o++) {
+		char left[64];
+		if (o->shortname)
+			snprintf(left, sizeof left, "-%c, --%s%s%s", o->shortname,
+			         o->name, o->argname ? " " : "",
+			         o->argname ? o->argname : "");
+		else
+			snprintf(left, sizeof left, "    --%s%s%s", o->name,
+			         o->argname ? " " : "", o->argname ? o->argname : "");
+		fprintf(f, "  %-24s %s\n", left, o->help);
+	}
+	fprintf(f, "  %-24s %s\n", "    --help", "show this help and exit");
+	fprintf(f, "  %-24s %s\n", "    --version", "show the version and exit");
+}
+
+void cli_usage(const struct tool_info *t, const struct opt *opts)
+{
+	(void)opts;
+	fprintf(stderr, "usage: %s %s\n", t->name, t->usage);
+	fprintf(stderr, "Try '%s --help' for more information.\n", t->name);
+	exit(MK_EXIT_ERROR);
+}
+
+static void help(const struct tool_info *t, const struct opt *opts)
+{
+	printf("usage: %s %s\n\n%s\n\noptions:\n", t->name, t->usage, t->summary);
+	print_opts(stdout, opts);
+	if (t->details)
+		printf("\n%s", t->details);
+	exit(close_stdout(MK_EXIT_CLEAN));
+}
+
+static const struct opt *lookup_long(const struct opt *opts, const char *name,
+                                     size_t n)
+{
+	const struct opt *o;
+	for (o = opts; o->type != OPT_END; o++)
+		if (strlen(o->name) == n && strncmp(o->name, name, n) == 0)
+			return o;
+	return NULL;
+}
+
+static const struct opt *lookup_short(const struct opt *opts, char c)
+{
+	const struct opt *o;
+	for (o = opts; o->type != OPT_END; o++)
+		if (o->shortname == c)
+			return o;
+	return NULL;
+}
+
+int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
+              char **argv)
+{
+	int i, n = 0, only_operands = 0;
+
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i];
+		const struct opt *o = NULL;
+		const char *val = NULL;
+
+		if (only_operands || a[0] != '-' || a[1] == '\0') {
+			argv[n++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_operands = 1;
+			continue;
+		}
+		if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			if (len == 4 && strncmp(name, "help", 4) == 0 && !eq)
+				help(t, opts);
+			if (len == 7 && strncmp(name, "version", 7) == 0 && !eq) {
+				printf("%s %s\n", t->name, MK_VERSION);
+				exit(close_stdout(MK_EXIT_CLEAN));
+			}
+			o = lookup_long(opts, name, len);
+			if (!o) {
+				warnx_("error: unknown option '--%.*s'", (int)len, name);
+				cli_usage(t, opts);
+			}
+			if (eq) {
+				if (o->type != OPT_STRING) {
+					warnx_("error: option '--%s' takes no value", o->name);
+					cli_usage(t, opts);
+				}
+				val = eq + 1;
+			}
+		} else {
+			if (a[2] != '\0') {
+				warnx_("error: unknown option '%s'", a);
+				cli_usage(t, opts);
+			}
+			o = lookup_short(opts, a[1]);
+			if (!o) {
+				warnx_("error: unknown option '%s'", a);
+				cli_usage(t, opts);
+			}
+		}
+		if (o->type == OPT_FLAG) {
+			*(int *)o->dest = 1;
+		} else {
+			if (!val) {
+				if (i + 1 >= argc) {
+					warnx_("error: option '--%s' needs a value", o->name);
+					cli_usage(t, opts);
+				}
+				val = argv[++i];
+			}
+			*(const char **)o->dest = val;
+		}
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+static int has_yaml(const char *dir)
+{
+	struct stat st;
+	char *p = xasprintf("%s/%s", dir, NF_YAML_REL);
+	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return ok;
+}
+
+char *find_root(const char *given)
+{
+	struct stat st;
+	char *cwd, *p;
+
+	if (given) {
+		if (stat(given, &st) != 0) {
+			warnx_("error: cannot open root '%s': %s", given, strerror(errno));
+			return NULL;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			warnx_("error: root '%s' is not a folder", given);
+			return NULL;
+		}
+		if (!has_yaml(given)) {
+			warnx_("error: '%s' is not a PyTorch checkout (no %s)", given,
+			       NF_YAML_REL);
+			return NULL;
+		}
+		return xstrdup(given);
+	}
+	cwd = getcwd(NULL, 0);
+	if (!cwd) {
+		warnx_("error: cannot get the current folder:");
+		return NULL;
+	}
+	p = xstrdup(cwd);
+	free(cwd);
+	for (;;) {
+		char *slash;
+		if (has_yaml(p))
+			return p;
+		slash = strrchr(p, '/');
+		if (!slash || slash == p) {
+			if (slash == p && p[1] != '\0') {
+				p[1] = '\0';
+				if (has_yaml(p))
+					return p;
+			}
+			break;
+		}
+		*slash = '\0';
+	}
+	free(p);
+	warnx_("error: no PyTorch checkout found from the current folder up "
+	       "(looked for %s); use --root DIR", NF_YAML_REL);
+	return NULL;
+}

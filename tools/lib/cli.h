@@ -1,0 +1,62 @@
+/* cli.h — one option table per tool drives parsing, the short usage
+ * (stderr, exit 2) and --help (stdout, exit 0), as in pcre2grep and git's
+ * parse-options.  Also: finding the PyTorch checkout root.
+ */
+#ifndef MK_CLI_H
+#define MK_CLI_H
+
+#include <stddef.h>
+
+enum opt_type {
+	OPT_FLAG,   /* sets *(int *)dest = 1 */
+	OPT_STRING, /* takes a value: *(const char **)dest = value */
+	OPT_END
+};
+
+struct opt {
+	const char *name;   /* long name without "--", e.g. "root" */
+	char shortname;     /* 0 when none */
+	enum opt_type type;
+	void *dest;
+	const char *argname;/* value placeholder in help, e.g. "DIR" */
+	const char *help;   /* one line */
+};
+
+/* A tool's description for --help. */
+struct tool_info {
+	const char *name;     /* "mps-overloads" */
+	const char *usage;    /* "[options] OP..." (after the name) */
+	const char *summary;  /* one line */
+	const char *details;  /* free text printed after the options: files
+	                         read and written, network, exit status */
+};
+
+/* cli_parse: parse argv against opts (terminated by OPT_END).  --help
+ * prints the full help to stdout and exits 0; --version prints
+ * "NAME VERSION" and exits 0; an unknown option or a missing value
+ * prints "prog: error: ..." plus the short usage to stderr and exits 2.
+ * "--" ends options.  Accepts "--name=value" and "--name value".
+ * Returns the number of operands, moved to argv[0..n) in order. */
+int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
+              char **argv);
+
+/* cli_usage: print the short usage to stderr and exit 2. */
+void cli_usage(const struct tool_info *t, const struct opt *opts);
+
+/* find_root: the PyTorch checkout to work on.  With given != NULL: that
+ * folder, which must hold aten/src/ATen/native/native_functions.yaml.
+ * Without: walk up from the current folder to the first one that holds
+ * it.  Returns a malloc'd path (caller frees), or prints
+ * "prog: error: ..." and returns NULL. */
+char *find_root(const char *given);
+
+/* The relative paths of the PyTorch layout. */
+#define NF_YAML_REL "aten/src/ATen/native/native_functions.yaml"
+#define MPS_DIR_REL "aten/src/ATen/native/mps"
+#define MPS_KERNELS_REL "aten/src/ATen/native/mps/kernels"
+#define MPS_OPS_REL "aten/src/ATen/native/mps/operations"
+#define COMMON_MPS_REL "torch/testing/_internal/common_mps.py"
+
+#define MK_VERSION "0.1.0"
+
+#endif

@@ -1,0 +1,177 @@
+/* diag.c — see diag.h. */
+#include "diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *progname = "metal-kernel";
+
+void diag_init(const char *prog)
+{
+	const char *slash = strrchr(prog, '/');
+	progname = slash ? slash + 1 : prog;
+}
+
+const char *diag_prog(void) { return progname; }
+
+static void vwarn(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: ", progname);
+	vfprintf(stderr, fmt, ap);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(MK_EXIT_ERROR);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void diag_at(const char *path, unsigned long line, unsigned long col,
+             const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: %s:", progname, path);
+	if (line > 0) {
+		fprintf(stderr, "%lu:", line);
+		if (col > 0)
+			fprintf(stderr, "%lu:", col);
+	}
+	fputc(' ', stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *p;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("formatting failed");
+	p = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void buf_init(struct buf *b)
+{
+	b->cap = 64;
+	b->len = 0;
+	b->data = xmalloc(b->cap);
+	b->data[0] = '\0';
+}
+
+void buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (!b->data)
+		buf_init(b);
+	if (b->len + n + 1 > b->cap) {
+		while (b->len + n + 1 > b->cap)
+			b->cap *= 2;
+		b->data = xrealloc(b->data, b->cap);
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("formatting failed");
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	buf_add(b, s, (size_t)n);
+	free(s);
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+int close_stdout(int status)
+{
+	int bad = ferror(stdout);
+	if (fclose(stdout) != 0 || bad) {
+		if (!bad || errno == 0)
+			errno = errno ? errno : EIO;
+		warnx_("write error:");
+		return MK_EXIT_ERROR;
+	}
+	return status;
+}

@@ -1,0 +1,169 @@
+/* metalreg.h — the registration macros of PyTorch's native Metal kernels,
+ * as found in aten/src/ATen/native/mps/kernels/*.metal (PyTorch main,
+ * c10/metal): the Metal dtype tokens, the core REGISTER_*_OP macros and
+ * their argument order, the kernel names they produce, the dtype presets
+ * of mps-register, and a parser for the REGISTER_* calls of a file and
+ * for the file-local helper #defines that wrap them.
+ *
+ * Shared by mps-register (writes registrations) and anything that needs to
+ * know which kernels a .metal file registers (mps-verify).
+ *
+ * Source of the rules (GUIDE.md "Facts about the real trees"):
+ *   REGISTER_UNARY_OP(NAME, IN, OUT)            kernels NAME_dense_OUT_IN,
+ *   REGISTER_BINARY_OP(NAME, IN, OUT)           NAME_strided_OUT_IN
+ *   REGISTER_OPMATH_BINARY_OP(NAME, IN, OUT)    (same names as BINARY)
+ *   REGISTER_UNARY_ALPHA_OP(NAME, IN, ALPHA, OUT)  kernels
+ *   REGISTER_BINARY_ALPHA_OP(NAME, IN, ALPHA, OUT) NAME_dense_OUT_IN_ALPHA,
+ *                                                  NAME_strided_OUT_IN_ALPHA
+ * Input dtype first, output last.  File-local helpers may reorder: a
+ * helper's own #define is read and expanded, never guessed from its name.
+ */
+#ifndef MK_METALREG_H
+#define MK_METALREG_H
+
+#include <stddef.h>
+
+/* The kinds of registration mps-register writes. */
+enum mr_kind { MR_UNARY = 0, MR_UNARY_ALPHA, MR_BINARY, MR_BINARY_ALPHA };
+
+/* mr_kind_parse: "unary", "unary-alpha", "binary", "binary-alpha" → kind;
+ * -1 for anything else. */
+int mr_kind_parse(const char *s);
+
+/* mr_kind_name: the command-line spelling of k ("unary", ...). */
+const char *mr_kind_name(int k);
+
+/* mr_kind_macro: the core macro mps-register writes for k
+ * ("REGISTER_UNARY_OP", "REGISTER_UNARY_ALPHA_OP", "REGISTER_BINARY_OP",
+ * "REGISTER_BINARY_ALPHA_OP"). */
+const char *mr_kind_macro(int k);
+
+/* mr_kind_alpha: 1 when k's macro takes an ALPHA dtype. */
+int mr_kind_alpha(int k);
+
+/* A core macro: where NAME, IN, ALPHA and OUT sit among its arguments. */
+struct mr_core {
+	const char *macro; /* "REGISTER_UNARY_OP" */
+	int kind;          /* the enum mr_kind whose kernels it produces */
+	int nargs;         /* argument count */
+	int i_in, i_alpha, i_out; /* argument indexes (NAME is 0); -1 none */
+};
+
+/* mr_core_find: the core macro spelled s[0..n), or NULL.  Known:
+ * REGISTER_UNARY_OP, REGISTER_UNARY_ALPHA_OP, REGISTER_BINARY_OP,
+ * REGISTER_OPMATH_BINARY_OP (kind MR_BINARY), REGISTER_BINARY_ALPHA_OP. */
+const struct mr_core *mr_core_find(const char *s, size_t n);
+
+/* The Metal dtype tokens, in the order presets list them:
+ * float half bfloat long int short char uchar bool float2 half2. */
+extern const char *const mr_dtypes[];
+extern const size_t mr_ndtypes;
+
+/* mr_dtype: the interned token (an element of mr_dtypes) equal to
+ * s[0..n), or NULL when s is not a Metal dtype token. */
+const char *mr_dtype(const char *s, size_t n);
+
+/* One registration's dtypes.  Pointers are interned tokens from
+ * mr_dtypes (compare with ==) when they come from mr_preset or
+ * mr_parse_dtypes; alpha is NULL for kinds without ALPHA. */
+struct mr_pair {
+	const char *in, *alpha, *out;
+};
+
+#define MR_MAX_PAIRS 64
+
+/* mr_preset: fill out[] with the pairs of preset P for kind k and return
+ * their count, or -1 when P is unknown.  Presets: float (float, half,
+ * bfloat → same), int2float (long, int, short, uchar, char, bool →
+ * float), integer (the same six → same), complex (float2, half2 → same),
+ * all (float + integer + complex: every dtype to itself).  For alpha
+ * kinds ALPHA = IN.  out must hold MR_MAX_PAIRS. */
+int mr_preset(const char *p, int k, struct mr_pair *out);
+
+/* mr_parse_dtypes: parse a comma-separated list of IN:OUT pairs (alpha
+ * kinds also accept IN:ALPHA:OUT; IN:OUT means ALPHA = IN; a single
+ * token T means T:T).  Duplicates are dropped.  Returns the count, or -1
+ * with *err set to a malloc'd message (caller frees) on an unknown token,
+ * an empty item, too many items, or one input given two outputs. */
+int mr_parse_dtypes(const char *list, int k, struct mr_pair *out, char **err);
+
+/* mr_valid_name: 1 when s can be a kernel NAME: a C identifier
+ * ([A-Za-z_][A-Za-z0-9_]*), at most 128 bytes.  Checked before any file
+ * access. */
+int mr_valid_name(const char *s);
+
+/* mr_kernel_name: malloc'd kernel name (caller frees): NAME_VARIANT_OUT_IN
+ * plus _ALPHA when p->alpha is set; variant is "dense" or "strided". */
+char *mr_kernel_name(const char *name, const char *variant,
+                     const struct mr_pair *p);
+
+/* ---- the calls of one file ---- */
+
+/* A macro call: MACRO(arg, ...).  Arguments are stored with every blank
+ * (space, tab, newline, line continuation) removed, so differently spaced
+ * calls compare equal. */
+struct mr_call {
+	char *macro;
+	char **args;
+	size_t nargs;
+	size_t start;   /* byte offset of the macro name */
+	size_t end;     /* offset after ')' and, when semi, after ';' */
+	int semi;       /* 1 when ';' follows ')' on the same line */
+};
+
+/* A file-local helper: #define NAME(P1, ...) whose body calls other
+ * macros.  Its calls are kept unexpanded; mr_expand() substitutes. */
+struct mr_helper {
+	char *name;
+	char **params;
+	size_t nparams;
+	struct mr_call *body; /* offsets are within the file */
+	size_t nbody;
+	size_t start, end;    /* extent of the #define, end after its last line */
+};
+
+/* One registration a top-level call produces (after expanding helpers). */
+struct mr_reg {
+	const struct mr_core *core;
+	char *name, *in, *alpha, *out; /* owned; alpha NULL when none */
+	size_t call;                   /* index into mr_file.calls */
+};
+
+struct mr_file {
+	struct mr_helper *helpers;
+	size_t nhelpers;
+	struct mr_call *calls;  /* top-level calls of core macros and helpers,
+	                           in file order (never inside a #define) */
+	size_t ncalls;
+	struct mr_reg *regs;    /* every registration, in file order */
+	size_t nregs;
+};
+
+/* mr_file_parse: parse text[0..len) — pass the output of mask_code() so
+ * comments and #if 0 blocks are ignored — into f (zero it first).
+ * Function-like #defines whose name is not a core macro and whose body
+ * calls at least one macro are helpers; a top-level call of a core macro
+ * or a helper is a call; every call is expanded (helpers recursively, at
+ * most 16 deep) into regs.  Never fails; unparsable text is skipped. */
+void mr_file_parse(struct mr_file *f, const char *text, size_t len);
+
+/* mr_file_free: release everything f owns. */
+void mr_file_free(struct mr_file *f);
+
+/* mr_helper_find: the helper named s[0..n) in f, or NULL. */
+const struct mr_helper *mr_helper_find(const struct mr_file *f, const char *s,
+                                       size_t n);
+
+/* mr_helper_pairs: when helper h can generate registrations of kind k for
+ * any NAME — it takes exactly one parameter, every call in its expansion
+ * is kind k's own macro (mr_kind_macro) with that parameter as NAME and
+ * Metal dtype tokens as dtypes, and it calls nothing else — fill out[]
+ * (MR_MAX_PAIRS) with the pairs it registers, in its order, and return
+ * their count.  Otherwise return 0. */
+size_t mr_helper_pairs(const struct mr_file *f, const struct mr_helper *h,
+                       int k, struct mr_pair *out);
+
+/* mr_pair_eq: same in, alpha and out. */
+int mr_pair_eq(const struct mr_pair *a, const struct mr_pair *b);
+
+#endif

@@ -1,0 +1,497 @@
+/* scan.c — see scan.h.
+ *
+ * mask_code is a single forward pass with a small state machine; it never
+ * changes the length of the text, so byte offsets found in the masked
+ * copy are valid in the original.
+ */
+#include "scan.h"
+#include "diag.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int read_file(const char *path, char **data, size_t *len)
+{
+	struct stat st;
+	size_t cap, n = 0;
+	char *p;
+	int fd, saved;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	cap = (st.st_size > 0 ? (size_t)st.st_size : 0) + 1;
+	p = xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+		if (n + 1 >= cap) {
+			cap = cap < 4096 ? 4096 : cap * 2;
+			p = xrealloc(p, cap);
+		}
+		r = read(fd, p + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			saved = errno;
+			free(p);
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	p[n] = '\0';
+	*data = p;
+	*len = n;
+	return 0;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+/* ---- PCRE2 ---- */
+
+/* One JIT stack shared by every pattern (the tools are single-threaded);
+ * larger than PCRE2's 32 KiB default, as pcre2grep does, so long files do
+ * not hit the JIT stack limit. */
+static pcre2_match_context *mctx;
+static pcre2_jit_stack *jstack;
+
+void re_compile(struct mk_re *re, const char *pattern, unsigned options)
+{
+	int err;
+	PCRE2_SIZE erroff;
+	uint32_t jit = 0;
+
+	re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+	                         options, &err, &erroff, NULL);
+	if (!re->code) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(err, msg, sizeof msg);
+		die("internal error: pattern '%s' does not compile at offset "
+		    "%lu: %s", pattern, (unsigned long)erroff, (char *)msg);
+	}
+	if (pcre2_config(PCRE2_CONFIG_JIT, &jit) >= 0 && jit &&
+	    pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0) {
+		if (!mctx) {
+			mctx = pcre2_match_context_create(NULL);
+			jstack = pcre2_jit_stack_create(32 * 1024,
+			                                4 * 1024 * 1024, NULL);
+			if (!mctx)
+				die("out of memory");
+			if (jstack)
+				pcre2_jit_stack_assign(mctx, NULL, jstack);
+		}
+	}
+	/* else: the interpreter runs the pattern (pcre2_match picks it). */
+	re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
+	if (!re->md)
+		die("out of memory");
+}
+
+int re_match(struct mk_re *re, const char *subject, size_t len, size_t start,
+             size_t *ov, size_t nov)
+{
+	int rc;
+	size_t i, groups;
+	PCRE2_SIZE *v;
+
+	if (!subject) {
+		subject = "";
+		len = 0;
+	}
+	if (start > len)
+		return 0;
+	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start, 0, re->md,
+	                 mctx);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc < 0) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(rc, msg, sizeof msg);
+		die("pattern match failed: %s", (char *)msg);
+	}
+	groups = pcre2_get_ovector_count(re->md);
+	v = pcre2_get_ovector_pointer(re->md);
+	for (i = 0; i < nov; i++) {
+		if (i < groups && (rc == 0 || i < (size_t)rc)) {
+			ov[2 * i] = v[2 * i];
+			ov[2 * i + 1] = v[2 * i + 1];
+		} else {
+			ov[2 * i] = ov[2 * i + 1] = PCRE2_UNSET;
+		}
+	}
+	return 1;
+}
+
+void re_free(struct mk_re *re)
+{
+	pcre2_match_data_free(re->md);
+	pcre2_code_free(re->code);
+	re->md = NULL;
+	re->code = NULL;
+}
+
+/* ---- masking ---- */
+
+static int is_ident(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+static int is_hspace(char c)
+{
+	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
+}
+
+/* Blank out [a, b) of out, keeping line ends. */
+static void blank(char *out, size_t a, size_t b)
+{
+	for (; a < b; a++)
+		if (out[a] != '\n' && out[a] != '\r')
+			out[a] = ' ';
+}
+
+/* Backslash-newline (LF or CRLF) at i: its length, else 0. */
+static size_t splice_at(const char *s, size_t len, size_t i)
+{
+	if (i < len && s[i] == '\\') {
+		if (i + 1 < len && s[i + 1] == '\n')
+			return 2;
+		if (i + 2 < len && s[i + 1] == '\r' && s[i + 2] == '\n')
+			return 3;
+	}
+	return 0;
+}
+
+/* The directive keyword after '#' at s[i]: sets [*ks, *ke). */
+static void directive_word(const char *s, size_t len, size_t i, size_t *ks,
+                           size_t *ke)
+{
+	size_t j = i + 1;
+	while (j < len && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	*ks = j;
+	while (j < len && is_ident((unsigned char)s[j]))
+		j++;
+	*ke = j;
+}
+
+static int word_is(const char *s, size_t ks, size_t ke, const char *w)
+{
+	size_t n = strlen(w);
+	return ke - ks == n && memcmp(s + ks, w, n) == 0;
+}
+
+/* Is the '#' at s[i] the start of `#if 0` (or `#if (0)`)? */
+static int is_if0(const char *s, size_t len, size_t i)
+{
+	size_t ks, ke, j;
+
+	directive_word(s, len, i, &ks, &ke);
+	if (!word_is(s, ks, ke, "if"))
+		return 0;
+	j = ke;
+	while (j < len && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (j + 2 < len && s[j] == '(' && s[j + 1] == '0' && s[j + 2] == ')')
+		j += 3;
+	else if (j > ke && j < len && s[j] == '0')
+		j++;
+	else
+		return 0;
+	return j == len || is_hspace(s[j]) || s[j] == '\n' || s[j] == '/';
+}
+
+/* Skip a literal closed on the same line in a disabled group: the index
+ * just after the closing quote, or i + 1 when it is not closed there. */
+static size_t skip_line_literal(const char *s, size_t len, size_t i)
+{
+	char q = s[i];
+	size_t j = i + 1;
+	while (j < len && s[j] != '\n') {
+		if (s[j] == '\\' && j + 1 < len && s[j + 1] != '\n')
+			j += 2;
+		else if (s[j] == q)
+			return j + 1;
+		else
+			j++;
+	}
+	return i + 1;
+}
+
+/* Blank the disabled group that starts at line start p (just after the
+ * `#if 0` line) up to the `#else`, `#elif` or `#endif` that closes it at
+ * the same nesting depth.  Returns the start of that directive's line
+ * (the caller scans it as live code), or len when the file ends first. */
+static size_t skip_group(const char *s, size_t len, char *out, size_t p)
+{
+	int depth = 0, in_block = 0, cont = 0;
+
+	while (p < len) {
+		size_t i = p, ks, ke;
+
+		if (!in_block && !cont) {
+			while (i < len && (s[i] == ' ' || s[i] == '\t'))
+				i++;
+			if (i < len && s[i] == '#') {
+				directive_word(s, len, i, &ks, &ke);
+				if (word_is(s, ks, ke, "if") ||
+				    word_is(s, ks, ke, "ifdef") ||
+				    word_is(s, ks, ke, "ifndef"))
+					depth++;
+				else if (word_is(s, ks, ke, "endif")) {
+					if (depth == 0)
+						return p;
+					depth--;
+				} else if ((word_is(s, ks, ke, "else") ||
+				            word_is(s, ks, ke, "elif") ||
+				            word_is(s, ks, ke, "elifdef") ||
+				            word_is(s, ks, ke, "elifndef")) &&
+				           depth == 0)
+					return p;
+			}
+		}
+		/* blank this physical line; a line ending in a backslash
+		 * continues the logical line (no directive on the next one) */
+		cont = 0;
+		i = p;
+		while (i < len && s[i] != '\n') {
+			size_t sp = splice_at(s, len, i);
+			if (sp) {
+				cont = 1;
+				i += sp - 1; /* stop at the newline */
+				break;
+			}
+			if (in_block) {
+				if (s[i] == '*' && i + 1 < len && s[i + 1] == '/') {
+					in_block = 0;
+					i += 2;
+				} else
+					i++;
+			} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
+				in_block = 1;
+				i += 2;
+			} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
+				while (i < len && s[i] != '\n' &&
+				       !splice_at(s, len, i))
+					i++;
+			} else if (s[i] == '"' || s[i] == '\'') {
+				i = skip_line_literal(s, len, i);
+			} else
+				i++;
+		}
+		if (i < len)
+			i++; /* the newline */
+		blank(out, p, i);
+		p = i;
+	}
+	return len;
+}
+
+/* C++ raw string starting with the '"' at s[i] (prefix R already seen):
+ * the index after its closing quote, or len when unterminated. */
+static size_t skip_raw_string(const char *s, size_t len, size_t i)
+{
+	size_t d = i + 1, dl, j;
+
+	while (d < len && s[d] != '(' && s[d] != '"' && s[d] != '\n' &&
+	       d - (i + 1) <= 16)
+		d++;
+	if (d >= len || s[d] != '(')
+		return i + 1; /* not a valid raw string: treat '"' as ordinary */
+	dl = d - (i + 1);
+	for (j = d + 1; j < len; j++) {
+		if (s[j] == ')' && j + 1 + dl < len &&
+		    memcmp(s + j + 1, s + i + 1, dl) == 0 &&
+		    s[j + 1 + dl] == '"')
+			return j + 2 + dl;
+	}
+	return len;
+}
+
+/* Is the '"' at s[i] the opening quote of a raw string (R, LR, uR, UR,
+ * u8R prefix forming a whole token)? */
+static int raw_prefix(const char *s, size_t i)
+{
+	size_t k;
+
+	if (i == 0 || s[i - 1] != 'R')
+		return 0;
+	k = i - 1; /* at 'R' */
+	if (k >= 2 && s[k - 2] == 'u' && s[k - 1] == '8')
+		k -= 2;
+	else if (k >= 1 && (s[k - 1] == 'L' || s[k - 1] == 'u' ||
+	                    s[k - 1] == 'U'))
+		k -= 1;
+	return k == 0 || !is_ident((unsigned char)s[k - 1]);
+}
+
+/* Is the '\'' at s[i] a C++14 digit separator (inside a number)? */
+static int digit_sep(const char *s, size_t i)
+{
+	size_t k = i;
+
+	if (i == 0 || !is_ident((unsigned char)s[i - 1]))
+		return 0;
+	while (k > 0 && (is_ident((unsigned char)s[k - 1]) ||
+	                 s[k - 1] == '\'' || s[k - 1] == '.'))
+		k--;
+	return s[k] >= '0' && s[k] <= '9';
+}
+
+/* Quoted literal at s[i] (quote q): index after its closing quote; stops
+ * at an unescaped newline (unterminated literal) without consuming it. */
+static size_t skip_literal(const char *s, size_t len, size_t i)
+{
+	char q = s[i];
+	size_t j = i + 1;
+
+	while (j < len) {
+		if (s[j] == '\\' && j + 1 < len) {
+			j += 2;
+			if (s[j - 1] == '\r' && j < len && s[j] == '\n')
+				j++;
+		} else if (s[j] == q)
+			return j + 1;
+		else if (s[j] == '\n')
+			return j;
+		else
+			j++;
+	}
+	return len;
+}
+
+static void mask_c(const char *s, size_t len, char *out)
+{
+	size_t i = 0;
+	int bol = 1;        /* only blanks so far on this logical line */
+	int pending = 0;    /* an `#if 0` line is being read */
+
+	while (i < len) {
+		char c = s[i];
+		size_t sp = splice_at(s, len, i);
+
+		if (sp) {
+			i += sp;
+			continue;
+		}
+		if (c == '\n') {
+			i++;
+			bol = 1;
+			if (pending) {
+				pending = 0;
+				i = skip_group(s, len, out, i);
+			}
+			continue;
+		}
+		if (bol && is_hspace(c)) {
+			i++;
+			continue;
+		}
+		if (bol && c == '#' && is_if0(s, len, i))
+			pending = 1;
+		bol = 0;
+		if (c == '/' && i + 1 < len && s[i + 1] == '/') {
+			size_t j = i;
+			while (j < len && s[j] != '\n') {
+				size_t k = splice_at(s, len, j);
+				j += k ? k : 1;
+			}
+			blank(out, i, j);
+			i = j;
+		} else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+			size_t j = i + 2;
+			while (j < len && !(s[j] == '*' && j + 1 < len &&
+			                    s[j + 1] == '/'))
+				j++;
+			j = j < len ? j + 2 : len;
+			blank(out, i, j);
+			i = j;
+		} else if (c == '"') {
+			i = raw_prefix(s, i) ? skip_raw_string(s, len, i)
+			                     : skip_literal(s, len, i);
+		} else if (c == '\'') {
+			i = digit_sep(s, i) ? i + 1 : skip_literal(s, len, i);
+		} else
+			i++;
+	}
+}
+
+static void mask_python(const char *s, size_t len, char *out)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		char c = s[i];
+
+		if (c == '#') {
+			size_t j = i;
+			while (j < len && s[j] != '\n')
+				j++;
+			blank(out, i, j);
+			i = j;
+		} else if (c == '"' || c == '\'') {
+			if (i + 2 < len && s[i + 1] == c && s[i + 2] == c) {
+				size_t j = i + 3;
+				while (j < len) {
+					if (s[j] == '\\' && j + 1 < len)
+						j += 2;
+					else if (s[j] == c && j + 2 < len &&
+					         s[j + 1] == c && s[j + 2] == c) {
+						j += 3;
+						break;
+					} else
+						j++;
+				}
+				i = j < len ? j : len;
+			} else
+				i = skip_literal(s, len, i);
+		} else
+			i++;
+	}
+}
+
+char *mask_code(const char *src, size_t len, enum scan_lang lang)
+{
+	char *out = xmalloc(len + 1);
+
+	memcpy(out, src, len);
+	out[len] = '\0';
+	if (lang == LANG_PYTHON)
+		mask_python(src, len, out);
+	else
+		mask_c(src, len, out);
+	return out;
+}
+
+void line_col(const char *src, size_t off, unsigned long *line,
+              unsigned long *col)
+{
+	unsigned long l = 1;
+	size_t i, bol = 0;
+
+	for (i = 0; i < off; i++)
+		if (src[i] == '\n') {
+			l++;
+			bol = i + 1;
+		}
+	*line = l;
+	*col = (unsigned long)(off - bol) + 1;
+}

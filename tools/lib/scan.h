@@ -1,0 +1,54 @@
+/* scan.h — reading source files and matching patterns in them (PCRE2).
+ * Shared by mps-verify and mps-register.
+ */
+#ifndef MK_SCAN_H
+#define MK_SCAN_H
+
+#include <stddef.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+/* read_file: read the whole file PATH into a malloc'd, NUL-terminated
+ * buffer (*data, caller frees) of *len bytes.  Returns 0, or -1 with
+ * errno set (nothing allocated).  A folder gives -1 with EISDIR. */
+int read_file(const char *path, char **data, size_t *len);
+
+/* A compiled pattern: PCRE2, JIT-compiled with PCRE2_JIT_COMPLETE when
+ * the library supports it, interpreter otherwise (as pcre2grep does). */
+struct mk_re {
+	pcre2_code *code;
+	pcre2_match_data *md;
+};
+
+/* re_compile: compile PATTERN with pcre2 OPTIONS (e.g. PCRE2_MULTILINE).
+ * A pattern that does not compile is a programming error: dies. */
+void re_compile(struct mk_re *re, const char *pattern, unsigned options);
+
+/* re_match: match re against subject[0..len) from byte offset start.
+ * Returns 1 on a match (ov[0..2*n) filled with group offsets, unset
+ * groups as PCRE2_UNSET; n = min(nov, groups)), 0 on no match.  Any other
+ * negative PCRE2 code (match limit, JIT stack limit, bad UTF) prints
+ * "prog: pattern match failed: REASON" and exits 2: an internal error is
+ * never reported as "not found". */
+int re_match(struct mk_re *re, const char *subject, size_t len, size_t start,
+             size_t *ov, size_t nov);
+
+void re_free(struct mk_re *re);
+
+/* Languages known to mask_code(). */
+enum scan_lang { LANG_C = 0 /* .mm .h .cpp .metal */, LANG_PYTHON };
+
+/* mask_code: a copy of src (len bytes, caller frees, NUL-terminated)
+ * where comments (// and block comments for LANG_C, # for LANG_PYTHON)
+ * and the bodies of `#if 0` ... `#endif` / `#else` blocks are replaced
+ * by spaces, newlines kept, so that byte offsets and line numbers of
+ * the copy equal those of the original.  String and character literals
+ * are kept (comment markers inside them are not comments). */
+char *mask_code(const char *src, size_t len, enum scan_lang lang);
+
+/* line_col: 1-based line and column (in bytes) of byte offset off. */
+void line_col(const char *src, size_t off, unsigned long *line,
+              unsigned long *col);
+
+#endif
