@@ -58,10 +58,12 @@ check: all
 	@$(MAKE) --no-print-directory $(UNIT_BIN)
 	@sh tests/run-all.sh
 
+# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang).
 check-asan:
 	$(MAKE) clean
-	$(MAKE) check OPT="-O1 -g -fno-omit-frame-pointer" \
+	$(MAKE) check CC=clang OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+	$(MAKE) clean
 
 demo: all
 	@sh examples/run-demo.sh

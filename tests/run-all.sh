@@ -7,8 +7,9 @@
 #     folder, or the repo-relative folder named in its `treeref` file, or
 #     an empty folder), with tools/bin first on PATH, MK_REPO set to the
 #     repo, and XDG_STATE_HOME set to a private folder.  What it printed is
-#     stdout, a line "--- stderr", stderr, and "RC=<exit status>"; that text
-#     must equal the case's `expected` file byte for byte.
+#     stdout, a line "--- stderr", stderr, and "RC=<exit status>", with the
+#     case's folders written <work> and <state> and the repo <repo>; that
+#     text must equal the case's `expected` file byte for byte.
 #     UPDATE=1 rewrites `expected` files instead (review the diff!).
 #  3. Script tests: every tests/*/t-*.sh; exit 0 pass, 77 skip, else fail.
 #
@@ -46,7 +47,9 @@ for c in tests/cli/*/*/; do
   (cd "$w/work" && PATH="$repo/tools/bin:$PATH" MK_REPO="$repo" \
      XDG_STATE_HOME="$w/state" HOME="$w/state" LC_ALL=C \
      sh "$repo/$c/cmd" >"$w/stdout" 2>"$w/stderr" </dev/null; echo "RC=$?" >"$w/rc")
-  { cat "$w/stdout"; echo "--- stderr"; cat "$w/stderr"; cat "$w/rc"; } >"$w/actual"
+  # machine-specific paths become <work>, <state>, <repo>
+  { cat "$w/stdout"; echo "--- stderr"; cat "$w/stderr"; cat "$w/rc"; } |
+    sed -e "s|$w/work|<work>|g" -e "s|$w/state|<state>|g" -e "s|$repo|<repo>|g" >"$w/actual"
   if [ -n "${UPDATE:-}" ]; then cp "$w/actual" "$c/expected"; fi
   if [ -f "$c/expected" ] && cmp -s "$w/actual" "$c/expected"; then ok "$c"
   else

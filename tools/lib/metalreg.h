@@ -1,5 +1,5 @@
 /* metalreg.h — the registration macros of PyTorch's native Metal kernels,
- * as found in aten/src/ATen/native/mps/kernels/*.metal (PyTorch main,
+ * as found in aten/src/ATen/native/mps/kernels/ (*.metal files) (PyTorch main,
  * c10/metal): the Metal dtype tokens, the core REGISTER_*_OP macros and
  * their argument order, the kernel names they produce, the dtype presets
  * of mps-register, and a parser for the REGISTER_* calls of a file and

@@ -433,7 +433,12 @@ static int next(struct reader *r)
 		const yaml_mark_t *m = &r->parser.problem_mark;
 		const char *problem = r->parser.problem ? r->parser.problem
 		                                        : "malformed YAML";
-		if (r->parser.context)
+		if (r->parser.error == YAML_READER_ERROR) {
+			/* reader errors carry a byte offset, not a mark */
+			unsigned long line, col;
+			line_col(r->ix->text, r->parser.problem_offset, &line, &col);
+			diag_at(r->ix->path, line, col, "error: %s", problem);
+		} else if (r->parser.context)
 			diag_at(r->ix->path, m->line + 1, m->column + 1,
 			        "error: %s %s", problem, r->parser.context);
 		else
@@ -637,7 +642,7 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 {
 	const char *seen[32];
 	size_t nseen = 0, i;
-	yaml_mark_t start = r->ev.start_mark, funcm = start;
+	yaml_mark_t start = r->ev.start_mark, funcm = start, last_end = start;
 	char *func = NULL;
 	int ret = -1;
 
@@ -732,8 +737,9 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 			if (skip_value(r))
 				goto out;
 		}
-		f->entry_end = mark_offset(r, &r->ev.end_mark);
+		last_end = r->ev.end_mark;
 	}
+	f->entry_end = mark_offset(r, &last_end);
 	if (!func) {
 		error_at(r, &start, "entry has no 'func'%s", NULL);
 		goto out;
@@ -1177,12 +1183,23 @@ int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
 	r.ix = ix;
 	r.lines = xmalloc(cap * sizeof *r.lines);
 	r.lines[r.nlines++] = 0;
-	for (i = 0; i < len; i++) {
-		int brk = data[i] == '\n' || (data[i] == '\r' && (i + 1 >= len || data[i + 1] != '\n'));
-		if (brk) {
+	if (!memchr(data, '\r', len)) {
+		const char *p = data, *end = data + len;
+		while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
 			if (r.nlines == cap)
 				r.lines = xrealloc(r.lines, (cap *= 2) * sizeof *r.lines);
-			r.lines[r.nlines++] = i + 1;
+			r.lines[r.nlines++] = (size_t)(++p - data);
+		}
+	} else {
+		for (i = 0; i < len; i++) {
+			/* CRLF, LF and a lone CR each end a line, as in libyaml */
+			int brk = data[i] == '\n' ||
+			          (data[i] == '\r' && (i + 1 >= len || data[i + 1] != '\n'));
+			if (brk) {
+				if (r.nlines == cap)
+					r.lines = xrealloc(r.lines, (cap *= 2) * sizeof *r.lines);
+				r.lines[r.nlines++] = i + 1;
+			}
 		}
 	}
 	if (!yaml_parser_initialize(&r.parser))

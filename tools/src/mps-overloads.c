@@ -126,10 +126,32 @@ static void print_row(const struct nf_index *ix, const struct nf_func *f)
 	putchar('\n');
 }
 
+/* Print one JSON Lines row and release it.  json_dumpb into one buffer
+ * then one fwrite: json_dumpf writes token by token and costs more than
+ * the whole yaml parse (make bench). */
+static void emit_json(json_t *o)
+{
+	static char *jbuf;
+	static size_t jcap;
+	size_t n = json_dumpb(o, jbuf, jcap, JSON_COMPACT);
+	if (n + 1 > jcap) {
+		jcap = 2 * (n + 1);
+		jbuf = xrealloc(jbuf, jcap);
+		n = json_dumpb(o, jbuf, jcap, JSON_COMPACT);
+	}
+	jbuf[n] = '\n';
+	fwrite(jbuf, 1, n + 1, stdout);
+	json_decref(o);
+}
+
 static void json_row(const struct nf_index *ix, const struct nf_func *f)
 {
-	json_t *o = json_object();
+	/* one object reused for every row: its keys keep their order and
+	 * json_object_set_new replaces the values */
+	static json_t *o;
 	(void)ix;
+	if (!o)
+		o = json_object();
 	json_object_set_new(o, "name", json_string(f->name));
 	json_object_set_new(o, "base", json_string(f->base));
 	json_object_set_new(o, "overload", json_string(f->overload));
@@ -144,21 +166,36 @@ static void json_row(const struct nf_index *ix, const struct nf_func *f)
 	json_object_set_new(o, "mps_kernel",
 	                    f->mps_kernel ? json_string(f->mps_kernel) : json_null());
 	json_object_set_new(o, "mps_route", json_string(nf_route_name(f->route)));
-	json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	putchar('\n');
-	json_decref(o);
+	emit_json(json_incref(o));
 }
 
 /* rows in yaml order; autogen'd functions right after their declaring entry */
 static size_t *ordered(const struct nf_index *ix)
 {
 	size_t *ord = xmalloc((ix->nfuncs + 1) * sizeof *ord), n = 0, i, j;
+	size_t *next = xmalloc((ix->nfuncs + 1) * sizeof *next);
+	size_t *head = xmalloc((ix->nentries + 1) * sizeof *head), *tail;
+	tail = xmalloc((ix->nentries + 1) * sizeof *tail);
+	/* chain the autogen'd functions behind their declaring entry */
+	for (i = 0; i < ix->nentries; i++)
+		head[i] = tail[i] = (size_t)-1;
+	for (j = ix->nentries; j < ix->nfuncs; j++) {
+		size_t d = (size_t)ix->funcs[j].declared_by;
+		next[j] = (size_t)-1;
+		if (head[d] == (size_t)-1)
+			head[d] = j;
+		else
+			next[tail[d]] = j;
+		tail[d] = j;
+	}
 	for (i = 0; i < ix->nentries; i++) {
 		ord[n++] = i;
-		for (j = ix->nentries; j < ix->nfuncs; j++)
-			if (ix->funcs[j].declared_by == (long)i)
-				ord[n++] = j;
+		for (j = head[i]; j != (size_t)-1; j = next[j])
+			ord[n++] = j;
 	}
+	free(next);
+	free(head);
+	free(tail);
 	return ord;
 }
 
@@ -343,9 +380,7 @@ static void survey(const struct nf_index *ix)
 			for (r = 0; r < NF_NROUTES; r++)
 				json_object_set_new(o, nf_route_name((enum nf_route)r),
 				                    json_integer((json_int_t)ops[i].n[r]));
-			json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
-			putchar('\n');
-			json_decref(o);
+			emit_json(o);
 			continue;
 		}
 		printf("%-*s  %9zu  %6zu  %12zu  %8zu  %9zu  %4zu\n", (int)w,

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""make bench: time each tool against a named alternative in the same run
+and print ratios.  Each command runs REPEAT times; the best (minimum) wall
+time counts.  Peak memory is the child's ru_maxrss.
+
+usage: bench.py REPO TREE(2.6.0) BUILD_DIR
+"""
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+repo, tree, build = sys.argv[1:4]
+REPEAT = int(os.environ.get("BENCH_REPEAT", "5"))
+bindir = os.path.join(repo, "tools/bin")
+yaml_path = os.path.join(tree, "aten/src/ATen/native/native_functions.yaml")
+
+
+def run(cmd, repeat=REPEAT, **kw):
+    best = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True, **kw)
+        dt = time.perf_counter() - t0
+        best = dt if best is None or dt < best else best
+    return best
+
+
+def peak_kib(cmd):
+    r = subprocess.run(["python3", "-c",
+                        "import resource,subprocess,sys\n"
+                        "subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,check=True)\n"
+                        "m=resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+                        "print(m//1024 if sys.platform=='darwin' else m)"] + cmd,
+                       capture_output=True, text=True, check=True)
+    return int(r.stdout.strip())
+
+
+def line(label, t, base_label=None, base=None):
+    if base is None:
+        print(f"  {label:<46} {t*1000:9.2f} ms")
+    else:
+        print(f"  {label:<46} {t*1000:9.2f} ms   {t/base:8.2f}x {base_label}")
+
+
+print(f"benchmark on {yaml_path} (best of {REPEAT})")
+# --- mps-overloads (issue #2) -------------------------------------------
+ov = [os.path.join(bindir, "mps-overloads"), "--yaml", yaml_path, "--all", "--json"]
+t_ov = run(ov)
+t_ev = run([os.path.join(build, "yaml_events"), yaml_path])
+tg = ["python3", "-c",
+      "import sys; sys.path.insert(0, sys.argv[1]);"
+      "from torchgen.gen import parse_native_yaml as p;"
+      "p(sys.argv[2], sys.argv[3])",
+      tree, yaml_path, os.path.join(tree, "aten/src/ATen/native/tags.yaml")]
+t_tg = run(tg, repeat=max(1, REPEAT // 2))
+print("mps-overloads --all --json")
+line("mps-overloads", t_ov)
+line("bare libyaml event parse (yaml_events)", t_ev)
+line("torchgen parse_native_yaml", t_tg)
+print(f"  ratio: torchgen / mps-overloads = {t_tg/t_ov:.1f}x faster (target >= 100x)")
+print(f"  ratio: mps-overloads / bare libyaml = {t_ov/t_ev:.2f}x (target <= 2x)")
+print(f"  peak memory: mps-overloads {peak_kib(ov)/1024:.1f} MiB (target <= 32 MiB)")
+
+# --- further sections: executable scripts tests/bench/section-*.sh -------
+sys.stdout.flush()
+for name in sorted(os.listdir(os.path.join(repo, "tests/bench"))):
+    if name.startswith("section-") and name.endswith(".sh"):
+        subprocess.run(["sh", os.path.join(repo, "tests/bench", name), tree],
+                       check=False)

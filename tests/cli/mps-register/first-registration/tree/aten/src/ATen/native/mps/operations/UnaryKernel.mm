@@ -1,0 +1,3 @@
+// host file with no stub yet
+namespace at::native {
+} // namespace at::native

@@ -1,0 +1,1626 @@
+/* hostscan.c — see hostscan.h.
+ *
+ * Every file is read once, masked once (scan.h mask_code) and scanned in
+ * one forward pass for structure (namespace-level definitions and macro
+ * calls) plus a few PCRE2 passes over the same text for registrations and
+ * kernel requests.  Function-like macros of the host files are expanded
+ * (arguments substituted, # and ## applied) and the expansion is scanned
+ * like code written at the call.
+ */
+#include "hostscan.h"
+#include "cli.h"
+#include "diag.h"
+#include "metalreg.h"
+#include "scan.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define NOSZ ((size_t)-1)
+#define MAX_DEPTH 8
+
+/* ---------------- string map ---------------- */
+
+static uint64_t fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static size_t map_slot(const struct hs_map *mp, const char *key)
+{
+	size_t i = (size_t)fnv(key) & (mp->cap - 1);
+	while (mp->keys[i] && strcmp(mp->keys[i], key) != 0)
+		i = (i + 1) & (mp->cap - 1);
+	return i;
+}
+
+long hs_map_get(const struct hs_map *mp, const char *key)
+{
+	size_t i;
+	if (!mp->cap)
+		return -1;
+	i = map_slot(mp, key);
+	return mp->keys[i] ? mp->vals[i] : -1;
+}
+
+void hs_map_put(struct hs_map *mp, const char *key, long val)
+{
+	size_t i;
+	if ((mp->n + 1) * 2 > mp->cap) {
+		struct hs_map nm;
+		size_t j;
+		nm.cap = mp->cap ? mp->cap * 2 : 64;
+		nm.n = mp->n;
+		nm.keys = xcalloc(nm.cap, sizeof *nm.keys);
+		nm.vals = xcalloc(nm.cap, sizeof *nm.vals);
+		for (j = 0; j < mp->cap; j++)
+			if (mp->keys[j]) {
+				size_t k = map_slot(&nm, mp->keys[j]);
+				nm.keys[k] = mp->keys[j];
+				nm.vals[k] = mp->vals[j];
+			}
+		free(mp->keys);
+		free(mp->vals);
+		*mp = nm;
+	}
+	i = map_slot(mp, key);
+	if (!mp->keys[i]) {
+		mp->keys[i] = xstrdup(key);
+		mp->n++;
+	}
+	mp->vals[i] = val;
+}
+
+void hs_map_free(struct hs_map *mp)
+{
+	size_t i;
+	for (i = 0; i < mp->cap; i++)
+		free(mp->keys[i]);
+	free(mp->keys);
+	free(mp->vals);
+	memset(mp, 0, sizeof *mp);
+}
+
+/* ---------------- private state ---------------- */
+
+struct list { long *v; size_t n, cap; };
+
+static void list_add(struct list *l, long x)
+{
+	if (l->n + 2 > l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = x;
+	l->v[l->n] = -1;
+}
+
+struct macro {
+	char *name;
+	char **params;
+	size_t np;
+	int variadic;
+	char *body;
+	int graph;
+	char *why;
+	char **calls;
+	size_t ncalls;
+};
+
+struct priv {
+	struct hs_map defname;   /* name → index into lists */
+	struct hs_map ident;     /* identifier → index into lists (files) */
+	struct list *lists;
+	size_t nlists, caplists;
+	struct hs_map macros;    /* host macro name → index */
+	struct macro *mac;
+	size_t nmac;
+	struct hs_map metalnames;/* registered kernel NAMEs */
+	struct hs_map reqnames;  /* requested kernel names + host strings */
+	struct mk_re re_graph, re_reg, re_req, re_hostname, re_xlist, re_decl;
+	int re_ready;
+	size_t **linetab, *nlines, nlinetab; /* line starts per file */
+};
+
+static const long no_defs[1] = {-1};
+
+static struct list *list_for(struct priv *p, struct hs_map *mp,
+                             const char *key)
+{
+	long i = hs_map_get(mp, key);
+	if (i < 0) {
+		if (p->nlists == p->caplists) {
+			p->caplists = p->caplists ? p->caplists * 2 : 256;
+			p->lists = xrealloc(p->lists, p->caplists * sizeof *p->lists);
+		}
+		i = (long)p->nlists++;
+		memset(&p->lists[i], 0, sizeof p->lists[i]);
+		hs_map_put(mp, key, i);
+	}
+	return &p->lists[i];
+}
+
+#define GROW(arr, n, cap)                                                      \
+	do {                                                                       \
+		if ((n) == (cap)) {                                                    \
+			(cap) = (cap) ? (cap) * 2 : 16;                                    \
+			(arr) = xrealloc((arr), (cap) * sizeof *(arr));                    \
+		}                                                                      \
+	} while (0)
+
+/* capacities (private; the counts live in hs_model) */
+struct caps {
+	size_t files, defs, regs, reqs, incs, metals, hostnames, strings,
+	    xfails, decls;
+};
+static struct caps cap;
+
+/* ---------------- lexical helpers ---------------- */
+
+static int id_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static int id_char(char c) { return id_start(c) || (c >= '0' && c <= '9'); }
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+/* Skip a string or character literal starting at t[i]; index after it. */
+static size_t skip_lit(const char *t, size_t n, size_t i)
+{
+	char q = t[i++];
+	while (i < n && t[i] != q && t[i] != '\n') {
+		if (t[i] == '\\' && i + 1 < n)
+			i++;
+		i++;
+	}
+	return i < n ? i + 1 : n;
+}
+
+static size_t skip_ws(const char *t, size_t n, size_t i)
+{
+	while (i < n && is_space(t[i]))
+		i++;
+	return i;
+}
+
+/* The ')' matching the '(' at t[i] (or n when unbalanced). */
+static size_t match_close(const char *t, size_t n, size_t i, char open,
+                          char close)
+{
+	int depth = 0;
+	while (i < n) {
+		char c = t[i];
+		if (c == '"' || c == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (c == open)
+			depth++;
+		else if (c == close && --depth == 0)
+			return i;
+		i++;
+	}
+	return n;
+}
+
+static char *trim_dup(const char *s, size_t a, size_t b)
+{
+	while (a < b && is_space(s[a]))
+		a++;
+	while (b > a && is_space(s[b - 1]))
+		b--;
+	return xstrndup(s + a, b - a);
+}
+
+/* Split the arguments of the call whose '(' is at t[open] and ')' at
+ * t[close]: top-level commas (parentheses only, as the preprocessor). */
+static char **split_args(const char *t, size_t open, size_t close, size_t *na)
+{
+	char **v = NULL;
+	size_t n = 0, a = open + 1, i = open + 1;
+	int depth = 0;
+	while (i <= close) {
+		char c = t[i];
+		if (c == '"' || c == '\'') {
+			i = skip_lit(t, close, i);
+			continue;
+		}
+		if (c == '(')
+			depth++;
+		else if (c == ')' && depth > 0)
+			depth--;
+		else if ((c == ',' && depth == 0) || i == close) {
+			v = xrealloc(v, (n + 1) * sizeof *v);
+			v[n++] = trim_dup(t, a, i);
+			a = i + 1;
+		}
+		i++;
+	}
+	if (n == 1 && v[0][0] == '\0') {
+		free(v[0]);
+		n = 0;
+	}
+	*na = n;
+	return v;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* ---------------- files ---------------- */
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Collect the files under root/rel (recursive when rec) whose names end
+ * in one of sufs, skipping the folder skip (relative path).  Appends
+ * malloc'd relative paths to *v.  A missing folder is empty. */
+static int walk(const char *root, const char *rel, int rec, const char *skip,
+                const char *const *sufs, char ***v, size_t *n, size_t *capv)
+{
+	char *dir = xasprintf("%s/%s", root, rel);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d) {
+		int err = errno;
+		if (err == ENOENT || err == ENOTDIR) {
+			free(dir);
+			return 0;
+		}
+		warnx_("cannot open '%s': %s", dir, strerror(err));
+		free(dir);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		char *full, *r;
+		size_t k;
+		if (e->d_name[0] == '.')
+			continue;
+		r = xasprintf("%s/%s", rel, e->d_name);
+		full = xasprintf("%s/%s", root, r);
+		if (stat(full, &st) != 0) {
+			free(full);
+			free(r);
+			continue;
+		}
+		free(full);
+		if (S_ISDIR(st.st_mode)) {
+			if (rec && !(skip && strcmp(r, skip) == 0) &&
+			    walk(root, r, rec, skip, sufs, v, n, capv) != 0) {
+				free(r);
+				closedir(d);
+				free(dir);
+				return -1;
+			}
+			free(r);
+			continue;
+		}
+		for (k = 0; sufs[k]; k++)
+			if (has_suffix(e->d_name, sufs[k]))
+				break;
+		if (!sufs[k] || !S_ISREG(st.st_mode)) {
+			free(r);
+			continue;
+		}
+		GROW(*v, *n, *capv);
+		(*v)[(*n)++] = r;
+	}
+	closedir(d);
+	free(dir);
+	return 0;
+}
+
+static long add_file(struct hs_model *m, const char *rel, int kind)
+{
+	char *path = xasprintf("%s/%s", m->root, rel), *data;
+	size_t len;
+	struct hs_file *f;
+	if (read_file(path, &data, &len) != 0) {
+		warnx_("cannot open '%s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	GROW(m->files, m->nfiles, cap.files);
+	f = &m->files[m->nfiles];
+	f->rel = xstrdup(rel);
+	f->text = data;
+	f->len = len;
+	f->kind = kind;
+	return (long)m->nfiles++;
+}
+
+/* ---------------- preprocessor lines ---------------- */
+
+/* Blank every preprocessor directive of masked text c (in place), handing
+ * each to fn(ctx, text, start, end) first; [start, end) spans the
+ * directive with its continuation lines. */
+typedef void (*directive_fn)(void *ctx, const char *c, size_t a, size_t b);
+
+static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t j = i, e;
+		while (j < n && (c[j] == ' ' || c[j] == '\t'))
+			j++;
+		e = j;
+		if (j < n && c[j] == '#') {
+			size_t k;
+			for (;;) {
+				while (e < n && c[e] != '\n')
+					e++;
+				k = e;
+				while (k > j && (c[k - 1] == ' ' || c[k - 1] == '\t' ||
+				                 c[k - 1] == '\r'))
+					k--;
+				if (e < n && k > j && c[k - 1] == '\\') {
+					e++;
+					continue;
+				}
+				break;
+			}
+			if (fn)
+				fn(ctx, c, j, e);
+			for (k = j; k < e; k++)
+				if (c[k] != '\n')
+					c[k] = ' ';
+		} else {
+			while (e < n && c[e] != '\n')
+				e++;
+		}
+		i = e < n ? e + 1 : n;
+	}
+}
+
+struct dctx {
+	struct hs_model *m;
+	size_t file;
+	int collect_macros;
+};
+
+/* "#define NAME(params) body": add a host macro. */
+static void take_define(struct hs_model *m, const char *c, size_t a, size_t b)
+{
+	struct priv *p = m->priv;
+	size_t i = a + 1, ns, ne, close;
+	struct macro *mc;
+	struct buf body;
+	char **params;
+	size_t np, k;
+
+	i = skip_ws(c, b, i);
+	if (b - i < 6 || memcmp(c + i, "define", 6) != 0)
+		return;
+	i = skip_ws(c, b, i + 6);
+	ns = i;
+	while (i < b && id_char(c[i]))
+		i++;
+	ne = i;
+	if (ne == ns || i >= b || c[i] != '(')
+		return; /* object-like */
+	close = match_close(c, b, i, '(', ')');
+	if (close >= b)
+		return;
+	{
+		char *name = xstrndup(c + ns, ne - ns);
+		if (hs_map_get(&p->macros, name) >= 0) {
+			free(name);
+			return; /* first definition wins */
+		}
+		params = split_args(c, i, close, &np);
+		p->mac = xrealloc(p->mac, (p->nmac + 1) * sizeof *p->mac);
+		mc = &p->mac[p->nmac];
+		memset(mc, 0, sizeof *mc);
+		mc->name = name;
+		mc->params = params;
+		mc->np = np;
+		if (np && strcmp(params[np - 1], "...") == 0) {
+			mc->variadic = 1;
+			free(params[np - 1]);
+			params[np - 1] = xstrdup("__VA_ARGS__");
+		}
+		hs_map_put(&p->macros, name, (long)p->nmac);
+		p->nmac++;
+	}
+	buf_init(&body);
+	for (k = close + 1; k < b; k++) {
+		if (c[k] == '\\' && (k + 1 == b || c[k + 1] == '\n' ||
+		                     c[k + 1] == '\r' || c[k + 1] == ' ')) {
+			size_t q = k + 1;
+			while (q < b && (c[q] == ' ' || c[q] == '\t' || c[q] == '\r'))
+				q++;
+			if (q == b || c[q] == '\n') {
+				buf_add(&body, " ", 1);
+				k = q;
+				continue;
+			}
+		}
+		buf_add(&body, c + k, 1);
+	}
+	mc->body = trim_dup(body.data ? body.data : "", 0, body.len);
+	buf_free(&body);
+}
+
+static void index_idents(struct hs_model *m, size_t file, const char *t,
+                         size_t n);
+
+static void on_directive(void *vctx, const char *c, size_t a, size_t b)
+{
+	struct dctx *x = vctx;
+	struct hs_model *m = x->m;
+	size_t i = skip_ws(c, b, a + 1);
+	if (b - i >= 7 && memcmp(c + i, "include", 7) == 0) {
+		static const char pre[] = "<ATen/ops/", suf[] = "_native.h>";
+		size_t s, e;
+		i = skip_ws(c, b, i + 7);
+		if (b - i < sizeof pre - 1 || memcmp(c + i, pre, sizeof pre - 1))
+			return;
+		s = i + sizeof pre - 1;
+		e = s;
+		while (e < b && id_char(c[e]))
+			e++;
+		/* the name ends before "_native.h>": back up over it */
+		while (e > s && !(e + sizeof suf - 1 <= b &&
+		                  memcmp(c + e, suf, sizeof suf - 1) == 0))
+			e--;
+		if (e <= s || memcmp(c + e, suf, sizeof suf - 1) != 0)
+			return;
+		GROW(m->incs, m->nincs, cap.incs);
+		m->incs[m->nincs].op = xstrndup(c + s, e - s);
+		m->incs[m->nincs].at.file = x->file;
+		m->incs[m->nincs].at.off = a;
+		m->nincs++;
+	} else {
+		if (x->collect_macros)
+			take_define(m, c, a, b);
+		index_idents(m, x->file, c + a, b - a);
+	}
+}
+
+/* ---------------- macro expansion ---------------- */
+
+static long param_index(const struct macro *mc, const char *s, size_t n)
+{
+	size_t i;
+	for (i = 0; i < mc->np; i++)
+		if (strlen(mc->params[i]) == n && memcmp(mc->params[i], s, n) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The expansion of macro mc with args (malloc'd). */
+static char *expand(const struct macro *mc, char **args, size_t na)
+{
+	struct buf o;
+	const char *b = mc->body;
+	size_t n = strlen(b), i = 0;
+	char *va = NULL;
+
+	if (mc->variadic) {
+		struct buf v;
+		size_t k;
+		buf_init(&v);
+		for (k = mc->np - 1; k < na; k++) {
+			if (k > mc->np - 1)
+				buf_puts(&v, ", ");
+			buf_puts(&v, args[k]);
+		}
+		va = v.data ? v.data : xstrdup("");
+	}
+	buf_init(&o);
+	while (i < n) {
+		char c = b[i];
+		if (c == '"' || c == '\'') {
+			size_t e = skip_lit(b, n, i);
+			buf_add(&o, b + i, e - i);
+			i = e;
+			continue;
+		}
+		if (c == '#' && i + 1 < n && b[i + 1] == '#') {
+			while (o.len && is_space(o.data[o.len - 1]))
+				o.data[--o.len] = '\0';
+			i = skip_ws(b, n, i + 2);
+			continue;
+		}
+		if (c == '#') {
+			size_t s = skip_ws(b, n, i + 1), e = s;
+			long k;
+			while (e < n && id_char(b[e]))
+				e++;
+			k = param_index(mc, b + s, e - s);
+			if (k >= 0) {
+				const char *a = (mc->variadic && (size_t)k == mc->np - 1)
+				                    ? va
+				                    : ((size_t)k < na ? args[k] : "");
+				buf_add(&o, "\"", 1);
+				for (; *a; a++) {
+					if (*a == '"' || *a == '\\')
+						buf_add(&o, "\\", 1);
+					buf_add(&o, a, 1);
+				}
+				buf_add(&o, "\"", 1);
+				i = e;
+				continue;
+			}
+			buf_add(&o, "#", 1);
+			i++;
+			continue;
+		}
+		if (id_start(c)) {
+			size_t e = i;
+			long k;
+			while (e < n && id_char(b[e]))
+				e++;
+			k = param_index(mc, b + i, e - i);
+			if (k >= 0) {
+				const char *a = (mc->variadic && (size_t)k == mc->np - 1)
+				                    ? va
+				                    : ((size_t)k < na ? args[k] : "");
+				buf_puts(&o, a);
+			} else {
+				buf_add(&o, b + i, e - i);
+			}
+			i = e;
+			continue;
+		}
+		buf_add(&o, &c, 1);
+		i++;
+	}
+	free(va);
+	return o.data ? o.data : xstrdup("");
+}
+
+static const struct macro *find_macro(const struct priv *p, const char *s,
+                                      size_t n)
+{
+	char tmp[128];
+	long k;
+	if (n >= sizeof tmp)
+		return NULL;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	k = hs_map_get(&p->macros, tmp);
+	return k < 0 ? NULL : &p->mac[k];
+}
+
+/* ---------------- scanning units ---------------- */
+
+struct unit {
+	const char *t;
+	size_t n;
+	size_t file;
+	size_t inv;          /* NOSZ: offsets are the file's; else the call */
+	long parent;         /* enclosing definition, -1 at namespace level */
+	int depth;
+	const char *macro;   /* outermost macro being expanded, or NULL */
+	const char *stack[MAX_DEPTH + 1]; /* macros being expanded */
+	/* definitions found in this unit: body ranges */
+	size_t *bs, *be;
+	long *di;
+	size_t nd, capd;
+};
+
+static struct hs_where where(const struct unit *u, size_t off)
+{
+	struct hs_where w;
+	w.file = u->file;
+	w.off = u->inv == NOSZ ? off : u->inv;
+	return w;
+}
+
+static void scan_unit(struct hs_model *m, struct unit *u);
+
+/* Expand the call of mc whose name starts at t[a], '(' at t[open] and ')'
+ * at t[close], and scan the expansion as a child of u. */
+static void expand_call(struct hs_model *m, struct unit *u,
+                        const struct macro *mc, size_t a, size_t open,
+                        size_t close, long parent)
+{
+	struct unit c;
+	char **args;
+	size_t na;
+	int k;
+	char *x;
+
+	if (u->depth >= MAX_DEPTH)
+		return;
+	for (k = 0; k < u->depth; k++)
+		if (strcmp(u->stack[k], mc->name) == 0)
+			return; /* a macro does not expand inside itself */
+	args = split_args(u->t, open, close, &na);
+	x = expand(mc, args, na);
+	free_strv(args, na);
+	memset(&c, 0, sizeof c);
+	c.t = x;
+	c.n = strlen(x);
+	c.file = u->file;
+	c.inv = u->inv == NOSZ ? a : u->inv;
+	c.parent = parent;
+	c.depth = u->depth + 1;
+	c.macro = u->macro ? u->macro : mc->name;
+	memcpy(c.stack, u->stack, sizeof c.stack);
+	c.stack[u->depth] = mc->name;
+	scan_unit(m, &c);
+	free(c.bs);
+	free(c.be);
+	free(c.di);
+	free(x);
+}
+
+static int is_keyword(const char *s, size_t n)
+{
+	static const char *const kw[] = {
+	    "if", "for", "while", "switch", "return", "sizeof", "catch",
+	    "decltype", "alignof", "static_assert", "defined", "do", "else",
+	    "case", "new", "delete", "throw", "typeid", "noexcept", "__attribute__",
+	    NULL};
+	size_t i;
+	for (i = 0; kw[i]; i++)
+		if (strlen(kw[i]) == n && memcmp(kw[i], s, n) == 0)
+			return 1;
+	return 0;
+}
+
+static void add_call(char ***calls, size_t *nc, const char *s, size_t n)
+{
+	size_t i;
+	for (i = 0; i < *nc; i++)
+		if (strlen((*calls)[i]) == n && memcmp((*calls)[i], s, n) == 0)
+			return;
+	*calls = xrealloc(*calls, (*nc + 1) * sizeof **calls);
+	(*calls)[(*nc)++] = xstrndup(s, n);
+}
+
+/* Is the identifier at t[a] qualified by a namespace the host files do
+ * not define functions in (at::, std::, c10::, torch::), or a member
+ * access (., ->)? */
+static int foreign_call(const char *t, size_t a)
+{
+	size_t i = a;
+	while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+		i--;
+	if (i >= 1 && t[i - 1] == '.')
+		return 1;
+	if (i >= 2 && t[i - 2] == '-' && t[i - 1] == '>')
+		return 1;
+	if (i >= 2 && t[i - 1] == ':' && t[i - 2] == ':') {
+		size_t e = i - 2, s = e;
+		while (s > 0 && id_char(t[s - 1]))
+			s--;
+		if ((e - s == 2 && memcmp(t + s, "at", 2) == 0) ||
+		    (e - s == 3 && memcmp(t + s, "std", 3) == 0) ||
+		    (e - s == 3 && memcmp(t + s, "c10", 3) == 0) ||
+		    (e - s == 5 && memcmp(t + s, "torch", 5) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* Body analysis of t[bs, be) for definition d: the MPSGraph marker,
+ * the calls, and the macros called inside (expanded, events kept). */
+static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
+                         size_t be, long d)
+{
+	struct priv *p = m->priv;
+	struct hs_def *def = &m->defs[d];
+	size_t ov[2], i;
+
+	if (!def->graph && re_match(&p->re_graph, u->t, be, bs, ov, 1)) {
+		def->graph = 1;
+		def->why = trim_dup(u->t, ov[0], ov[1]);
+		/* "unary_op (" → "unary_op(" */
+		{
+			char *w = def->why, *q = w;
+			for (; *w; w++)
+				if (!is_space(*w))
+					*q++ = *w;
+			*q = '\0';
+			if (q > def->why && q[-1] == '(') {
+				char *w2 = xasprintf("%s)", def->why);
+				free(def->why);
+				def->why = w2;
+			}
+		}
+	}
+	i = bs;
+	while (i < be) {
+		char c = u->t[i];
+		if (c == '"' || c == '\'') {
+			i = skip_lit(u->t, be, i);
+			continue;
+		}
+		if (id_start(c) && (i == 0 || !id_char(u->t[i - 1]))) {
+			size_t e = i, q;
+			while (e < be && id_char(u->t[e]))
+				e++;
+			q = skip_ws(u->t, be, e);
+			if (q < be && u->t[q] == '(' && !is_keyword(u->t + i, e - i) &&
+			    !foreign_call(u->t, i)) {
+				const struct macro *mc = find_macro(p, u->t + i, e - i);
+				add_call(&m->defs[d].calls, &m->defs[d].ncalls, u->t + i,
+				         e - i);
+				if (mc) {
+					size_t close = match_close(u->t, be, q, '(', ')');
+					if (close < be) {
+						expand_call(m, u, mc, i, q, close, d);
+						def = &m->defs[d];
+						i = close + 1;
+						continue;
+					}
+				}
+			}
+			i = e;
+			continue;
+		}
+		i++;
+	}
+}
+
+static int word_at(const char *t, size_t n, size_t i, const char *w)
+{
+	size_t k = strlen(w);
+	return i + k <= n && memcmp(t + i, w, k) == 0 &&
+	       (i + k == n || !id_char(t[i + k])) && (i == 0 || !id_char(t[i - 1]));
+}
+
+/* Classify the header t[hs, brace): 0 skip the braces, 1 a scope that
+ * holds definitions (namespace, extern "C", struct/class/union), 2 a
+ * function definition with its name in [*ns, *ne). */
+static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
+                           size_t *ne)
+{
+	size_t i = hs, e = brace, close, open, k;
+	int depth = 0, has_paren = 0;
+
+	i = skip_ws(t, brace, i);
+	if (word_at(t, brace, i, "namespace") || word_at(t, brace, i, "extern"))
+		return 1;
+	for (k = i; k < brace; k++) {
+		char c = t[k];
+		if (c == '"' || c == '\'') {
+			k = skip_lit(t, brace, k) - 1;
+			continue;
+		}
+		if (c == '(') {
+			depth++;
+			has_paren = 1;
+		} else if (c == ')') {
+			depth--;
+		} else if (c == '=' && depth == 0) {
+			return 0; /* initializer or lambda */
+		}
+	}
+	if (!has_paren) {
+		for (k = i; k < brace; k++)
+			if (word_at(t, brace, k, "struct") || word_at(t, brace, k, "class") ||
+			    word_at(t, brace, k, "union"))
+				return 1;
+		return 0;
+	}
+	/* strip trailing qualifiers */
+	for (;;) {
+		while (e > i && is_space(t[e - 1]))
+			e--;
+		if (e > i && id_char(t[e - 1])) {
+			size_t s = e;
+			while (s > i && id_char(t[s - 1]))
+				s--;
+			if ((e - s == 5 && memcmp(t + s, "const", 5) == 0) ||
+			    (e - s == 8 && memcmp(t + s, "override", 8) == 0) ||
+			    (e - s == 5 && memcmp(t + s, "final", 5) == 0) ||
+			    (e - s == 8 && memcmp(t + s, "noexcept", 8) == 0) ||
+			    (e - s == 7 && memcmp(t + s, "mutable", 7) == 0)) {
+				e = s;
+				continue;
+			}
+		}
+		break;
+	}
+	if (e <= i || t[e - 1] != ')')
+		return 0;
+	close = e - 1;
+	/* the matching '(' */
+	depth = 0;
+	open = close + 1;
+	for (k = close + 1; k-- > i;) {
+		if (t[k] == ')')
+			depth++;
+		else if (t[k] == '(' && --depth == 0) {
+			open = k;
+			break;
+		}
+	}
+	if (open > close)
+		return 0;
+	k = open;
+	while (k > i && is_space(t[k - 1]))
+		k--;
+	if (k > i && t[k - 1] == ')') {
+		/* MACRO(name)(params): TORCH_IMPL_FUNC(x_out_mps)(...) */
+		size_t c2 = k - 1, o2 = c2, s, q;
+		depth = 0;
+		for (q = c2 + 1; q-- > i;) {
+			if (t[q] == ')')
+				depth++;
+			else if (t[q] == '(' && --depth == 0) {
+				o2 = q;
+				break;
+			}
+		}
+		if (o2 == c2)
+			return 0;
+		s = skip_ws(t, c2, o2 + 1);
+		q = s;
+		while (q < c2 && id_char(t[q]))
+			q++;
+		if (q == s || skip_ws(t, c2, q) != c2)
+			return 0;
+		*ns = s;
+		*ne = q;
+		return 2;
+	}
+	if (k > i && id_char(t[k - 1])) {
+		size_t s = k;
+		while (s > i && id_char(t[s - 1]))
+			s--;
+		if (is_keyword(t + s, k - s) || !id_start(t[s]))
+			return 0;
+		*ns = s;
+		*ne = k;
+		return 2;
+	}
+	return 0;
+}
+
+static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne)
+{
+	struct priv *p = m->priv;
+	struct hs_def *d;
+	long i;
+	GROW(m->defs, m->ndefs, cap.defs);
+	i = (long)m->ndefs++;
+	d = &m->defs[i];
+	memset(d, 0, sizeof *d);
+	d->name = xstrndup(u->t + ns, ne - ns);
+	d->at = where(u, ns);
+	d->macro = u->macro ? xstrdup(u->macro) : NULL;
+	list_add(list_for(p, &p->defname, d->name), i);
+	return i;
+}
+
+/* Namespace-level structure of a unit: definitions and macro calls. */
+static void parse_scope(struct hs_model *m, struct unit *u)
+{
+	struct priv *p = m->priv;
+	const char *t = u->t;
+	size_t n = u->n, i = 0, hs = 0;
+
+	while (i < n) {
+		char c = t[i];
+		if (c == '"' || c == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (id_start(c) && (i == 0 || !id_char(t[i - 1]))) {
+			size_t e = i, q;
+			const struct macro *mc;
+			while (e < n && id_char(t[e]))
+				e++;
+			q = skip_ws(t, n, e);
+			if (q < n && t[q] == '(' && skip_ws(t, i, hs) == i &&
+			    (mc = find_macro(p, t + i, e - i))) {
+				size_t close = match_close(t, n, q, '(', ')');
+				if (close < n) {
+					expand_call(m, u, mc, i, q, close, -1);
+					i = skip_ws(t, n, close + 1);
+					if (i < n && t[i] == ';')
+						i++;
+					hs = i;
+					continue;
+				}
+			}
+			i = e;
+			continue;
+		}
+		if (c == ';' || c == '}') {
+			hs = i + 1;
+		} else if (c == '{') {
+			size_t ns = 0, ne = 0, close;
+			int kind = classify_header(t, hs, i, &ns, &ne);
+			if (kind == 1) {
+				hs = i + 1;
+			} else {
+				close = match_close(t, n, i, '{', '}');
+				if (kind == 2) {
+					long d = add_def(m, u, ns, ne);
+					GROW(u->bs, u->nd, u->capd);
+					u->be = xrealloc(u->be, u->capd * sizeof *u->be);
+					u->di = xrealloc(u->di, u->capd * sizeof *u->di);
+					u->bs[u->nd] = i;
+					u->be[u->nd] = close;
+					u->di[u->nd] = d;
+					u->nd++;
+					analyze_body(m, u, i + 1, close < n ? close : n, d);
+				}
+				i = close < n ? close + 1 : n;
+				hs = i;
+				continue;
+			}
+		}
+		i++;
+	}
+}
+
+static long containing_def(const struct unit *u, size_t off)
+{
+	size_t k;
+	for (k = 0; k < u->nd; k++)
+		if (off > u->bs[k] && off < u->be[k])
+			return u->di[k];
+	return u->parent;
+}
+
+static char *unqualify(const char *s, size_t a, size_t b)
+{
+	size_t k;
+	for (k = b; k > a; k--)
+		if (s[k - 1] == ':' || s[k - 1] == '&' || is_space(s[k - 1]))
+			break;
+	return xstrndup(s + k, b - k);
+}
+
+static void scan_events(struct hs_model *m, struct unit *u)
+{
+	struct priv *p = m->priv;
+	size_t ov[6], at = 0;
+
+	while (re_match(&p->re_reg, u->t, u->n, at, ov, 3)) {
+		struct hs_reg *r;
+		GROW(m->regs, m->nregs, cap.regs);
+		r = &m->regs[m->nregs++];
+		r->stub = xstrndup(u->t + ov[2], ov[3] - ov[2]);
+		r->fn = unqualify(u->t, ov[4], ov[5]);
+		r->macro = u->macro ? xstrdup(u->macro) : NULL;
+		r->at = where(u, ov[0]);
+		r->def = -1;
+		at = ov[1];
+	}
+	at = 0;
+	while (re_match(&p->re_req, u->t, u->n, at, ov, 3)) {
+		struct hs_req *r;
+		GROW(m->reqs, m->nreqs, cap.reqs);
+		r = &m->reqs[m->nreqs++];
+		r->binary = u->t[ov[2]] == 'b';
+		r->kernel = xstrndup(u->t + ov[4], ov[5] - ov[4]);
+		r->macro = u->macro ? xstrdup(u->macro) : NULL;
+		r->at = where(u, ov[0]);
+		r->in_def = containing_def(u, ov[0]);
+		hs_map_put(&p->reqnames, r->kernel, 1);
+		at = ov[1];
+	}
+}
+
+static void scan_unit(struct hs_model *m, struct unit *u)
+{
+	if (u->parent < 0)
+		parse_scope(m, u);
+	else
+		analyze_body(m, u, 0, u->n, u->parent);
+	scan_events(m, u);
+}
+
+/* ---------------- identifiers and strings of a host file ---------------- */
+
+static void index_idents(struct hs_model *m, size_t file, const char *t,
+                         size_t n)
+{
+	struct priv *p = m->priv;
+	size_t i = 0;
+	char tmp[256];
+	while (i < n) {
+		char c = t[i];
+		if (c == '"') {
+			size_t e = skip_lit(t, n, i), k;
+			if (e - i >= 3 && e - i - 2 < sizeof tmp && t[e - 1] == '"' &&
+			    id_start(t[i + 1])) {
+				for (k = i + 1; k < e - 1 && id_char(t[k]); k++)
+					;
+				if (k == e - 1) {
+					memcpy(tmp, t + i + 1, e - i - 2);
+					tmp[e - i - 2] = '\0';
+					hs_map_put(&p->reqnames, tmp, 1);
+				}
+			}
+			i = e;
+			continue;
+		}
+		if (c == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (id_start(c)) {
+			size_t e = i;
+			while (e < n && id_char(t[e]))
+				e++;
+			if (e - i < sizeof tmp) {
+				struct list *l;
+				memcpy(tmp, t + i, e - i);
+				tmp[e - i] = '\0';
+				l = list_for(p, &p->ident, tmp);
+				if (!l->n || l->v[l->n - 1] != (long)file)
+					list_add(l, (long)file);
+			}
+			i = e;
+			continue;
+		}
+		if (c >= '0' && c <= '9') {
+			while (i < n && id_char(t[i]))
+				i++;
+			continue;
+		}
+		i++;
+	}
+}
+
+/* ---------------- graph propagation ---------------- */
+
+static void macro_analyze(struct hs_model *m, struct macro *mc)
+{
+	struct priv *p = m->priv;
+	const char *t = mc->body;
+	size_t n = strlen(t), ov[2], i = 0;
+	if (re_match(&p->re_graph, t, n, 0, ov, 1)) {
+		mc->graph = 1;
+		mc->why = trim_dup(t, ov[0], ov[1]);
+	}
+	while (i < n) {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (id_start(t[i]) && (i == 0 || !id_char(t[i - 1]))) {
+			size_t e = i, q;
+			while (e < n && id_char(t[e]))
+				e++;
+			q = skip_ws(t, n, e);
+			if (q < n && t[q] == '(' && !is_keyword(t + i, e - i) &&
+			    !foreign_call(t, i))
+				add_call(&mc->calls, &mc->ncalls, t + i, e - i);
+			i = e;
+			continue;
+		}
+		i++;
+	}
+}
+
+/* The graph flag of callee NAME: a host macro or any definition named so. */
+static int callee_graph(struct hs_model *m, const char *name)
+{
+	struct priv *p = m->priv;
+	long k = hs_map_get(&p->macros, name);
+	const long *d;
+	if (k >= 0 && p->mac[k].graph)
+		return 1;
+	for (d = hs_defs_named(m, name); *d >= 0; d++)
+		if (m->defs[*d].graph)
+			return 1;
+	return 0;
+}
+
+static void propagate(struct hs_model *m)
+{
+	struct priv *p = m->priv;
+	int changed = 1;
+	size_t i, j;
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < p->nmac; i++) {
+			struct macro *mc = &p->mac[i];
+			if (mc->graph)
+				continue;
+			for (j = 0; j < mc->ncalls; j++)
+				if (strcmp(mc->calls[j], mc->name) != 0 &&
+				    callee_graph(m, mc->calls[j])) {
+					mc->graph = 1;
+					mc->why = xasprintf("%s()", mc->calls[j]);
+					changed = 1;
+					break;
+				}
+		}
+		for (i = 0; i < m->ndefs; i++) {
+			struct hs_def *d = &m->defs[i];
+			if (d->graph)
+				continue;
+			for (j = 0; j < d->ncalls; j++)
+				if (strcmp(d->calls[j], d->name) != 0 &&
+				    callee_graph(m, d->calls[j])) {
+					d->graph = 1;
+					d->why = xasprintf("%s()", d->calls[j]);
+					changed = 1;
+					break;
+				}
+		}
+	}
+}
+
+/* ---------------- kernels ---------------- */
+
+static void scan_metal(struct hs_model *m, size_t file, const char *masked)
+{
+	struct priv *p = m->priv;
+	struct hs_file *f = &m->files[file];
+	struct mr_file mf;
+	size_t i, ov[4], at = 0;
+
+	memset(&mf, 0, sizeof mf);
+	mr_file_parse(&mf, masked, f->len);
+	for (i = 0; i < mf.nregs; i++) {
+		const struct mr_reg *r = &mf.regs[i];
+		const struct mr_call *c = &mf.calls[r->call];
+		struct hs_metal *h;
+		struct mr_pair pr;
+		GROW(m->metals, m->nmetals, cap.metals);
+		h = &m->metals[m->nmetals++];
+		pr.in = r->in;
+		pr.alpha = r->alpha;
+		pr.out = r->out;
+		h->name = xstrdup(r->name);
+		h->kernel = mr_kernel_name(r->name, "dense", &pr);
+		if (r->alpha)
+			h->call = xasprintf("%s(%s, %s, %s, %s)", r->core->macro, r->name,
+			                    r->in, r->alpha, r->out);
+		else
+			h->call = xasprintf("%s(%s, %s, %s)", r->core->macro, r->name,
+			                    r->in, r->out);
+		h->via = strcmp(c->macro, r->core->macro) != 0 ? xstrdup(c->macro)
+		                                                 : NULL;
+		h->at.file = file;
+		h->at.off = c->start;
+		hs_map_put(&p->metalnames, r->name, 1);
+	}
+	mr_file_free(&mf);
+	while (re_match(&p->re_hostname, masked, f->len, at, ov, 2)) {
+		GROW(m->hostnames, m->nhostnames, cap.hostnames);
+		m->hostnames[m->nhostnames++] = xstrndup(masked + ov[2], ov[3] - ov[2]);
+		at = ov[1];
+	}
+}
+
+/* ---------------- common_mps.py ---------------- */
+
+static void scan_python(struct hs_model *m, size_t file, const char *t,
+                        size_t n)
+{
+	struct priv *p = m->priv;
+	size_t ov[6], at = 0;
+	while (re_match(&p->re_xlist, t, n, at, ov, 3)) {
+		size_t open = ov[4], close, i;
+		char o = t[open], cl = o == '[' ? ']' : o == '{' ? '}' : ')';
+		int depth = 0;
+		char *list = xstrndup(t + ov[2], ov[3] - ov[2]);
+		close = match_close(t, n, open, o, cl);
+		for (i = open; i < close && i < n;) {
+			char c = t[i];
+			if (c == '"' || c == '\'') {
+				size_t e = skip_lit(t, n, i), q = skip_ws(t, n, e);
+				if (depth == 1 && e - i >= 2 && t[e - 1] == c &&
+				    q < n && (t[q] == ':' || t[q] == ',' || q == close)) {
+					struct hs_xfail *x;
+					GROW(m->xfails, m->nxfails, cap.xfails);
+					x = &m->xfails[m->nxfails++];
+					x->key = xstrndup(t + i + 1, e - i - 2);
+					x->list = xstrdup(list);
+					x->at.file = file;
+					x->at.off = i;
+				}
+				i = e;
+				continue;
+			}
+			if (c == '(' || c == '[' || c == '{')
+				depth++;
+			else if (c == ')' || c == ']' || c == '}')
+				depth--;
+			i++;
+		}
+		free(list);
+		at = close < n ? close : ov[1];
+		if (at < ov[1])
+			at = ov[1];
+	}
+}
+
+/* ---------------- loading ---------------- */
+
+static const char builtin_ti_dispatch[] =
+    "static void NAME##_kernel_mps(TensorIteratorBase& iter) { "
+    "lib.exec_unary_kernel(iter, #NAME); } "
+    "REGISTER_DISPATCH(NAME##_stub, NAME##_kernel_mps)";
+
+static void compile_patterns(struct priv *p)
+{
+	re_compile(&p->re_graph,
+	           "\\bMPSGraph\\b|\\bmpsGraph\\b|\\bMPSGraphTensor\\b|"
+	           "\\bLookUpOrCreateCachedGraph\\b|\\brunMPSGraph\\b|"
+	           "\\b\\w*CachedGraph\\b|\\bunary_op(?:_noresize)?\\s*\\(|"
+	           "\\bbinaryOp(?:Tensor|Scalar)\\s*\\(|\\bbinaryOp\\s*##",
+	           0);
+	re_compile(&p->re_reg,
+	           "\\bREGISTER_(?:MPS_)?DISPATCH\\s*\\(\\s*(\\w+)\\s*,\\s*"
+	           "((?:&\\s*)?(?:\\w+\\s*::\\s*)*\\w+)\\s*\\)",
+	           0);
+	re_compile(&p->re_req,
+	           "\\bexec_(unary|binary)_kernel\\s*\\(\\s*[\\w.>-]+\\s*,\\s*"
+	           "\"(\\w+)\"",
+	           0);
+	re_compile(&p->re_hostname, "\\bhost_name\\s*\\(\\s*\"(\\w+)\"", 0);
+	re_compile(&p->re_xlist,
+	           "\\b(\\w*(?i:xfail|skip)\\w*)\\s*(?:\\.\\s*update\\s*\\(\\s*|"
+	           "[|+]?=\\s*)([\\[{(])",
+	           0);
+	re_compile(&p->re_decl,
+	           "\\bDECLARE_DISPATCH\\s*\\([^;]*?,\\s*(\\w+)\\s*\\)\\s*;", 0);
+	p->re_ready = 1;
+}
+
+int hs_load(struct hs_model *m, const char *root)
+{
+	static const char *const host_sufs[] = {".mm", ".h", ".cpp", NULL};
+	static const char *const kern_sufs[] = {".metal", ".h", NULL};
+	struct priv *p;
+	char **rels = NULL, **code;
+	size_t nrels = 0, caprels = 0, i, first_host, nhost;
+	struct stat st;
+
+	memset(m, 0, sizeof *m);
+	memset(&cap, 0, sizeof cap);
+	m->root = xstrdup(root);
+	m->priv = p = xcalloc(1, sizeof *p);
+	compile_patterns(p);
+
+	if (walk(root, MPS_DIR_REL, 1, MPS_KERNELS_REL, host_sufs, &rels, &nrels,
+	         &caprels) != 0)
+		goto fail;
+	qsort(rels, nrels, sizeof *rels, cmp_str);
+	first_host = m->nfiles;
+	for (i = 0; i < nrels; i++)
+		if (add_file(m, rels[i], HS_HOST) < 0)
+			goto fail;
+	nhost = m->nfiles - first_host;
+	free_strv(rels, nrels);
+	rels = NULL;
+	nrels = caprels = 0;
+
+	/* pass 1: mask, blank directives, collect macros and includes */
+	code = xcalloc(nhost + 1, sizeof *code);
+	for (i = 0; i < nhost; i++) {
+		struct hs_file *f = &m->files[first_host + i];
+		struct dctx x;
+		char *masked = mask_code(f->text, f->len, LANG_C);
+		x.m = m;
+		x.file = first_host + i;
+		x.collect_macros = 1;
+		/* identifiers: #define bodies count, #include lines do not */
+		code[i] = masked;
+		blank_directives(masked, f->len, on_directive, &x);
+	}
+	/* identifiers of each file: the code plus its #define bodies */
+	for (i = 0; i < nhost; i++)
+		index_idents(m, first_host + i, code[i], m->files[first_host + i].len);
+	for (i = 0; i < p->nmac; i++) {
+		/* define bodies: which file?  Index them for every file that
+		 * defines them is not tracked; macros are indexed by name only. */
+		macro_analyze(m, &p->mac[i]);
+	}
+	if (hs_map_get(&p->macros, "REGISTER_UNARY_TI_DISPATCH") < 0) {
+		struct macro *mc;
+		p->mac = xrealloc(p->mac, (p->nmac + 1) * sizeof *p->mac);
+		mc = &p->mac[p->nmac];
+		memset(mc, 0, sizeof *mc);
+		mc->name = xstrdup("REGISTER_UNARY_TI_DISPATCH");
+		mc->params = xmalloc(sizeof *mc->params);
+		mc->params[0] = xstrdup("NAME");
+		mc->np = 1;
+		mc->body = xstrdup(builtin_ti_dispatch);
+		macro_analyze(m, mc);
+		hs_map_put(&p->macros, mc->name, (long)p->nmac);
+		p->nmac++;
+	}
+	/* pass 2: structure and events */
+	for (i = 0; i < nhost; i++) {
+		struct unit u;
+		memset(&u, 0, sizeof u);
+		u.t = code[i];
+		u.n = m->files[first_host + i].len;
+		u.file = first_host + i;
+		u.inv = NOSZ;
+		u.parent = -1;
+		scan_unit(m, &u);
+		free(u.bs);
+		free(u.be);
+		free(u.di);
+		free(code[i]);
+	}
+	free(code);
+	propagate(m);
+	for (i = 0; i < m->nregs; i++) {
+		const long *d = hs_defs_named(m, m->regs[i].fn);
+		long best = -1;
+		for (; *d >= 0; d++)
+			if (best < 0 || m->defs[*d].at.file == m->regs[i].at.file)
+				best = *d;
+		m->regs[i].def = best;
+	}
+
+	/* kernels */
+	if (walk(root, MPS_KERNELS_REL, 0, NULL, kern_sufs, &rels, &nrels,
+	         &caprels) != 0)
+		goto fail;
+	qsort(rels, nrels, sizeof *rels, cmp_str);
+	for (i = 0; i < nrels; i++) {
+		long k = add_file(m, rels[i], HS_KERNEL);
+		char *masked;
+		if (k < 0)
+			goto fail;
+		masked = mask_code(m->files[k].text, m->files[k].len, LANG_C);
+		scan_metal(m, (size_t)k, masked);
+		free(masked);
+	}
+	free_strv(rels, nrels);
+	rels = NULL;
+
+	/* the test lists */
+	{
+		char *path = xasprintf("%s/%s", root, COMMON_MPS_REL);
+		int ok = stat(path, &st) == 0;
+		free(path);
+		if (ok) {
+			long k = add_file(m, COMMON_MPS_REL, HS_PYTHON);
+			char *masked;
+			if (k < 0)
+				goto fail;
+			m->have_common_mps = 1;
+			masked = mask_code(m->files[k].text, m->files[k].len, LANG_PYTHON);
+			scan_python(m, (size_t)k, masked, m->files[k].len);
+			free(masked);
+		}
+	}
+	return 0;
+fail:
+	free_strv(rels, nrels);
+	hs_free(m);
+	return -1;
+}
+
+int hs_load_decls(struct hs_model *m)
+{
+	static const char *const sufs[] = {".h", NULL};
+	struct priv *p = m->priv;
+	char **rels = NULL;
+	size_t nrels = 0, caprels = 0, i;
+	if (m->decls_loaded)
+		return 0;
+	m->decls_loaded = 1;
+	if (walk(m->root, "aten/src/ATen/native", 0, NULL, sufs, &rels, &nrels,
+	         &caprels) != 0)
+		return -1;
+	qsort(rels, nrels, sizeof *rels, cmp_str);
+	for (i = 0; i < nrels; i++) {
+		long k = add_file(m, rels[i], HS_DECL);
+		char *masked;
+		size_t ov[4], at = 0;
+		if (k < 0) {
+			free_strv(rels, nrels);
+			return -1;
+		}
+		if (!strstr(m->files[k].text, "DECLARE_DISPATCH"))
+			continue;
+		masked = mask_code(m->files[k].text, m->files[k].len, LANG_C);
+		while (re_match(&p->re_decl, masked, m->files[k].len, at, ov, 2)) {
+			GROW(m->decls, m->ndecls, cap.decls);
+			m->decls[m->ndecls].stub = xstrndup(masked + ov[2], ov[3] - ov[2]);
+			m->decls[m->ndecls].at.file = (size_t)k;
+			m->decls[m->ndecls].at.off = ov[0];
+			m->ndecls++;
+			at = ov[1];
+		}
+		free(masked);
+	}
+	free_strv(rels, nrels);
+	return 0;
+}
+
+/* ---------------- queries ---------------- */
+
+const long *hs_defs_named(const struct hs_model *m, const char *name)
+{
+	const struct priv *p = m->priv;
+	long k = hs_map_get(&p->defname, name);
+	return k < 0 ? no_defs : p->lists[k].v;
+}
+
+int hs_file_has_ident(const struct hs_model *m, size_t file, const char *name)
+{
+	const struct priv *p = m->priv;
+	long k = hs_map_get(&p->ident, name);
+	const long *v;
+	if (k < 0)
+		return 0;
+	for (v = p->lists[k].v; *v >= 0; v++)
+		if (*v == (long)file)
+			return 1;
+	return 0;
+}
+
+int hs_kernel_registered(const struct hs_model *m, const char *name)
+{
+	const struct priv *p = m->priv;
+	size_t i, n = strlen(name);
+	if (hs_map_get(&p->metalnames, name) >= 0)
+		return 1;
+	for (i = 0; i < m->nhostnames; i++)
+		if (strncmp(m->hostnames[i], name, n) == 0 &&
+		    (m->hostnames[i][n] == '_' || m->hostnames[i][n] == '\0'))
+			return 1;
+	return 0;
+}
+
+int hs_kernel_requested(const struct hs_model *m, const char *name)
+{
+	const struct priv *p = m->priv;
+	return hs_map_get(&p->reqnames, name) >= 0;
+}
+
+void hs_line_col(const struct hs_model *m, struct hs_where w,
+                 unsigned long *line, unsigned long *col)
+{
+	struct priv *p = m->priv;
+	const struct hs_file *f = &m->files[w.file];
+	size_t lo, hi, *ls;
+	if (!p) {
+		line_col(f->text, w.off, line, col);
+		return;
+	}
+	if (p->nlinetab < m->nfiles) {
+		p->linetab = xrealloc(p->linetab, m->nfiles * sizeof *p->linetab);
+		p->nlines = xrealloc(p->nlines, m->nfiles * sizeof *p->nlines);
+		memset(p->linetab + p->nlinetab, 0,
+		       (m->nfiles - p->nlinetab) * sizeof *p->linetab);
+		p->nlinetab = m->nfiles;
+	}
+	if (!p->linetab[w.file]) {
+		size_t i, n = 1;
+		for (i = 0; i < f->len; i++)
+			n += f->text[i] == '\n';
+		ls = xmalloc(n * sizeof *ls);
+		ls[0] = 0;
+		for (i = 0, n = 1; i < f->len; i++)
+			if (f->text[i] == '\n')
+				ls[n++] = i + 1;
+		p->linetab[w.file] = ls;
+		p->nlines[w.file] = n;
+	}
+	ls = p->linetab[w.file];
+	/* the last line start <= off */
+	lo = 0;
+	hi = p->nlines[w.file];
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ls[mid] <= w.off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*line = (unsigned long)lo + 1;
+	*col = (unsigned long)(w.off - ls[lo]) + 1;
+}
+
+void hs_free(struct hs_model *m)
+{
+	struct priv *p = m->priv;
+	size_t i, j;
+	for (i = 0; i < m->nfiles; i++) {
+		free(m->files[i].rel);
+		free(m->files[i].text);
+	}
+	free(m->files);
+	for (i = 0; i < m->ndefs; i++) {
+		free(m->defs[i].name);
+		free(m->defs[i].macro);
+		free(m->defs[i].why);
+		free_strv(m->defs[i].calls, m->defs[i].ncalls);
+	}
+	free(m->defs);
+	for (i = 0; i < m->nregs; i++) {
+		free(m->regs[i].stub);
+		free(m->regs[i].fn);
+		free(m->regs[i].macro);
+	}
+	free(m->regs);
+	for (i = 0; i < m->nreqs; i++) {
+		free(m->reqs[i].kernel);
+		free(m->reqs[i].macro);
+	}
+	free(m->reqs);
+	for (i = 0; i < m->nincs; i++)
+		free(m->incs[i].op);
+	free(m->incs);
+	for (i = 0; i < m->nmetals; i++) {
+		free(m->metals[i].name);
+		free(m->metals[i].kernel);
+		free(m->metals[i].call);
+		free(m->metals[i].via);
+	}
+	free(m->metals);
+	free_strv(m->hostnames, m->nhostnames);
+	free_strv(m->strings, m->nstrings);
+	for (i = 0; i < m->nxfails; i++) {
+		free(m->xfails[i].key);
+		free(m->xfails[i].list);
+	}
+	free(m->xfails);
+	for (i = 0; i < m->ndecls; i++)
+		free(m->decls[i].stub);
+	free(m->decls);
+	if (p) {
+		hs_map_free(&p->defname);
+		hs_map_free(&p->ident);
+		hs_map_free(&p->macros);
+		hs_map_free(&p->metalnames);
+		hs_map_free(&p->reqnames);
+		for (i = 0; i < p->nlists; i++)
+			free(p->lists[i].v);
+		free(p->lists);
+		for (i = 0; i < p->nmac; i++) {
+			struct macro *mc = &p->mac[i];
+			free(mc->name);
+			for (j = 0; j < mc->np; j++)
+				free(mc->params[j]);
+			free(mc->params);
+			free(mc->body);
+			free(mc->why);
+			free_strv(mc->calls, mc->ncalls);
+		}
+		free(p->mac);
+		for (i = 0; i < p->nlinetab; i++)
+			free(p->linetab[i]);
+		free(p->linetab);
+		free(p->nlines);
+		if (p->re_ready) {
+			re_free(&p->re_graph);
+			re_free(&p->re_reg);
+			re_free(&p->re_req);
+			re_free(&p->re_hostname);
+			re_free(&p->re_xlist);
+			re_free(&p->re_decl);
+		}
+		free(p);
+	}
+	free(m->root);
+	memset(m, 0, sizeof *m);
+}

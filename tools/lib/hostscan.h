@@ -1,0 +1,178 @@
+/* hostscan.h — a model of the MPS host and kernel sources of a PyTorch
+ * checkout, built by reading and scanning every file once.
+ *
+ * What it reads (paths relative to the root; cli.h names them):
+ *   MPS_DIR_REL/...     host files: *.mm, *.h, *.cpp, recursively, except
+ *                       the kernels/ folder
+ *   MPS_KERNELS_REL/    kernel files: *.metal (and *.h, kept for reference)
+ *   COMMON_MPS_REL      the test suite's expected-failure lists, when present
+ *   aten/src/ATen/native/NAME.h  DECLARE_DISPATCH lines, only when
+ *                       hs_load_decls() is called
+ *
+ * What it finds (comments and `#if 0` blocks never count: every file goes
+ * through mask_code() first; preprocessor lines are not code either, but
+ * #define bodies are kept as macros and expanded where they are called):
+ *   - function definitions in host code (`TORCH_IMPL_FUNC(x)(...) {`,
+ *     `Tensor& x(...) {`, and those a function-like macro of the host files
+ *     generates, e.g. `CREATE_MPS_..._FUNC(x_out_mps, ...)`), each with
+ *     whether its body builds an MPSGraph: directly (MPSGraph, mpsGraph,
+ *     LookUpOrCreateCachedGraph, runMPSGraph, *CachedGraph, MPSGraphTensor,
+ *     unary_op(, unary_op_noresize(, binaryOpTensor(, binaryOpScalar(,
+ *     binaryOp##) or by calling a host function or macro that does;
+ *   - stub registrations REGISTER_DISPATCH / REGISTER_MPS_DISPATCH(stub, fn),
+ *     also those a wrapper macro such as REGISTER_UNARY_TI_DISPATCH(NAME)
+ *     expands to (read from its #define; a built-in definition is used when
+ *     no host file defines that macro);
+ *   - kernel-name requests exec_unary_kernel(x, "NAME"...) /
+ *     exec_binary_kernel(x, "NAME"...), also inside macro expansions;
+ *   - `#include <ATen/ops/X_native.h>` lines;
+ *   - .metal registrations through metalreg.h (REGISTER_UNARY_OP and
+ *     friends, file-local helper macros expanded from their #define), and
+ *     raw `host_name("prefix...")` kernel names;
+ *   - entries of the xfail/skip lists in common_mps.py.
+ *
+ * Locations are byte offsets into a file's text; for things a macro call
+ * produces, the offset of the macro call.  Errors: hs_load prints
+ * "prog: cannot open 'PATH': REASON" and returns -1 when a folder or file
+ * that exists cannot be read; missing folders are simply empty.
+ */
+#ifndef MK_HOSTSCAN_H
+#define MK_HOSTSCAN_H
+
+#include <stddef.h>
+
+enum hs_kind { HS_HOST, HS_KERNEL, HS_PYTHON, HS_DECL };
+
+struct hs_file {
+	char *rel;    /* path relative to the root (owned) */
+	char *text;   /* the file, NUL-terminated (owned) */
+	size_t len;
+	int kind;     /* enum hs_kind */
+};
+
+/* A place: file index into hs_model.files, byte offset in its text. */
+struct hs_where {
+	size_t file;
+	size_t off;
+};
+
+struct hs_def {               /* a function definition in host code */
+	char *name;               /* unqualified name ("sqrt_out_mps") */
+	struct hs_where at;       /* the name, or the generating macro call */
+	char *macro;              /* macro that generated it, or NULL */
+	int graph;                /* body builds an MPSGraph (transitively) */
+	char *why;                /* the MPSGraph marker seen, or "NAME()"
+	                             of the host callee that builds one */
+	char **calls;             /* identifiers called in the body (owned) */
+	size_t ncalls;
+};
+
+struct hs_reg {               /* REGISTER_DISPATCH(stub, fn) */
+	char *stub;               /* "sqrt_stub" */
+	char *fn;                 /* registered function, unqualified, '&'
+	                             removed */
+	char *macro;              /* wrapper macro that produced it, or NULL */
+	struct hs_where at;
+	long def;                 /* index of fn's definition, -1 unknown */
+};
+
+struct hs_req {               /* exec_unary_kernel(iter, "NAME") */
+	char *kernel;             /* "NAME" */
+	int binary;               /* exec_binary_kernel */
+	char *macro;              /* macro whose expansion asks, or NULL */
+	struct hs_where at;
+	long in_def;              /* definition whose body asks, -1 none */
+};
+
+struct hs_include {           /* #include <ATen/ops/X_native.h> */
+	char *op;                 /* "X" */
+	struct hs_where at;       /* the '#' */
+};
+
+struct hs_metal {             /* one .metal registration (per dtype) */
+	char *name;               /* kernel NAME ("sqrt") */
+	char *kernel;             /* first kernel it produces
+	                             ("sqrt_dense_float_half") */
+	char *call;               /* the core call, "REGISTER_UNARY_OP(sqrt,
+	                             half, float)" */
+	char *via;                /* helper macro written in the file, or NULL */
+	struct hs_where at;       /* the call written in the file */
+};
+
+struct hs_xfail {             /* an entry of an xfail / skip list */
+	char *key;                /* the OpInfo name as written */
+	char *list;               /* the list's variable name */
+	struct hs_where at;       /* the string's opening quote */
+};
+
+struct hs_decl {              /* DECLARE_DISPATCH(type, stub) */
+	char *stub;
+	struct hs_where at;
+};
+
+struct hs_model {
+	char *root;
+	struct hs_file *files;  size_t nfiles;
+	struct hs_def *defs;    size_t ndefs;
+	struct hs_reg *regs;    size_t nregs;
+	struct hs_req *reqs;    size_t nreqs;
+	struct hs_include *incs; size_t nincs;
+	struct hs_metal *metals; size_t nmetals;
+	char **hostnames;       size_t nhostnames; /* raw host_name prefixes */
+	char **strings;         size_t nstrings;   /* "x" literals of host code
+	                                              that are identifiers */
+	struct hs_xfail *xfails; size_t nxfails;
+	struct hs_decl *decls;  size_t ndecls;
+	int have_common_mps;    /* COMMON_MPS_REL exists */
+	int decls_loaded;
+	void *priv;             /* private indexes */
+};
+
+/* hs_load: read and scan every host, kernel and test-list file under
+ * root (see the top of this file) into m (zeroed by hs_load).  Returns 0,
+ * or -1 after a diagnostic (m released).  m is owned by the caller:
+ * hs_free().  A PCRE2 match error exits 2 (scan.h re_match). */
+int hs_load(struct hs_model *m, const char *root);
+
+/* hs_load_decls: also read the headers aten/src/ATen/native/NAME.h (not recursive) for
+ * DECLARE_DISPATCH stubs, once.  Returns 0, or -1 after a diagnostic. */
+int hs_load_decls(struct hs_model *m);
+
+/* hs_defs_named: the indexes of the definitions named NAME, -1 ended;
+ * a pointer into m's index (do not free), never NULL. */
+const long *hs_defs_named(const struct hs_model *m, const char *name);
+
+/* hs_file_has_ident: 1 when identifier NAME occurs in the code of host
+ * file FILE (#include lines excluded, #define bodies included). */
+int hs_file_has_ident(const struct hs_model *m, size_t file, const char *name);
+
+/* hs_kernel_registered: 1 when a .metal file registers kernel NAME (a core
+ * REGISTER_*_OP call, possibly through a helper, or a raw host_name whose
+ * literal starts with "NAME_"). */
+int hs_kernel_registered(const struct hs_model *m, const char *name);
+
+/* hs_kernel_requested: 1 when host code asks for kernel NAME
+ * (hs_req) or holds the string literal "NAME". */
+int hs_kernel_requested(const struct hs_model *m, const char *name);
+
+/* hs_line_col: 1-based line and column of w. */
+void hs_line_col(const struct hs_model *m, struct hs_where w,
+                 unsigned long *line, unsigned long *col);
+
+void hs_free(struct hs_model *m);
+
+/* ---- a small string → long map, used by the model and by tools ---- */
+
+struct hs_map {
+	char **keys;
+	long *vals;
+	size_t cap, n;
+};
+
+/* hs_map_get: the value stored for key, or -1.  hs_map_put: store (key
+ * copied; an existing key's value is replaced). */
+long hs_map_get(const struct hs_map *mp, const char *key);
+void hs_map_put(struct hs_map *mp, const char *key, long val);
+void hs_map_free(struct hs_map *mp);
+
+#endif
