@@ -124,7 +124,9 @@ struct priv {
 	size_t nmac;
 	struct hs_map metalnames;/* registered kernel NAMEs */
 	struct hs_map reqnames;  /* requested kernel names + host strings */
-	struct mk_re re_graph, re_reg, re_req, re_hostname, re_xlist, re_decl;
+	struct hs_map namespaces;/* namespace names declared in host code */
+	struct mk_re re_graph, re_reg, re_req, re_hostname, re_xlist, re_decl,
+	    re_ns;
 	int re_ready;
 	size_t **linetab, *nlines, nlinetab; /* line starts per file */
 };
@@ -282,7 +284,8 @@ static int cmp_str(const void *a, const void *b)
 static int walk(const char *root, const char *rel, int rec, const char *skip,
                 const char *const *sufs, char ***v, size_t *n, size_t *capv)
 {
-	char *dir = xasprintf("%s/%s", root, rel);
+	char *dir = strcmp(root, ".") == 0 ? xstrdup(rel)
+	                                   : xasprintf("%s/%s", root, rel);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	if (!d) {
@@ -302,7 +305,8 @@ static int walk(const char *root, const char *rel, int rec, const char *skip,
 		if (e->d_name[0] == '.')
 			continue;
 		r = xasprintf("%s/%s", rel, e->d_name);
-		full = xasprintf("%s/%s", root, r);
+		full = strcmp(root, ".") == 0 ? xstrdup(r)
+		                              : xasprintf("%s/%s", root, r);
 		if (stat(full, &st) != 0) {
 			free(full);
 			free(r);
@@ -337,7 +341,9 @@ static int walk(const char *root, const char *rel, int rec, const char *skip,
 
 static long add_file(struct hs_model *m, const char *rel, int kind)
 {
-	char *path = xasprintf("%s/%s", m->root, rel), *data;
+	char *path = strcmp(m->root, ".") == 0 ? xstrdup(rel)
+	                                       : xasprintf("%s/%s", m->root, rel),
+	     *data;
 	size_t len;
 	struct hs_file *f;
 	if (read_file(path, &data, &len) != 0) {
@@ -697,12 +703,12 @@ static void add_call(char ***calls, size_t *nc, const char *s, size_t n)
 	(*calls)[(*nc)++] = xstrndup(s, n);
 }
 
-/* Is the identifier at t[a] qualified by a namespace the host files do
- * not define functions in (at::, std::, c10::, torch::), or a member
- * access (., ->)? */
-static int foreign_call(const char *t, size_t a)
+/* Is the identifier at t[a] a member access (., ->)?  Otherwise set
+ * [*qs, *qe) to its last qualifier ("mps" in mps::f, empty when none). */
+static int member_call(const char *t, size_t a, size_t *qs, size_t *qe)
 {
 	size_t i = a;
+	*qs = *qe = a;
 	while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t'))
 		i--;
 	if (i >= 1 && t[i - 1] == '.')
@@ -713,13 +719,28 @@ static int foreign_call(const char *t, size_t a)
 		size_t e = i - 2, s = e;
 		while (s > 0 && id_char(t[s - 1]))
 			s--;
-		if ((e - s == 2 && memcmp(t + s, "at", 2) == 0) ||
-		    (e - s == 3 && memcmp(t + s, "std", 3) == 0) ||
-		    (e - s == 3 && memcmp(t + s, "c10", 3) == 0) ||
-		    (e - s == 5 && memcmp(t + s, "torch", 5) == 0))
-			return 1;
+		*qs = s;
+		*qe = e;
 	}
 	return 0;
+}
+
+/* Record a call of t[a, e): "Q::name" when qualified by Q, else "name".
+ * Whether Q is a namespace of the host files is decided later. */
+static void note_call(char ***calls, size_t *nc, const char *t, size_t a,
+                      size_t e)
+{
+	size_t qs, qe;
+	if (member_call(t, a, &qs, &qe))
+		return;
+	if (qe > qs) {
+		char *q = xasprintf("%.*s::%.*s", (int)(qe - qs), t + qs,
+		                    (int)(e - a), t + a);
+		add_call(calls, nc, q, strlen(q));
+		free(q);
+	} else {
+		add_call(calls, nc, t + a, e - a);
+	}
 }
 
 /* Body analysis of t[bs, be) for definition d: the MPSGraph marker,
@@ -760,11 +781,9 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 			while (e < be && id_char(u->t[e]))
 				e++;
 			q = skip_ws(u->t, be, e);
-			if (q < be && u->t[q] == '(' && !is_keyword(u->t + i, e - i) &&
-			    !foreign_call(u->t, i)) {
+			if (q < be && u->t[q] == '(' && !is_keyword(u->t + i, e - i)) {
 				const struct macro *mc = find_macro(p, u->t + i, e - i);
-				add_call(&m->defs[d].calls, &m->defs[d].ncalls, u->t + i,
-				         e - i);
+				note_call(&m->defs[d].calls, &m->defs[d].ncalls, u->t, i, e);
 				if (mc) {
 					size_t close = match_close(u->t, be, q, '(', ')');
 					if (close < be) {
@@ -1109,9 +1128,8 @@ static void macro_analyze(struct hs_model *m, struct macro *mc)
 			while (e < n && id_char(t[e]))
 				e++;
 			q = skip_ws(t, n, e);
-			if (q < n && t[q] == '(' && !is_keyword(t + i, e - i) &&
-			    !foreign_call(t, i))
-				add_call(&mc->calls, &mc->ncalls, t + i, e - i);
+			if (q < n && t[q] == '(' && !is_keyword(t + i, e - i))
+				note_call(&mc->calls, &mc->ncalls, t, i, e);
 			i = e;
 			continue;
 		}
@@ -1123,8 +1141,21 @@ static void macro_analyze(struct hs_model *m, struct macro *mc)
 static int callee_graph(struct hs_model *m, const char *name)
 {
 	struct priv *p = m->priv;
-	long k = hs_map_get(&p->macros, name);
+	const char *sep = strstr(name, "::");
+	long k;
 	const long *d;
+	if (sep) {
+		char q[128];
+		size_t n = (size_t)(sep - name);
+		if (n >= sizeof q)
+			return 0;
+		memcpy(q, name, n);
+		q[n] = '\0';
+		if (hs_map_get(&p->namespaces, q) < 0)
+			return 0; /* TensorIterator::, at::, std::: not host code */
+		name = sep + 2;
+	}
+	k = hs_map_get(&p->macros, name);
 	if (k >= 0 && p->mac[k].graph)
 		return 1;
 	for (d = hs_defs_named(m, name); *d >= 0; d++)
@@ -1267,7 +1298,7 @@ static void compile_patterns(struct priv *p)
 	re_compile(&p->re_graph,
 	           "\\bMPSGraph\\b|\\bmpsGraph\\b|\\bMPSGraphTensor\\b|"
 	           "\\bLookUpOrCreateCachedGraph\\b|\\brunMPSGraph\\b|"
-	           "\\b\\w*CachedGraph\\b|\\bunary_op(?:_noresize)?\\s*\\(|"
+	           "\\b\\w*CachedGraph\\b|(?<!Iterator::)\\bunary_op(?:_noresize)?\\s*\\(|"
 	           "\\bbinaryOp(?:Tensor|Scalar)\\s*\\(|\\bbinaryOp\\s*##",
 	           0);
 	re_compile(&p->re_reg,
@@ -1285,6 +1316,7 @@ static void compile_patterns(struct priv *p)
 	           0);
 	re_compile(&p->re_decl,
 	           "\\bDECLARE_DISPATCH\\s*\\([^;]*?,\\s*(\\w+)\\s*\\)\\s*;", 0);
+	re_compile(&p->re_ns, "\\bnamespace\\s+(\\w+(?:\\s*::\\s*\\w+)*)\\s*\\{", 0);
 	p->re_ready = 1;
 }
 
@@ -1329,9 +1361,27 @@ int hs_load(struct hs_model *m, const char *root)
 		code[i] = masked;
 		blank_directives(masked, f->len, on_directive, &x);
 	}
-	/* identifiers of each file: the code plus its #define bodies */
-	for (i = 0; i < nhost; i++)
-		index_idents(m, first_host + i, code[i], m->files[first_host + i].len);
+	/* identifiers of each file: the code plus its #define bodies; the
+	 * namespaces it declares */
+	for (i = 0; i < nhost; i++) {
+		size_t n = m->files[first_host + i].len, ov[4], at = 0;
+		index_idents(m, first_host + i, code[i], n);
+		while (re_match(&p->re_ns, code[i], n, at, ov, 2)) {
+			size_t a = ov[2];
+			while (a < ov[3]) {
+				size_t e = a;
+				while (e < ov[3] && id_char(code[i][e]))
+					e++;
+				if (e > a) {
+					char *nm = xstrndup(code[i] + a, e - a);
+					hs_map_put(&p->namespaces, nm, 1);
+					free(nm);
+				}
+				a = e + 1;
+			}
+			at = ov[1];
+		}
+	}
 	for (i = 0; i < p->nmac; i++) {
 		/* define bodies: which file?  Index them for every file that
 		 * defines them is not tracked; macros are indexed by name only. */
@@ -1396,7 +1446,9 @@ int hs_load(struct hs_model *m, const char *root)
 
 	/* the test lists */
 	{
-		char *path = xasprintf("%s/%s", root, COMMON_MPS_REL);
+		char *path = strcmp(root, ".") == 0
+		                 ? xstrdup(COMMON_MPS_REL)
+		                 : xasprintf("%s/%s", root, COMMON_MPS_REL);
 		int ok = stat(path, &st) == 0;
 		free(path);
 		if (ok) {
@@ -1593,6 +1645,7 @@ void hs_free(struct hs_model *m)
 		hs_map_free(&p->macros);
 		hs_map_free(&p->metalnames);
 		hs_map_free(&p->reqnames);
+		hs_map_free(&p->namespaces);
 		for (i = 0; i < p->nlists; i++)
 			free(p->lists[i].v);
 		free(p->lists);
@@ -1618,6 +1671,7 @@ void hs_free(struct hs_model *m)
 			re_free(&p->re_hostname);
 			re_free(&p->re_xlist);
 			re_free(&p->re_decl);
+			re_free(&p->re_ns);
 		}
 		free(p);
 	}

@@ -487,6 +487,8 @@ const struct mr_helper *mr_helper_find(const struct mr_file *f, const char *s,
 
 /* ---- expansion ---- */
 
+#define MR_EXPAND_STEPS 4096
+
 struct expand_ctx {
 	struct mr_file *f;
 	size_t call;
@@ -497,6 +499,8 @@ struct expand_ctx {
 	struct mr_pair *pairs;
 	size_t npairs;
 	int impure;
+	size_t steps;   /* expansions left for this call (a bound against
+	                   helpers that call themselves several times) */
 };
 
 /* substitute params by args in s, then paste (remove "##") */
@@ -547,6 +551,11 @@ static void expand(struct expand_ctx *x, const char *macro, char *const *args,
 	const struct mr_helper *h;
 	size_t i, j;
 
+	if (x->steps == 0) {
+		x->impure = 1;
+		return;
+	}
+	x->steps--;
 	if (core) {
 		if ((int)nargs != core->nargs) {
 			x->impure = 1;
@@ -620,6 +629,7 @@ size_t mr_helper_pairs(const struct mr_file *f, const struct mr_helper *h,
 	x.gen_kind = k;
 	x.placeholder = arg;
 	x.pairs = out;
+	x.steps = MR_EXPAND_STEPS;
 	if (h->nparams != 1)
 		return 0;
 	expand(&x, h->name, &arg, 1, 0);
@@ -705,6 +715,7 @@ void mr_file_parse(struct mr_file *f, const char *t, size_t len)
 	x.gen_kind = -1;
 	for (k = 0; k < f->ncalls; k++) {
 		x.call = k;
+		x.steps = MR_EXPAND_STEPS;
 		expand(&x, f->calls[k].macro, f->calls[k].args, f->calls[k].nargs, 0);
 	}
 }

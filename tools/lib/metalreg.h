@@ -144,7 +144,8 @@ struct mr_file {
  * Function-like #defines whose name is not a core macro and whose body
  * calls at least one macro are helpers; a top-level call of a core macro
  * or a helper is a call; every call is expanded (helpers recursively, at
- * most 16 deep) into regs.  Never fails; unparsable text is skipped. */
+ * most 16 deep and 4096 macro calls per top-level call) into regs.
+ * Never fails; unparsable text is skipped. */
 void mr_file_parse(struct mr_file *f, const char *text, size_t len);
 
 /* mr_file_free: release everything f owns. */

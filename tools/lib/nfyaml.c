@@ -374,6 +374,23 @@ bad:
 	return -1;
 }
 
+int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
+                    const char **why)
+{
+	/* the same steps as read_entry: one namespace level, then the
+	 * schema; parse_schema also checks the operator name */
+	const char *body = func, *colons = strstr(func, "::");
+	const char *paren = strchr(func, '(');
+	struct schema_info si;
+	if (colons && (!paren || colons < paren))
+		body = colons + 2;
+	*name = NULL;
+	if (parse_schema(body, name, &si, why) != 0)
+		return -1;
+	*kind = si.kind;
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* the yaml reader                                                     */
 

@@ -116,6 +116,17 @@ void nf_free(struct nf_index *ix);
 int nf_parse_opname(const char *name, char **base, char **overload,
                     int *inplace);
 
+/* nf_parse_schema: parse FUNC, the value of an entry's `func:` key
+ * ("ns::name.overload(Tensor self, *, Tensor(a!) out) -> Tensor(a!)";
+ * one namespace level is dropped), with the rules nf_load applies
+ * (torchgen FunctionSchema.parse, Argument/Return/Annotation.parse,
+ * FunctionSchema.kind).  Returns 0 with *name (malloc'd full operator
+ * name, caller frees) and *kind set, or -1 with *name NULL and *why a
+ * static English message (the text nf_load prints after "schema does
+ * not parse: ").  Prints nothing.  Exposed for fuzzing and tests. */
+int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
+                    const char **why);
+
 /* nf_valid_op_arg: 1 when S may be given as an OP argument on a command
  * line: letters, digits, '_' and at most one '.', no '/', "..", spaces
  * or shell characters.  Tools check this before touching any file. */

@@ -85,6 +85,9 @@ static const struct tool_info info = {
 	"uses the network and never runs other programs.\n"
 	"\n"
 	"Registrations already present (however spaced) are not added again.\n"
+	"--json prints one object per insertion: file, line (1-based, in the\n"
+	"new file), what (registration, functor, host-stub), action (insert,\n"
+	"inserted, present), kind, name, calls, dtypes, kernels, text.\n"
 	"Exit status: 0 nothing to do, or written; 1 a change is proposed (the\n"
 	"diff is printed); 2 error, e.g. a conflicting registration (same NAME\n"
 	"and input dtype, another output) - nothing is written then.\n",
@@ -462,6 +465,12 @@ static int plan_metal(struct kfile *k, int kind, const char *name,
 		off = len;
 		indent = xstrdup("");
 		lead_blank = !prev_line_blank(t, len, len);
+		if (nmissing > 0)
+			fprintf(stderr,
+			        "%s: %s: note: no %s registration in this file yet; "
+			        "the new ones go at its end (the macro comes from "
+			        "c10/metal/indexing.h in current PyTorch)\n",
+			        diag_prog(), k->ef->display, mr_kind_macro(kind));
 	}
 
 	if (nmissing > 0) {
@@ -1077,19 +1086,20 @@ int main(int argc, char **argv)
 	}
 	memset(&set, 0, sizeof set);
 	memset(&k, 0, sizeof k);
+	rc = MK_EXIT_ERROR;
 	k.ef = load(&set, kpath, kdisp);
 	if (!k.ef)
-		return MK_EXIT_ERROR;
+		goto out;
 	k.idx = 0;
 	if (opt.host) {
 		struct edit_file *hf = load(&set, hpath, hdisp);
 		if (!hf)
-			return MK_EXIT_ERROR;
+			goto out;
 		if (set.n < 2) {
 			warnx_("error: the host file and the kernel file are the same "
 			       "file '%s'",
 			       hdisp);
-			return MK_EXIT_ERROR;
+			goto out;
 		}
 		k.ef = &set.files[0]; /* the array may have moved */
 	}
@@ -1097,7 +1107,7 @@ int main(int argc, char **argv)
 	mr_file_parse(&k.mf, k.masked, k.ef->oldlen);
 
 	if (plan_metal(&k, kind, name, want, (size_t)nwant) != 0)
-		return MK_EXIT_ERROR;
+		goto out;
 	if (opt.host)
 		plan_host(&set.files[1], 1, kind, name);
 
@@ -1145,6 +1155,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+out:
 	for (i = 0; i < nitems; i++) {
 		size_t j;
 		free(items[i].text);

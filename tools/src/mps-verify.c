@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *opt_root, *opt_before;
 static int opt_all, opt_json;
@@ -557,7 +558,7 @@ static void rule_entities(void)
 		if (!refers && (op->nrows || op->nbrows))
 			add_at(in->at, R_STALE_INCLUDE, o,
 			       xasprintf("#include <ATen/ops/%s_native.h> is left but the "
-			                 "file no longer refers to %s (%s)",
+			                 "file no longer refers to %s (looked for %s and its stubs)",
 			                 in->op, in->op,
 			                 names.data ? names.data : "no kernel names"));
 		buf_free(&names);
@@ -632,7 +633,7 @@ static void load_decls(void)
 
 int main(int argc, char **argv)
 {
-	char *root, *path;
+	char *root;
 	int nargs, k, status;
 	size_t i, total[3] = {0, 0, 0}, rules[NRULES], nhost = 0, nkern = 0;
 	int need_decls = 0;
@@ -654,15 +655,16 @@ int main(int argc, char **argv)
 		}
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
-	path = xasprintf("%s/%s", root, NF_YAML_REL);
-	if (nf_load(&ix, path) != 0)
-		return MK_EXIT_ERROR;
-	free(path);
 	if (opt_before) {
 		if (nf_load(&bx, opt_before) != 0)
 			return MK_EXIT_ERROR;
 		have_before = 1;
 	}
+	/* from here on every path is relative to the root, as in the output */
+	if (chdir(root) != 0)
+		die("cannot enter '%s':", root);
+	if (nf_load(&ix, NF_YAML_REL) != 0)
+		return MK_EXIT_ERROR;
 
 	/* operators: every base name of both yamls, in file order */
 	for (i = 0; i < ix.nfuncs; i++) {
@@ -696,7 +698,7 @@ int main(int argc, char **argv)
 		free(ovl);
 	}
 
-	if (hs_load(&hm, root) != 0)
+	if (hs_load(&hm, ".") != 0)
 		return MK_EXIT_ERROR;
 	free(root);
 	for (i = 0; i < hm.nfiles; i++) {
@@ -765,8 +767,9 @@ int main(int argc, char **argv)
 				if (ops[i].count[0] + ops[i].count[1] + ops[i].count[2])
 					withf++;
 			printf("%zu operators, %zu host files, %zu kernel files; %zu "
-			       "operators with findings\n",
-			       nops, nhost, nkern, withf);
+			       "%s with findings\n",
+			       nops, nhost, nkern, withf,
+			       plural(withf, "operator", "operators"));
 			for (r = 0; r < NRULES; r++)
 				printf("  %-20s %-7s %zu\n", rule_id[r], sev_name[rule_sev[r]],
 				       rules[r]);

@@ -1,0 +1,278 @@
+/* test_metalreg.c — cmocka tests of tools/lib/metalreg.c: dtype tokens,
+ * presets, --dtypes parsing, kernel names, and the parser of REGISTER_*
+ * calls and file-local helper #defines (argument order read from the
+ * #define, token pasting, nested helpers, which helpers can generate). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "metalreg.h"
+
+static void test_kinds(void **state)
+{
+	(void)state;
+	assert_int_equal(mr_kind_parse("unary"), MR_UNARY);
+	assert_int_equal(mr_kind_parse("unary-alpha"), MR_UNARY_ALPHA);
+	assert_int_equal(mr_kind_parse("binary"), MR_BINARY);
+	assert_int_equal(mr_kind_parse("binary-alpha"), MR_BINARY_ALPHA);
+	assert_int_equal(mr_kind_parse("Unary"), -1);
+	assert_int_equal(mr_kind_parse(""), -1);
+	assert_string_equal(mr_kind_macro(MR_BINARY), "REGISTER_BINARY_OP");
+	assert_string_equal(mr_kind_name(MR_BINARY_ALPHA), "binary-alpha");
+	assert_true(mr_kind_alpha(MR_UNARY_ALPHA));
+	assert_false(mr_kind_alpha(MR_BINARY));
+	assert_int_equal(mr_core_find("REGISTER_OPMATH_BINARY_OP", 25)->kind,
+	                 MR_BINARY);
+	assert_int_equal(mr_core_find("REGISTER_BINARY_ALPHA_OP", 24)->i_out, 3);
+	assert_null(mr_core_find("REGISTER_BINARY_CASTOUT_OP", 26));
+}
+
+static void test_dtypes(void **state)
+{
+	(void)state;
+	assert_int_equal(mr_ndtypes, 11);
+	assert_ptr_equal(mr_dtype("half2", 5), mr_dtypes[10]);
+	assert_ptr_equal(mr_dtype("floatX", 5), mr_dtypes[0]);
+	assert_null(mr_dtype("double", 6));
+	assert_null(mr_dtype("int8_t", 6));
+	assert_null(mr_dtype("", 0));
+}
+
+static void test_presets(void **state)
+{
+	struct mr_pair p[MR_MAX_PAIRS];
+	int n;
+	(void)state;
+	n = mr_preset("float", MR_UNARY, p);
+	assert_int_equal(n, 3);
+	assert_string_equal(p[2].in, "bfloat");
+	assert_string_equal(p[2].out, "bfloat");
+	assert_null(p[0].alpha);
+	n = mr_preset("int2float", MR_BINARY, p);
+	assert_int_equal(n, 6);
+	assert_string_equal(p[0].in, "long");
+	assert_string_equal(p[5].in, "bool");
+	assert_string_equal(p[5].out, "float");
+	n = mr_preset("integer", MR_BINARY_ALPHA, p);
+	assert_int_equal(n, 6);
+	assert_string_equal(p[3].in, "uchar");
+	assert_string_equal(p[3].alpha, "uchar");
+	assert_string_equal(p[3].out, "uchar");
+	assert_int_equal(mr_preset("complex", MR_UNARY, p), 2);
+	assert_string_equal(p[1].in, "half2");
+	n = mr_preset("all", MR_UNARY, p);
+	assert_int_equal(n, 11);
+	assert_string_equal(p[3].in, "long");
+	assert_string_equal(p[3].out, "long");
+	assert_string_equal(p[10].out, "half2");
+	assert_int_equal(mr_preset("double", MR_UNARY, p), -1);
+}
+
+static void test_parse_dtypes(void **state)
+{
+	struct mr_pair p[MR_MAX_PAIRS];
+	char *err;
+	int n;
+	(void)state;
+	n = mr_parse_dtypes("int:float, half , float:float,int:float", MR_UNARY,
+	                    p, &err);
+	assert_int_equal(n, 3);
+	assert_null(err);
+	assert_string_equal(p[0].in, "int");
+	assert_string_equal(p[0].out, "float");
+	assert_string_equal(p[1].in, "half");
+	assert_string_equal(p[1].out, "half");
+	n = mr_parse_dtypes("half:long:half,float:float", MR_UNARY_ALPHA, p, &err);
+	assert_int_equal(n, 2);
+	assert_string_equal(p[0].alpha, "long");
+	assert_string_equal(p[1].alpha, "float");
+
+	assert_int_equal(mr_parse_dtypes("float:double", MR_UNARY, p, &err), -1);
+	assert_non_null(strstr(err, "unknown dtype 'double'"));
+	free(err);
+	assert_int_equal(mr_parse_dtypes("int:float,int:int", MR_UNARY, p, &err),
+	                 -1);
+	assert_string_equal(err, "input dtype 'int' is given two outputs "
+	                         "('float' and 'int')");
+	free(err);
+	assert_int_equal(mr_parse_dtypes("float:float:float", MR_BINARY, p, &err),
+	                 -1);
+	free(err);
+	assert_int_equal(mr_parse_dtypes("a:b:c:d", MR_BINARY_ALPHA, p, &err), -1);
+	free(err);
+	assert_int_equal(mr_parse_dtypes("float,", MR_UNARY, p, &err), -1);
+	assert_string_equal(err, "empty item in 'float,'");
+	free(err);
+	assert_int_equal(mr_parse_dtypes("float:", MR_UNARY, p, &err), -1);
+	assert_string_equal(err, "empty dtype in 'float:'");
+	free(err);
+}
+
+static void test_names(void **state)
+{
+	struct mr_pair p = {"half", NULL, "float"};
+	char *s;
+	(void)state;
+	assert_true(mr_valid_name("foo"));
+	assert_true(mr_valid_name("_x9"));
+	assert_false(mr_valid_name(""));
+	assert_false(mr_valid_name("9x"));
+	assert_false(mr_valid_name("a.b"));
+	assert_false(mr_valid_name("../x"));
+	assert_false(mr_valid_name("a b"));
+	assert_false(mr_valid_name("a;b"));
+	assert_false(mr_valid_name(NULL));
+	s = mr_kernel_name("foo", "dense", &p);
+	assert_string_equal(s, "foo_dense_float_half");
+	free(s);
+	p.alpha = "long";
+	s = mr_kernel_name("foo", "strided", &p);
+	assert_string_equal(s, "foo_strided_float_half_long");
+	free(s);
+}
+
+static const char unary_src[] =
+    "#define REGISTER_UNARY_OP(N, I, O) whatever(N, I, O)\n"
+    "#define OUT_IN(DTYPE_OUT, DTYPE_IN) \\\n"
+    "  REGISTER_UNARY_OP(exp, DTYPE_IN, DTYPE_OUT); \\\n"
+    "  REGISTER_UNARY_OP(sqrt, DTYPE_IN, DTYPE_OUT)\n"
+    "#define VEC2(DTYPE) REGISTER_UNARY_OP(exp, DTYPE##2, DTYPE ## 2)\n"
+    "#define NOT_A_HELPER 1\n"
+    "OUT_IN(float, long);\n"
+    "REGISTER_UNARY_OP( neg ,\n   half,half )\n"
+    "VEC2(float);\n"
+    "const char *s = \"REGISTER_UNARY_OP(str, float, float);\";\n";
+
+static void test_parse_file(void **state)
+{
+	struct mr_file f;
+	(void)state;
+	memset(&f, 0, sizeof f);
+	mr_file_parse(&f, unary_src, strlen(unary_src));
+	/* REGISTER_UNARY_OP's own #define is not a helper */
+	assert_int_equal(f.nhelpers, 2);
+	assert_string_equal(f.helpers[0].name, "OUT_IN");
+	assert_int_equal(f.helpers[0].nparams, 2);
+	assert_int_equal(f.helpers[0].nbody, 2);
+	assert_int_equal(f.ncalls, 3);
+	assert_string_equal(f.calls[0].macro, "OUT_IN");
+	assert_int_equal(f.calls[0].semi, 1);
+	assert_int_equal(f.calls[1].semi, 0);
+	assert_string_equal(f.calls[1].args[0], "neg");
+	assert_string_equal(f.calls[1].args[2], "half");
+	assert_int_equal(f.calls[1].start,
+	                 (size_t)(strstr(unary_src, "REGISTER_UNARY_OP( neg") -
+	                          unary_src));
+	assert_int_equal(f.nregs, 4);
+	/* (OUT, IN): OUT_IN(float, long) registers long -> float */
+	assert_string_equal(f.regs[0].name, "exp");
+	assert_string_equal(f.regs[0].in, "long");
+	assert_string_equal(f.regs[0].out, "float");
+	assert_string_equal(f.regs[1].name, "sqrt");
+	assert_int_equal(f.regs[1].call, 0);
+	assert_string_equal(f.regs[2].name, "neg");
+	assert_null(f.regs[2].alpha);
+	/* token pasting */
+	assert_string_equal(f.regs[3].in, "float2");
+	assert_string_equal(f.regs[3].out, "float2");
+	assert_int_equal(f.regs[3].call, 2);
+	mr_file_free(&f);
+}
+
+static const char binary_src[] =
+    "#define INT_NB(NAME) \\\n"
+    "  REGISTER_BINARY_OP(NAME, long, long); \\\n"
+    "  REGISTER_BINARY_OP(NAME, int, int)\n"
+    "#define INT(NAME) INT_NB(NAME); REGISTER_BINARY_OP(NAME, bool, bool)\n"
+    "#define OPM(NAME) REGISTER_OPMATH_BINARY_OP(NAME, float, float)\n"
+    "#define CMP(NAME) REGISTER_BINARY_OP(NAME, float, bool); \\\n"
+    "  REGISTER_BINARY_CASTOUT_OP(NAME, float, bool)\n"
+    "#define TWO(NAME, T) REGISTER_BINARY_OP(NAME, T, T)\n"
+    "#define LOOP(NAME) LOOP(NAME)\n"
+    "INT(add);\n"
+    "CMP(lt);\n"
+    "OPM(mul);\n"
+    "LOOP(x);\n"
+    "REGISTER_BINARY_ALPHA_OP(add_alpha, half, half, half);\n";
+
+static void test_helpers(void **state)
+{
+	struct mr_file f;
+	struct mr_pair p[MR_MAX_PAIRS];
+	(void)state;
+	memset(&f, 0, sizeof f);
+	mr_file_parse(&f, binary_src, strlen(binary_src));
+	assert_int_equal(f.nhelpers, 6);
+	/* nested helper: 3 registrations */
+	assert_int_equal(mr_helper_pairs(&f, mr_helper_find(&f, "INT", 3),
+	                                 MR_BINARY, p),
+	                 3);
+	assert_string_equal(p[0].in, "long");
+	assert_string_equal(p[2].in, "bool");
+	assert_int_equal(mr_helper_pairs(&f, mr_helper_find(&f, "INT_NB", 6),
+	                                 MR_BINARY, p),
+	                 2);
+	/* the wrong kind, another macro, an unknown call, two parameters, a
+	 * loop: never used to generate */
+	assert_int_equal(mr_helper_pairs(&f, mr_helper_find(&f, "INT", 3),
+	                                 MR_UNARY, p),
+	                 0);
+	assert_int_equal(mr_helper_pairs(&f, mr_helper_find(&f, "OPM", 3),
+	                                 MR_BINARY, p),
+	                 0);
+	assert_int_equal(mr_helper_pairs(&f, mr_helper_find(&f, "CMP", 3),
+	                                 MR_BINARY, p),
+	                 0);
+	assert_int_equal(mr_helper_pairs(&f, mr_helper_find(&f, "TWO", 3),
+	                                 MR_BINARY, p),
+	                 0);
+	assert_int_equal(mr_helper_pairs(&f, mr_helper_find(&f, "LOOP", 4),
+	                                 MR_BINARY, p),
+	                 0);
+	/* reading: INT(add) 3 + CMP(lt) 1 known + OPM(mul) 1 + alpha 1 */
+	assert_int_equal(f.nregs, 6);
+	assert_string_equal(f.regs[3].name, "lt");
+	assert_string_equal(f.regs[3].out, "bool");
+	assert_string_equal(f.regs[4].core->macro, "REGISTER_OPMATH_BINARY_OP");
+	assert_int_equal(f.regs[4].core->kind, MR_BINARY);
+	assert_string_equal(f.regs[5].alpha, "half");
+	assert_int_equal(f.regs[5].core->kind, MR_BINARY_ALPHA);
+	mr_file_free(&f);
+}
+
+static void test_odd_input(void **state)
+{
+	struct mr_file f;
+	static const char *odd[] = {
+	    "", "REGISTER_UNARY_OP(", "REGISTER_UNARY_OP(a, b", "#define X(",
+	    "#define X(A) \\", "REGISTER_UNARY_OP(a, float)\n",
+	    "\"REGISTER_UNARY_OP(a,b,c)", "REGISTER_UNARY_OP()\n",
+	    "#define H(N) REGISTER_UNARY_OP(N, float, float)\nH();\nH(a, b);\n",
+	    /* 2^16 expansions without the step bound */
+	    "#define B(N) B(N); B(N)\nB(x);\n",
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+		memset(&f, 0, sizeof f);
+		mr_file_parse(&f, odd[i], strlen(odd[i]));
+		assert_int_equal(f.nregs, 0);
+		mr_file_free(&f);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_kinds),       cmocka_unit_test(test_dtypes),
+	    cmocka_unit_test(test_presets),     cmocka_unit_test(test_parse_dtypes),
+	    cmocka_unit_test(test_names),       cmocka_unit_test(test_parse_file),
+	    cmocka_unit_test(test_helpers),     cmocka_unit_test(test_odd_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
