@@ -159,8 +159,7 @@ static struct list *list_for(struct priv *p, struct hs_map *mp,
 
 /* capacities (private; the counts live in hs_model) */
 struct caps {
-	size_t files, defs, regs, reqs, incs, metals, hostnames, strings,
-	    xfails, decls;
+	size_t files, defs, regs, reqs, incs, metals, hostnames, xfails, decls;
 };
 static struct caps cap;
 
@@ -1314,8 +1313,11 @@ static void compile_patterns(struct priv *p)
 	           "\\b(\\w*(?i:xfail|skip)\\w*)\\s*(?:\\.\\s*update\\s*\\(\\s*|"
 	           "[|+]?=\\s*)([\\[{(])",
 	           0);
+	/* the stub is the last argument: the ')' that ends the line */
 	re_compile(&p->re_decl,
-	           "\\bDECLARE_DISPATCH\\s*\\([^;]*?,\\s*(\\w+)\\s*\\)\\s*;", 0);
+	           "\\bDECLARE_DISPATCH\\s*\\([^;]*?,\\s*(\\w+)\\s*\\)[ \\t\\r]*;?"
+	           "[ \\t\\r]*$",
+	           PCRE2_MULTILINE);
 	re_compile(&p->re_ns, "\\bnamespace\\s+(\\w+(?:\\s*::\\s*\\w+)*)\\s*\\{", 0);
 	p->re_ready = 1;
 }
@@ -1338,7 +1340,8 @@ int hs_load(struct hs_model *m, const char *root)
 	if (walk(root, MPS_DIR_REL, 1, MPS_KERNELS_REL, host_sufs, &rels, &nrels,
 	         &caprels) != 0)
 		goto fail;
-	qsort(rels, nrels, sizeof *rels, cmp_str);
+	if (nrels > 1)
+		qsort(rels, nrels, sizeof *rels, cmp_str);
 	first_host = m->nfiles;
 	for (i = 0; i < nrels; i++)
 		if (add_file(m, rels[i], HS_HOST) < 0)
@@ -1431,7 +1434,8 @@ int hs_load(struct hs_model *m, const char *root)
 	if (walk(root, MPS_KERNELS_REL, 0, NULL, kern_sufs, &rels, &nrels,
 	         &caprels) != 0)
 		goto fail;
-	qsort(rels, nrels, sizeof *rels, cmp_str);
+	if (nrels > 1)
+		qsort(rels, nrels, sizeof *rels, cmp_str);
 	for (i = 0; i < nrels; i++) {
 		long k = add_file(m, rels[i], HS_KERNEL);
 		char *masked;
@@ -1481,7 +1485,8 @@ int hs_load_decls(struct hs_model *m)
 	if (walk(m->root, "aten/src/ATen/native", 0, NULL, sufs, &rels, &nrels,
 	         &caprels) != 0)
 		return -1;
-	qsort(rels, nrels, sizeof *rels, cmp_str);
+	if (nrels > 1)
+		qsort(rels, nrels, sizeof *rels, cmp_str);
 	for (i = 0; i < nrels; i++) {
 		long k = add_file(m, rels[i], HS_DECL);
 		char *masked;
@@ -1630,7 +1635,6 @@ void hs_free(struct hs_model *m)
 	}
 	free(m->metals);
 	free_strv(m->hostnames, m->nhostnames);
-	free_strv(m->strings, m->nstrings);
 	for (i = 0; i < m->nxfails; i++) {
 		free(m->xfails[i].key);
 		free(m->xfails[i].list);

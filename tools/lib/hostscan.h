@@ -119,8 +119,6 @@ struct hs_model {
 	struct hs_include *incs; size_t nincs;
 	struct hs_metal *metals; size_t nmetals;
 	char **hostnames;       size_t nhostnames; /* raw host_name prefixes */
-	char **strings;         size_t nstrings;   /* "x" literals of host code
-	                                              that are identifiers */
 	struct hs_xfail *xfails; size_t nxfails;
 	struct hs_decl *decls;  size_t ndecls;
 	int have_common_mps;    /* COMMON_MPS_REL exists */

@@ -343,16 +343,27 @@ static int raw_prefix(const char *s, size_t i)
 	return k == 0 || !is_ident((unsigned char)s[k - 1]);
 }
 
-/* Is the '\'' at s[i] a C++14 digit separator (inside a number)? */
-static int digit_sep(const char *s, size_t i)
+/* Is the '\'' at s[i] a C++14 digit separator (inside a number)?
+ * *memo_at / *memo_from: the previous call walked back from *memo_at to
+ * *memo_from; a walk reaching *memo_at jumps there, so a long run like
+ * 1'1'1'... costs linear, not quadratic, time (found while fuzzing mask_code). */
+static int digit_sep(const char *s, size_t i, size_t *memo_at,
+                     size_t *memo_from)
 {
 	size_t k = i;
 
 	if (i == 0 || !is_ident((unsigned char)s[i - 1]))
 		return 0;
 	while (k > 0 && (is_ident((unsigned char)s[k - 1]) ||
-	                 s[k - 1] == '\'' || s[k - 1] == '.'))
+	                 s[k - 1] == '\'' || s[k - 1] == '.')) {
+		if (k - 1 == *memo_at) {
+			k = *memo_from;
+			break;
+		}
 		k--;
+	}
+	*memo_at = i;
+	*memo_from = k;
 	return s[k] >= '0' && s[k] <= '9';
 }
 
@@ -383,6 +394,7 @@ static void mask_c(const char *s, size_t len, char *out)
 	size_t i = 0;
 	int bol = 1;        /* only blanks so far on this logical line */
 	int pending = 0;    /* an `#if 0` line is being read */
+	size_t memo_at = (size_t)-1, memo_from = 0; /* see digit_sep */
 
 	while (i < len) {
 		char c = s[i];
@@ -428,7 +440,8 @@ static void mask_c(const char *s, size_t len, char *out)
 			i = raw_prefix(s, i) ? skip_raw_string(s, len, i)
 			                     : skip_literal(s, len, i);
 		} else if (c == '\'') {
-			i = digit_sep(s, i) ? i + 1 : skip_literal(s, len, i);
+			i = digit_sep(s, i, &memo_at, &memo_from) ? i + 1
+			                                         : skip_literal(s, len, i);
 		} else
 			i++;
 	}

@@ -419,7 +419,8 @@ static void rule_graph_path(long o)
 				found[nf++] = *d;
 			}
 		}
-		qsort(found, nf, sizeof *found, cmp_long);
+		if (nf > 1)
+			qsort(found, nf, sizeof *found, cmp_long);
 		for (i = 0; i < nf; i++) {
 			const struct hs_def *d = &hm.defs[found[i]];
 			char *why = graph_detail(d);
@@ -733,7 +734,8 @@ int main(int argc, char **argv)
 		}
 	rule_entities();
 
-	qsort(fnd, nfnd, sizeof *fnd, cmp_finding);
+	if (nfnd > 1)
+		qsort(fnd, nfnd, sizeof *fnd, cmp_finding);
 	memset(rules, 0, sizeof rules);
 	for (i = 0; i < nfnd; i++) {
 		const struct finding *f = &fnd[i];
