@@ -18,7 +18,8 @@ set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 out=$repo/tests/out
-rm -rf "$out"; mkdir -p "$out"
+[ -n "${ONLY:-}" ] || rm -rf "$out"   # each case also clears its own folder
+mkdir -p "$out"
 pass=0 fail=0 skip=0
 only=${ONLY:-}
 

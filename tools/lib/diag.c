@@ -96,20 +96,35 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-char *xasprintf(const char *fmt, ...)
+/* the one formatting routine behind xasprintf and buf_printf; *len gets
+ * the length */
+static char *xvasprintf(const char *fmt, va_list ap, size_t *len)
 {
-	va_list ap;
+	va_list ap2;
+	char small[256], *p;
 	int n;
-	char *p;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(ap2, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	if (n < 0)
 		die("formatting failed");
 	p = xmalloc((size_t)n + 1);
+	if ((size_t)n < sizeof small)
+		memcpy(p, small, (size_t)n + 1);
+	else
+		vsnprintf(p, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	*len = (size_t)n;
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+	char *p;
 	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	p = xvasprintf(fmt, ap, &n);
 	va_end(ap);
 	return p;
 }
@@ -141,20 +156,13 @@ void buf_puts(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
-	int n;
-
+	size_t n;
+	char *p;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	p = xvasprintf(fmt, ap, &n);
 	va_end(ap);
-	if (n < 0)
-		die("formatting failed");
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	buf_add(b, s, (size_t)n);
-	free(s);
+	buf_add(b, p, n);
+	free(p);
 }
 
 void buf_free(struct buf *b)

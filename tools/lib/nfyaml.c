@@ -679,7 +679,15 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 			goto out;
 		}
 		km = r->ev.start_mark;
-		snprintf(key, sizeof key, "%s", scalar(r));
+		{
+			/* keys longer than the buffer are truncated: no key this
+			 * reader knows is that long */
+			size_t kl = r->ev.data.scalar.length;
+			if (kl >= sizeof key)
+				kl = sizeof key - 1;
+			memcpy(key, scalar(r), kl);
+			key[kl] = '\0';
+		}
 		for (i = 0; i < nseen; i++)
 			if (strcmp(seen[i], key) == 0) {
 				error_at(r, &km, "key '%s' appears twice in one entry", key);
