@@ -30,6 +30,15 @@ static char *dir, *path, *jdir;
 static FILE *devnull;
 static char errbuf[1 << 14];
 
+/* at exit: remove the scratch folder (the journal is empty by then
+ * unless a check failed, and then the folder is kept for a look) */
+static void cleanup(void)
+{
+	unlink(path);
+	if (rmdir(jdir) == 0 || access(jdir, F_OK) != 0)
+		rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	char tmpl[64];
@@ -47,6 +56,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	devnull = fopen("/dev/null", "w");
 	if (!devnull)
 		abort();
+	atexit(cleanup);
 	return 0;
 }
 

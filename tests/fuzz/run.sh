@@ -10,13 +10,14 @@
 # crashing input to build/fuzz/crash-<target>-*.
 # Prints one line per target: executions, new corpus size, crashes.
 # Exit status: 0 no crash, 1 a target crashed (or leaked, or timed out),
-# 2 build error.  FUZZ_TARGETS="fuzz_scan fuzz_edit" runs a subset.
+# 2 build error.  FUZZ_TARGETS="fuzz_scan fuzz_edit" runs a subset;
+# FUZZ_OUT=DIR puts binaries, corpus and logs elsewhere (default build/fuzz).
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-60}
 case $secs in ''|*[!0-9]*) echo "run.sh: SECONDS must be a number" >&2; exit 2 ;; esac
 cc=${FUZZ_CC:-clang}
-out=$repo/build/fuzz
+out=${FUZZ_OUT:-$repo/build/fuzz}
 mkdir -p "$out/lib" "$out/corpus" || exit 2
 targets=${FUZZ_TARGETS:-"fuzz_nfyaml fuzz_scan fuzz_edit fuzz_schema"}
 pkgs="yaml-0.1 libpcre2-8 zlib jansson"

@@ -34,8 +34,9 @@ for f in parsed.native_functions:
     mk = kernel(DispatchKey.MPS, f)
     composite = f.has_composite_kernel
     if mk is not None:
-        # shared: another dispatch key of the same function has the same kernel
-        shared = any(k != DispatchKey.MPS and name in idx.index and
+        # shared: a dispatch key outside the MPS family (MPS, SparseMPS, ...)
+        # has the same kernel for the same function
+        shared = any("MPS" not in str(k) and name in idx.index and
                      idx.index[name].kernel == mk
                      for k, idx in indices.items())
         route = "shared" if shared else "mps-specific"

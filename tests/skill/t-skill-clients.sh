@@ -15,6 +15,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp/home; mkdir -p "$HOME"
 export DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 fail=0
+# timeout(1) is not on every Mac; run without a limit there
+command -v timeout >/dev/null 2>&1 || timeout() { shift; "$@"; }
 cp -R "$repo/examples/demo-tree" "$tmp/pytorch"
 sh "$repo/tools/install.sh" project "$tmp/pytorch" >/dev/null || { echo "install failed"; exit 1; }
 inst=$tmp/pytorch/.claude/skills/metal-kernel

@@ -31,6 +31,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -933,6 +934,24 @@ static int jentry_parse(char *raw, size_t len, struct jentry *e)
 	return 0;
 }
 
+/* a JSON string of a path; bytes that are not UTF-8 become '?' (jansson
+ * refuses invalid UTF-8) */
+static json_t *json_path(const char *s)
+{
+	json_t *j = json_string(s);
+	char *c;
+	size_t i;
+	if (j)
+		return j;
+	c = xstrdup(s);
+	for (i = 0; c[i]; i++)
+		if ((unsigned char)c[i] >= 0x80)
+			c[i] = '?';
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
@@ -1050,7 +1069,20 @@ int edit_undo(const struct edit_opts *o)
 			 * so the situation can be inspected */
 			goto out;
 		}
-		fprintf(out, "restored %s\n", e.f[i].display);
+		if (o->json) {
+			json_t *j = json_object();
+			char *txt;
+			json_object_set_new(j, "action", json_string("restored"));
+			json_object_set_new(j, "path", json_path(e.f[i].display));
+			txt = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+			json_decref(j);
+			if (!txt)
+				die("out of memory");
+			fprintf(out, "%s\n", txt);
+			free(txt);
+		} else {
+			fprintf(out, "restored %s\n", e.f[i].display);
+		}
 	}
 	if (unlink(epath) != 0) {
 		warnx_("warning: cannot remove journal entry '%s':", epath);

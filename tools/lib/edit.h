@@ -44,6 +44,8 @@ struct edit_opts {
 	                          $HOME/.local/state/metal-kernel/journal) */
 	const char *tool;      /* tool name recorded in the journal entry */
 	FILE *out;             /* where diffs go (stdout when NULL) */
+	int json;              /* edit_undo only: report each restored file
+	                          as one JSON Lines object (see edit_undo) */
 };
 
 /* edit_eol: the line ending a file uses: "\r\n" when its first line ends
@@ -83,7 +85,10 @@ int edit_finish(struct edit_set *set, const struct edit_opts *o);
 /* edit_undo: restore the files of the newest journal entry byte for
  * byte, only if every one still has its post-edit crc32; otherwise
  * explains which file changed since and writes nothing.  Prints
- * "restored PATH" lines to o->out.  Returns 0 restored, 2 error
+ * "restored DISPLAY" lines to o->out, or with o->json one JSON object
+ * per line, {"action":"restored","path":"DISPLAY"} (jansson, compact,
+ * keys in that order).  Errors go to stderr as text either way.
+ * Returns 0 restored, 2 error
  * (including "nothing to undo").  The entry is removed once restored. */
 int edit_undo(const struct edit_opts *o);
 

@@ -6,6 +6,14 @@
  * kernel requests.  Function-like macros of the host files are expanded
  * (arguments substituted, # and ## applied) and the expansion is scanned
  * like code written at the call.
+ *
+ * Speed: the loops that touch every byte (bodies, MPSGraph markers,
+ * brace matching, identifiers) use one character-class table and skip
+ * uninteresting bytes; the MPSGraph markers are found by a hand-written
+ * scanner instead of a PCRE2 pattern; the identifier index of a host file
+ * (hs_file_has_ident) and the string literals (hs_kernel_requested) are
+ * built from a kept copy of the masked text the first time they are asked
+ * for, so a run that never asks pays nothing for them.
  */
 #include "hostscan.h"
 #include "cli.h"
@@ -114,22 +122,48 @@ struct macro {
 	size_t ncalls;
 };
 
+/* capacities of the model's arrays (the counts live in hs_model) */
+struct caps {
+	size_t files, defs, regs, reqs, incs, metals, hostnames, xfails, decls;
+};
+
+struct idslot {
+	size_t off, len;         /* len 0: empty */
+	uint64_t hash;
+};
+
+struct idset {
+	struct idslot *slot;
+	size_t cap, n;
+};
+
 struct priv {
 	struct hs_map defname;   /* name → index into lists */
-	struct hs_map ident;     /* identifier → index into lists (files) */
 	struct list *lists;
 	size_t nlists, caplists;
 	struct hs_map macros;    /* host macro name → index */
+	unsigned char macfirst[256]; /* first bytes of the macro names */
 	struct macro *mac;
 	size_t nmac;
 	struct hs_map metalnames;/* registered kernel NAMEs */
 	struct hs_map reqnames;  /* requested kernel names + host strings */
 	struct hs_map namespaces;/* namespace names declared in host code */
-	struct mk_re re_graph, re_reg, re_req, re_hostname, re_xlist, re_decl,
+	struct mk_re re_reg, re_req, re_hostname, re_xlist, re_decl,
 	    re_ns;
 	int re_ready;
 	size_t **linetab, *nlines, nlinetab; /* line starts per file */
+	/* host file i (file index i: host files come first): its masked text
+	 * with #include lines blanked, for the identifier and string
+	 * indexes, which are built when first asked for */
+	char **idtext;
+	size_t *idlen, nidtext, idfirst;
+	struct idset *idsets;    /* per host file, built when idbuilt[i] */
+	unsigned char *idbuilt;
+	int strings_done;        /* host strings are in reqnames */
+	struct caps cap;         /* per model: two models may coexist */
 };
+
+#define CAP(m) (((struct priv *)(m)->priv)->cap)
 
 static const long no_defs[1] = {-1};
 
@@ -157,27 +191,32 @@ static struct list *list_for(struct priv *p, struct hs_map *mp,
 		}                                                                      \
 	} while (0)
 
-/* capacities (private; the counts live in hs_model) */
-struct caps {
-	size_t files, defs, regs, reqs, incs, metals, hostnames, xfails, decls;
-};
-static struct caps cap;
 
 /* ---------------- lexical helpers ---------------- */
 
-static int id_start(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-static int id_char(char c) { return id_start(c) || (c >= '0' && c <= '9'); }
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	       c == '\v';
-}
+/* Character classes (ASCII; bytes >= 0x80 are none of them): one table
+ * lookup per byte in the scanning loops. */
+enum { C_ID0 = 1, C_ID = 2, C_SPACE = 4, C_QUOTE = 8, C_PAREN = 16,
+       C_BRACE = 32, C_BRACKET = 64, C_SEMI = 128 };
+static const unsigned char cls[256] = {
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  4,  4,  4,  4,  4,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 4,  0,  8,  0,  0,  0,  0,  8, 16, 16,  0,  0,  0,  0,  0,  0,
+	 2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  0,128,  0,  0,  0,  0,
+	 0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
+	 3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 64,  0, 64,  0,  3,
+	 0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
+	 3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 32,  0, 32,  0,  0,
+	/* 0x80..0xff: 0 */
+};
 
-/* Skip a string or character literal starting at t[i]; index after it. */
-static size_t skip_lit(const char *t, size_t n, size_t i)
+static int id_start(char c) { return cls[(unsigned char)c] & C_ID0; }
+static int id_char(char c) { return cls[(unsigned char)c] & C_ID; }
+static int is_space(char c) { return cls[(unsigned char)c] & C_SPACE; }
+
+/* Skip a quoted literal starting at t[i] (no C++ rules: Python lists use
+ * it); index after it.  An unterminated literal ends at its line's end. */
+static size_t skip_plain_lit(const char *t, size_t n, size_t i)
 {
 	char q = t[i++];
 	while (i < n && t[i] != q && t[i] != '\n') {
@@ -188,6 +227,72 @@ static size_t skip_lit(const char *t, size_t n, size_t i)
 	return i < n ? i + 1 : n;
 }
 
+/* C++ raw string R"delim( ... )delim" whose '"' is at t[i]: the index
+ * after its closing quote (n when unterminated), or 0 when t[i] does not
+ * open a raw string (no R, LR, uR, UR or u8R prefix forming a whole token
+ * just before it, or no '(' within 16 delimiter characters). */
+static size_t skip_raw_lit(const char *t, size_t n, size_t i)
+{
+	size_t k, d, dl, j;
+	if (i == 0 || t[i - 1] != 'R')
+		return 0;
+	k = i - 1;
+	if (k >= 2 && t[k - 2] == 'u' && t[k - 1] == '8')
+		k -= 2;
+	else if (k >= 1 && (t[k - 1] == 'L' || t[k - 1] == 'u' || t[k - 1] == 'U'))
+		k--;
+	if (k > 0 && id_char(t[k - 1]))
+		return 0;
+	for (d = i + 1; d < n && d - (i + 1) <= 16; d++)
+		if (t[d] == '(' || t[d] == '"' || t[d] == '\n' || t[d] == ')' ||
+		    t[d] == '\\' || is_space(t[d]))
+			break;
+	if (d >= n || t[d] != '(' || d - (i + 1) > 16)
+		return 0;
+	dl = d - (i + 1);
+	for (j = d + 1; j < n; j++)
+		if (t[j] == ')' && j + 1 + dl < n &&
+		    memcmp(t + j + 1, t + i + 1, dl) == 0 && t[j + 1 + dl] == '"')
+			return j + 2 + dl;
+	return n;
+}
+
+/* Is the '\'' at t[i] a C++14 digit separator (1'000, 0xFF'FF)?  A
+ * character literal follows an identifier character only as its prefix
+ * u, U, L or u8; any other identifier character before it means the
+ * quote is inside a number.  Linear overall: the walk back stops at the
+ * previous quote. */
+static int digit_separator(const char *t, size_t i)
+{
+	size_t s = i;
+	if (i == 0 || !id_char(t[i - 1]))
+		return 0;
+	while (s > 0 && id_char(t[s - 1]))
+		s--;
+	if (i - s == 1 && (t[s] == 'u' || t[s] == 'U' || t[s] == 'L'))
+		return 0;
+	if (i - s == 2 && t[s] == 'u' && t[s + 1] == '8')
+		return 0;
+	return 1;
+}
+
+/* Skip a C/C++ string or character literal starting at t[i]; index after
+ * it.  Raw strings run to their closing delimiter (quotes inside do not
+ * count); a digit separator is not a literal (index after the quote);
+ * otherwise as skip_plain_lit.  The text before t[i] is looked at for the
+ * raw-string prefix and the separator. */
+static size_t skip_lit(const char *t, size_t n, size_t i)
+{
+	if (t[i] == '"') {
+		size_t e = skip_raw_lit(t, n, i);
+		if (e)
+			return e;
+	} else if (digit_separator(t, i)) {
+		return i + 1;
+	}
+	return skip_plain_lit(t, n, i);
+}
+
 static size_t skip_ws(const char *t, size_t n, size_t i)
 {
 	while (i < n && is_space(t[i]))
@@ -196,14 +301,21 @@ static size_t skip_ws(const char *t, size_t n, size_t i)
 }
 
 /* The ')' matching the '(' at t[i] (or n when unbalanced). */
-static size_t match_close(const char *t, size_t n, size_t i, char open,
-                          char close)
+static size_t match_close_lang(const char *t, size_t n, size_t i, char open,
+                               char close, int python)
 {
 	int depth = 0;
+	unsigned stop = C_QUOTE | (open == '(' ? C_PAREN
+	                           : open == '{' ? C_BRACE
+	                           : open == '[' ? C_BRACKET : 0xff);
 	while (i < n) {
 		char c = t[i];
+		if (!(cls[(unsigned char)c] & stop)) {
+			i++;
+			continue;
+		}
 		if (c == '"' || c == '\'') {
-			i = skip_lit(t, n, i);
+			i = python ? skip_plain_lit(t, n, i) : skip_lit(t, n, i);
 			continue;
 		}
 		if (c == open)
@@ -213,6 +325,13 @@ static size_t match_close(const char *t, size_t n, size_t i, char open,
 		i++;
 	}
 	return n;
+}
+
+/* match_close of C/C++ text. */
+static size_t match_close(const char *t, size_t n, size_t i, char open,
+                          char close)
+{
+	return match_close_lang(t, n, i, open, close, 0);
 }
 
 static char *trim_dup(const char *s, size_t a, size_t b)
@@ -350,8 +469,15 @@ static long add_file(struct hs_model *m, const char *rel, int kind)
 		free(path);
 		return -1;
 	}
+	if (memchr(data, '\0', len)) {
+		/* the wording of mps-register's check */
+		warnx_("error: '%s' is not a text file (it holds a NUL byte)", path);
+		free(path);
+		free(data);
+		return -1;
+	}
 	free(path);
-	GROW(m->files, m->nfiles, cap.files);
+	GROW(m->files, m->nfiles, CAP(m).files);
 	f = &m->files[m->nfiles];
 	f->rel = xstrdup(rel);
 	f->text = data;
@@ -378,8 +504,8 @@ static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx)
 		if (j < n && c[j] == '#') {
 			size_t k;
 			for (;;) {
-				while (e < n && c[e] != '\n')
-					e++;
+				const char *nl = memchr(c + e, '\n', n - e);
+				e = nl ? (size_t)(nl - c) : n;
 				k = e;
 				while (k > j && (c[k - 1] == ' ' || c[k - 1] == '\t' ||
 				                 c[k - 1] == '\r'))
@@ -396,8 +522,8 @@ static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx)
 				if (c[k] != '\n')
 					c[k] = ' ';
 		} else {
-			while (e < n && c[e] != '\n')
-				e++;
+			const char *nl = memchr(c + e, '\n', n - e);
+			e = nl ? (size_t)(nl - c) : n;
 		}
 		i = e < n ? e + 1 : n;
 	}
@@ -407,6 +533,7 @@ struct dctx {
 	struct hs_model *m;
 	size_t file;
 	int collect_macros;
+	char *idtext;            /* #include lines are blanked here too */
 };
 
 /* "#define NAME(params) body": add a host macro. */
@@ -451,6 +578,7 @@ static void take_define(struct hs_model *m, const char *c, size_t a, size_t b)
 			params[np - 1] = xstrdup("__VA_ARGS__");
 		}
 		hs_map_put(&p->macros, name, (long)p->nmac);
+		p->macfirst[(unsigned char)name[0]] = 1;
 		p->nmac++;
 	}
 	buf_init(&body);
@@ -472,9 +600,6 @@ static void take_define(struct hs_model *m, const char *c, size_t a, size_t b)
 	buf_free(&body);
 }
 
-static void index_idents(struct hs_model *m, size_t file, const char *t,
-                         size_t n);
-
 static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 {
 	struct dctx *x = vctx;
@@ -483,6 +608,9 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 	if (b - i >= 7 && memcmp(c + i, "include", 7) == 0) {
 		static const char pre[] = "<ATen/ops/", suf[] = "_native.h>";
 		size_t s, e;
+		for (s = a; s < b; s++)
+			if (x->idtext[s] != '\n')
+				x->idtext[s] = ' ';
 		i = skip_ws(c, b, i + 7);
 		if (b - i < sizeof pre - 1 || memcmp(c + i, pre, sizeof pre - 1))
 			return;
@@ -496,7 +624,7 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 			e--;
 		if (e <= s || memcmp(c + e, suf, sizeof suf - 1) != 0)
 			return;
-		GROW(m->incs, m->nincs, cap.incs);
+		GROW(m->incs, m->nincs, CAP(m).incs);
 		m->incs[m->nincs].op = xstrndup(c + s, e - s);
 		m->incs[m->nincs].at.file = x->file;
 		m->incs[m->nincs].at.off = a;
@@ -504,7 +632,6 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 	} else {
 		if (x->collect_macros)
 			take_define(m, c, a, b);
-		index_idents(m, x->file, c + a, b - a);
 	}
 }
 
@@ -594,8 +721,14 @@ static char *expand(const struct macro *mc, char **args, size_t na)
 			i = e;
 			continue;
 		}
-		buf_add(&o, &c, 1);
-		i++;
+		{
+			size_t e = i + 1;
+			while (e < n && b[e] != '"' && b[e] != '\'' && b[e] != '#' &&
+			       !id_start(b[e]))
+				e++;
+			buf_add(&o, b + i, e - i);
+			i = e;
+		}
 	}
 	free(va);
 	return o.data ? o.data : xstrdup("");
@@ -606,7 +739,7 @@ static const struct macro *find_macro(const struct priv *p, const char *s,
 {
 	char tmp[128];
 	long k;
-	if (n >= sizeof tmp)
+	if (n >= sizeof tmp || !p->macfirst[(unsigned char)s[0]])
 		return NULL;
 	memcpy(tmp, s, n);
 	tmp[n] = '\0';
@@ -686,8 +819,10 @@ static int is_keyword(const char *s, size_t n)
 	    "case", "new", "delete", "throw", "typeid", "noexcept", "__attribute__",
 	    NULL};
 	size_t i;
+	if (n < 2 || n > 13)
+		return 0;
 	for (i = 0; kw[i]; i++)
-		if (strlen(kw[i]) == n && memcmp(kw[i], s, n) == 0)
+		if (kw[i][0] == s[0] && strncmp(kw[i], s, n) == 0 && kw[i][n] == '\0')
 			return 1;
 	return 0;
 }
@@ -696,7 +831,8 @@ static void add_call(char ***calls, size_t *nc, const char *s, size_t n)
 {
 	size_t i;
 	for (i = 0; i < *nc; i++)
-		if (strlen((*calls)[i]) == n && memcmp((*calls)[i], s, n) == 0)
+		if ((*calls)[i][0] == s[0] && strncmp((*calls)[i], s, n) == 0 &&
+		    (*calls)[i][n] == '\0')
 			return;
 	*calls = xrealloc(*calls, (*nc + 1) * sizeof **calls);
 	(*calls)[(*nc)++] = xstrndup(s, n);
@@ -733,13 +869,124 @@ static void note_call(char ***calls, size_t *nc, const char *t, size_t a,
 	if (member_call(t, a, &qs, &qe))
 		return;
 	if (qe > qs) {
-		char *q = xasprintf("%.*s::%.*s", (int)(qe - qs), t + qs,
-		                    (int)(e - a), t + a);
-		add_call(calls, nc, q, strlen(q));
-		free(q);
+		char q[256];
+		size_t nq = qe - qs + 2 + (e - a);
+		char *h = nq < sizeof q ? q : xmalloc(nq + 1);
+		memcpy(h, t + qs, qe - qs);
+		memcpy(h + (qe - qs), "::", 2);
+		memcpy(h + (qe - qs) + 2, t + a, e - a);
+		h[nq] = '\0';
+		add_call(calls, nc, h, nq);
+		if (h != q)
+			free(h);
 	} else {
 		add_call(calls, nc, t + a, e - a);
 	}
+}
+
+/* The first MPSGraph marker in t[bs, be): sets [*ms, *me) and returns 1,
+ * else 0.  A hand-written scanner for what used to be one PCRE2 pattern
+ * (\b-delimited words MPSGraph, mpsGraph, MPSGraphTensor, runMPSGraph,
+ * LookUpOrCreateCachedGraph, any word ending in CachedGraph; `unary_op(`
+ * and `unary_op_noresize(` unless written `Iterator::unary_op`;
+ * `binaryOpTensor(`, `binaryOpScalar(`, `binaryOp ##`; blanks allowed
+ * before the `(` or `##`), with the same leftmost match: words are runs
+ * of [A-Za-z0-9_], the text before bs counts for the word boundary and
+ * the look-behind, nothing at or after be is seen.  It runs over every
+ * byte of every body, so it avoids PCRE2's per-position cost. */
+static int graph_marker(const char *t, size_t bs, size_t be, size_t *ms,
+                        size_t *me)
+{
+	size_t i = bs;
+	if (i > 0 && i < be && id_char(t[i - 1]))
+		while (i < be && id_char(t[i]))
+			i++; /* inside a word that started before bs */
+	while (i < be) {
+		size_t s, e, n, q;
+		if (!id_char(t[i])) {
+			i++;
+			continue;
+		}
+		s = i;
+		while (i < be && id_char(t[i]))
+			i++;
+		e = i;
+		n = e - s;
+		if (n < 8)
+			continue;
+		switch (t[e - 1]) {
+		case 'h': /* ...Graph */
+			if ((n == 8 && (memcmp(t + s, "MPSGraph", 8) == 0 ||
+			                memcmp(t + s, "mpsGraph", 8) == 0)) ||
+			    (n == 11 && memcmp(t + s, "runMPSGraph", 11) == 0) ||
+			    (n >= 11 && memcmp(t + e - 11, "CachedGraph", 11) == 0)) {
+				*ms = s;
+				*me = e;
+				return 1;
+			}
+			continue;
+		case 'r': /* MPSGraphTensor, binaryOpTensor, binaryOpScalar */
+			if (n != 14)
+				continue;
+			if (memcmp(t + s, "MPSGraphTensor", 14) == 0) {
+				*ms = s;
+				*me = e;
+				return 1;
+			}
+			if (memcmp(t + s, "binaryOpTensor", 14) != 0 &&
+			    memcmp(t + s, "binaryOpScalar", 14) != 0)
+				continue;
+			break;
+		case 'p': /* unary_op, binaryOp */
+			if (n != 8 || (memcmp(t + s, "unary_op", 8) != 0 &&
+			               memcmp(t + s, "binaryOp", 8) != 0))
+				continue;
+			break;
+		case 'e': /* unary_op_noresize */
+			if (n != 17 || memcmp(t + s, "unary_op_noresize", 17) != 0)
+				continue;
+			break;
+		default:
+			continue;
+		}
+		/* a call: blanks, then '(' (or "##" after binaryOp) */
+		if (t[s] == 'u' && s >= 10 && memcmp(t + s - 10, "Iterator::", 10) == 0)
+			continue;
+		q = e;
+		while (q < be && is_space(t[q]))
+			q++;
+		if (n == 8 && t[s] == 'b') {
+			if (q + 1 < be && t[q] == '#' && t[q + 1] == '#') {
+				*ms = s;
+				*me = q + 2;
+				return 1;
+			}
+			continue;
+		}
+		if (q < be && t[q] == '(') {
+			*ms = s;
+			*me = q + 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* def->why / mc->why from the marker t[a, b): blanks removed, and "()"
+ * for a call ("unary_op (" → "unary_op()"). */
+static char *marker_why(const char *t, size_t a, size_t b)
+{
+	char *why = trim_dup(t, a, b), *w = why, *q = why;
+	for (; *w; w++)
+		if (!is_space(*w))
+			*q++ = *w;
+	*q = '\0';
+	if (q > why && q[-1] == '(') {
+		char *w2 = xasprintf("%s)", why);
+		free(why);
+		why = w2;
+	}
+	return why;
 }
 
 /* Body analysis of t[bs, be) for definition d: the MPSGraph marker,
@@ -751,26 +998,17 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 	struct hs_def *def = &m->defs[d];
 	size_t ov[2], i;
 
-	if (!def->graph && re_match(&p->re_graph, u->t, be, bs, ov, 1)) {
+	if (!def->graph && graph_marker(u->t, bs, be, &ov[0], &ov[1])) {
 		def->graph = 1;
-		def->why = trim_dup(u->t, ov[0], ov[1]);
-		/* "unary_op (" → "unary_op(" */
-		{
-			char *w = def->why, *q = w;
-			for (; *w; w++)
-				if (!is_space(*w))
-					*q++ = *w;
-			*q = '\0';
-			if (q > def->why && q[-1] == '(') {
-				char *w2 = xasprintf("%s)", def->why);
-				free(def->why);
-				def->why = w2;
-			}
-		}
+		def->why = marker_why(u->t, ov[0], ov[1]);
 	}
 	i = bs;
 	while (i < be) {
 		char c = u->t[i];
+		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID))) {
+			i++;
+			continue;
+		}
 		if (c == '"' || c == '\'') {
 			i = skip_lit(u->t, be, i);
 			continue;
@@ -807,6 +1045,36 @@ static int word_at(const char *t, size_t n, size_t i, const char *w)
 	       (i + k == n || !id_char(t[i + k])) && (i == 0 || !id_char(t[i - 1]));
 }
 
+/* Does the header t[i, brace) end in `namespace [NAME[::NAME...]]` or
+ * `extern "C"` (after something else, e.g. a stray token left at the top
+ * of the file)?  Such a brace opens a scope, not a body to skip. */
+static int scope_tail(const char *t, size_t i, size_t brace)
+{
+	size_t e = brace, k;
+	while (e > i && is_space(t[e - 1]))
+		e--;
+	if (e > i && t[e - 1] == '"') { /* extern "C" / extern "C++" */
+		k = e - 1;
+		while (k > i && t[k - 1] != '"' && t[k - 1] != '\n')
+			k--;
+		if (k == i || t[k - 1] != '"')
+			return 0;
+		k--;
+		while (k > i && is_space(t[k - 1]))
+			k--;
+		return k >= i + 6 && word_at(t, brace, k - 6, "extern");
+	}
+	/* back over NAME, ::, blanks to the word `namespace` */
+	for (k = e; k > i; k--) {
+		char c = t[k - 1];
+		if (!id_char(c) && c != ':' && !is_space(c))
+			return 0;
+		if (c == 'n' && k - 1 + 9 <= e && word_at(t, brace, k - 1, "namespace"))
+			return 1;
+	}
+	return 0;
+}
+
 /* Classify the header t[hs, brace): 0 skip the braces, 1 a scope that
  * holds definitions (namespace, extern "C", struct/class/union), 2 a
  * function definition with its name in [*ns, *ne). */
@@ -819,6 +1087,8 @@ static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
 	i = skip_ws(t, brace, i);
 	if (word_at(t, brace, i, "namespace") || word_at(t, brace, i, "extern"))
 		return 1;
+	if (scope_tail(t, i, brace))
+		return 1; /* a stray token before `namespace x {` */
 	for (k = i; k < brace; k++) {
 		char c = t[k];
 		if (c == '"' || c == '\'') {
@@ -921,7 +1191,7 @@ static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne)
 	struct priv *p = m->priv;
 	struct hs_def *d;
 	long i;
-	GROW(m->defs, m->ndefs, cap.defs);
+	GROW(m->defs, m->ndefs, CAP(m).defs);
 	i = (long)m->ndefs++;
 	d = &m->defs[i];
 	memset(d, 0, sizeof *d);
@@ -941,6 +1211,10 @@ static void parse_scope(struct hs_model *m, struct unit *u)
 
 	while (i < n) {
 		char c = t[i];
+		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID | C_BRACE | C_SEMI))) {
+			i++;
+			continue;
+		}
 		if (c == '"' || c == '\'') {
 			i = skip_lit(t, n, i);
 			continue;
@@ -1020,7 +1294,7 @@ static void scan_events(struct hs_model *m, struct unit *u)
 
 	while (re_match(&p->re_reg, u->t, u->n, at, ov, 3)) {
 		struct hs_reg *r;
-		GROW(m->regs, m->nregs, cap.regs);
+		GROW(m->regs, m->nregs, CAP(m).regs);
 		r = &m->regs[m->nregs++];
 		r->stub = xstrndup(u->t + ov[2], ov[3] - ov[2]);
 		r->fn = unqualify(u->t, ov[4], ov[5]);
@@ -1032,7 +1306,7 @@ static void scan_events(struct hs_model *m, struct unit *u)
 	at = 0;
 	while (re_match(&p->re_req, u->t, u->n, at, ov, 3)) {
 		struct hs_req *r;
-		GROW(m->reqs, m->nreqs, cap.reqs);
+		GROW(m->reqs, m->nreqs, CAP(m).reqs);
 		r = &m->reqs[m->nreqs++];
 		r->binary = u->t[ov[2]] == 'b';
 		r->kernel = xstrndup(u->t + ov[4], ov[5] - ov[4]);
@@ -1055,25 +1329,37 @@ static void scan_unit(struct hs_model *m, struct unit *u)
 
 /* ---------------- identifiers and strings of a host file ---------------- */
 
-static void index_idents(struct hs_model *m, size_t file, const char *t,
-                         size_t n)
+/* The tokens of host code t[0, n): each identifier [a, b) shorter than
+ * 256 bytes goes to on_id(ctx, t, a, b, h) when on_id is not NULL (h: its
+ * fnv_n hash), the
+ * contents [a, b) of each string literal that is one identifier shorter
+ * than 254 bytes to on_str(ctx, t, a, b) likewise.  Character literals
+ * and numbers are skipped. */
+typedef void (*token_fn)(void *ctx, const char *t, size_t a, size_t b);
+typedef void (*ident_fn)(void *ctx, const char *t, size_t a, size_t b,
+                         uint64_t h);
+
+#define FNV_BASIS 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
+
+static void scan_tokens(const char *t, size_t n, ident_fn on_id,
+                        token_fn on_str, void *ctx)
 {
-	struct priv *p = m->priv;
 	size_t i = 0;
-	char tmp[256];
 	while (i < n) {
 		char c = t[i];
+		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID))) {
+			i++;
+			continue;
+		}
 		if (c == '"') {
 			size_t e = skip_lit(t, n, i), k;
-			if (e - i >= 3 && e - i - 2 < sizeof tmp && t[e - 1] == '"' &&
+			if (on_str && e - i >= 3 && e - i - 2 < 256 && t[e - 1] == '"' &&
 			    id_start(t[i + 1])) {
 				for (k = i + 1; k < e - 1 && id_char(t[k]); k++)
 					;
-				if (k == e - 1) {
-					memcpy(tmp, t + i + 1, e - i - 2);
-					tmp[e - i - 2] = '\0';
-					hs_map_put(&p->reqnames, tmp, 1);
-				}
+				if (k == e - 1)
+					on_str(ctx, t, i + 1, e - 1);
 			}
 			i = e;
 			continue;
@@ -1084,15 +1370,15 @@ static void index_idents(struct hs_model *m, size_t file, const char *t,
 		}
 		if (id_start(c)) {
 			size_t e = i;
-			while (e < n && id_char(t[e]))
-				e++;
-			if (e - i < sizeof tmp) {
-				struct list *l;
-				memcpy(tmp, t + i, e - i);
-				tmp[e - i] = '\0';
-				l = list_for(p, &p->ident, tmp);
-				if (!l->n || l->v[l->n - 1] != (long)file)
-					list_add(l, (long)file);
+			if (on_id) {
+				uint64_t h = FNV_BASIS;
+				while (e < n && id_char(t[e]))
+					h = (h ^ (unsigned char)t[e++]) * FNV_PRIME;
+				if (e - i < 256)
+					on_id(ctx, t, i, e, h);
+			} else {
+				while (e < n && id_char(t[e]))
+					e++;
 			}
 			i = e;
 			continue;
@@ -1106,14 +1392,91 @@ static void index_idents(struct hs_model *m, size_t file, const char *t,
 	}
 }
 
-/* ---------------- graph propagation ---------------- */
-
-static void macro_analyze(struct hs_model *m, struct macro *mc)
+static void put_string(void *ctx, const char *t, size_t a, size_t b)
 {
-	struct priv *p = m->priv;
+	struct priv *p = ctx;
+	char tmp[256];
+	memcpy(tmp, t + a, b - a);
+	tmp[b - a] = '\0';
+	hs_map_put(&p->reqnames, tmp, 1);
+}
+
+/* The string literals of every host file go to reqnames, once, when
+ * hs_kernel_requested first needs them. */
+static void index_strings(struct priv *p)
+{
+	size_t i;
+	if (p->strings_done)
+		return;
+	p->strings_done = 1;
+	for (i = 0; i < p->nidtext; i++)
+		scan_tokens(p->idtext[i], p->idlen[i], NULL, put_string, p);
+}
+
+static uint64_t fnv_n(const char *s, size_t n)
+{
+	uint64_t h = FNV_BASIS;
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * FNV_PRIME;
+	return h;
+}
+
+/* idset: the distinct identifiers of one host file, as spans of its
+ * idtext (no copies), open addressing. */
+static struct idslot *idset_slot(const struct idset *st, const char *text,
+                                 const char *s, size_t n, uint64_t h)
+{
+	size_t i = (size_t)h & (st->cap - 1);
+	for (;;) {
+		struct idslot *e = &st->slot[i];
+		if (!e->len || (e->hash == h && e->len == n &&
+		                memcmp(text + e->off, s, n) == 0))
+			return e;
+		i = (i + 1) & (st->cap - 1);
+	}
+}
+
+struct idctx {
+	struct idset *st;
+	const char *text;
+};
+
+static void put_ident(void *vctx, const char *t, size_t a, size_t b,
+                      uint64_t h)
+{
+	struct idctx *x = vctx;
+	struct idset *st = x->st;
+	struct idslot *e;
+	if ((st->n + 1) * 2 > st->cap) {
+		struct idset ns;
+		size_t j;
+		ns.cap = st->cap ? st->cap * 2 : 1024;
+		ns.n = st->n;
+		ns.slot = xcalloc(ns.cap, sizeof *ns.slot);
+		for (j = 0; j < st->cap; j++)
+			if (st->slot[j].len)
+				*idset_slot(&ns, x->text, x->text + st->slot[j].off,
+				            st->slot[j].len, st->slot[j].hash) = st->slot[j];
+		free(st->slot);
+		*st = ns;
+	}
+	e = idset_slot(st, x->text, t + a, b - a, h);
+	if (!e->len) {
+		e->off = a;
+		e->len = b - a;
+		e->hash = h;
+		st->n++;
+	}
+}
+
+/* ---------------- graph propagation ---------------- *//* ---------------- graph propagation ---------------- */
+
+static void macro_analyze(struct macro *mc)
+{
 	const char *t = mc->body;
 	size_t n = strlen(t), ov[2], i = 0;
-	if (re_match(&p->re_graph, t, n, 0, ov, 1)) {
+	if (graph_marker(t, 0, n, &ov[0], &ov[1])) {
 		mc->graph = 1;
 		mc->why = trim_dup(t, ov[0], ov[1]);
 	}
@@ -1215,7 +1578,7 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		const struct mr_call *c = &mf.calls[r->call];
 		struct hs_metal *h;
 		struct mr_pair pr;
-		GROW(m->metals, m->nmetals, cap.metals);
+		GROW(m->metals, m->nmetals, CAP(m).metals);
 		h = &m->metals[m->nmetals++];
 		pr.in = r->in;
 		pr.alpha = r->alpha;
@@ -1236,7 +1599,7 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 	}
 	mr_file_free(&mf);
 	while (re_match(&p->re_hostname, masked, f->len, at, ov, 2)) {
-		GROW(m->hostnames, m->nhostnames, cap.hostnames);
+		GROW(m->hostnames, m->nhostnames, CAP(m).hostnames);
 		m->hostnames[m->nhostnames++] = xstrndup(masked + ov[2], ov[3] - ov[2]);
 		at = ov[1];
 	}
@@ -1254,15 +1617,15 @@ static void scan_python(struct hs_model *m, size_t file, const char *t,
 		char o = t[open], cl = o == '[' ? ']' : o == '{' ? '}' : ')';
 		int depth = 0;
 		char *list = xstrndup(t + ov[2], ov[3] - ov[2]);
-		close = match_close(t, n, open, o, cl);
+		close = match_close_lang(t, n, open, o, cl, 1);
 		for (i = open; i < close && i < n;) {
 			char c = t[i];
 			if (c == '"' || c == '\'') {
-				size_t e = skip_lit(t, n, i), q = skip_ws(t, n, e);
+				size_t e = skip_plain_lit(t, n, i), q = skip_ws(t, n, e);
 				if (depth == 1 && e - i >= 2 && t[e - 1] == c &&
 				    q < n && (t[q] == ':' || t[q] == ',' || q == close)) {
 					struct hs_xfail *x;
-					GROW(m->xfails, m->nxfails, cap.xfails);
+					GROW(m->xfails, m->nxfails, CAP(m).xfails);
 					x = &m->xfails[m->nxfails++];
 					x->key = xstrndup(t + i + 1, e - i - 2);
 					x->list = xstrdup(list);
@@ -1294,12 +1657,6 @@ static const char builtin_ti_dispatch[] =
 
 static void compile_patterns(struct priv *p)
 {
-	re_compile(&p->re_graph,
-	           "\\bMPSGraph\\b|\\bmpsGraph\\b|\\bMPSGraphTensor\\b|"
-	           "\\bLookUpOrCreateCachedGraph\\b|\\brunMPSGraph\\b|"
-	           "\\b\\w*CachedGraph\\b|(?<!Iterator::)\\bunary_op(?:_noresize)?\\s*\\(|"
-	           "\\bbinaryOp(?:Tensor|Scalar)\\s*\\(|\\bbinaryOp\\s*##",
-	           0);
 	re_compile(&p->re_reg,
 	           "\\bREGISTER_(?:MPS_)?DISPATCH\\s*\\(\\s*(\\w+)\\s*,\\s*"
 	           "((?:&\\s*)?(?:\\w+\\s*::\\s*)*\\w+)\\s*\\)",
@@ -1332,7 +1689,6 @@ int hs_load(struct hs_model *m, const char *root)
 	struct stat st;
 
 	memset(m, 0, sizeof *m);
-	memset(&cap, 0, sizeof cap);
 	m->root = xstrdup(root);
 	m->priv = p = xcalloc(1, sizeof *p);
 	compile_patterns(p);
@@ -1353,22 +1709,30 @@ int hs_load(struct hs_model *m, const char *root)
 
 	/* pass 1: mask, blank directives, collect macros and includes */
 	code = xcalloc(nhost + 1, sizeof *code);
+	p->idfirst = first_host;
+	p->nidtext = nhost;
+	p->idtext = xcalloc(nhost + 1, sizeof *p->idtext);
+	p->idlen = xcalloc(nhost + 1, sizeof *p->idlen);
+	p->idsets = xcalloc(nhost + 1, sizeof *p->idsets);
+	p->idbuilt = xcalloc(nhost + 1, 1);
 	for (i = 0; i < nhost; i++) {
 		struct hs_file *f = &m->files[first_host + i];
 		struct dctx x;
 		char *masked = mask_code(f->text, f->len, LANG_C);
+		/* identifiers: #define bodies count, #include lines do not */
+		p->idtext[i] = xmalloc(f->len + 1);
+		memcpy(p->idtext[i], masked, f->len + 1);
+		p->idlen[i] = f->len;
 		x.m = m;
 		x.file = first_host + i;
 		x.collect_macros = 1;
-		/* identifiers: #define bodies count, #include lines do not */
+		x.idtext = p->idtext[i];
 		code[i] = masked;
 		blank_directives(masked, f->len, on_directive, &x);
 	}
-	/* identifiers of each file: the code plus its #define bodies; the
-	 * namespaces it declares */
+	/* the namespaces each file declares */
 	for (i = 0; i < nhost; i++) {
 		size_t n = m->files[first_host + i].len, ov[4], at = 0;
-		index_idents(m, first_host + i, code[i], n);
 		while (re_match(&p->re_ns, code[i], n, at, ov, 2)) {
 			size_t a = ov[2];
 			while (a < ov[3]) {
@@ -1388,7 +1752,7 @@ int hs_load(struct hs_model *m, const char *root)
 	for (i = 0; i < p->nmac; i++) {
 		/* define bodies: which file?  Index them for every file that
 		 * defines them is not tracked; macros are indexed by name only. */
-		macro_analyze(m, &p->mac[i]);
+		macro_analyze(&p->mac[i]);
 	}
 	if (hs_map_get(&p->macros, "REGISTER_UNARY_TI_DISPATCH") < 0) {
 		struct macro *mc;
@@ -1400,8 +1764,9 @@ int hs_load(struct hs_model *m, const char *root)
 		mc->params[0] = xstrdup("NAME");
 		mc->np = 1;
 		mc->body = xstrdup(builtin_ti_dispatch);
-		macro_analyze(m, mc);
+		macro_analyze(mc);
 		hs_map_put(&p->macros, mc->name, (long)p->nmac);
+		p->macfirst[(unsigned char)mc->name[0]] = 1;
 		p->nmac++;
 	}
 	/* pass 2: structure and events */
@@ -1447,6 +1812,7 @@ int hs_load(struct hs_model *m, const char *root)
 	}
 	free_strv(rels, nrels);
 	rels = NULL;
+	nrels = caprels = 0; /* the fail path frees rels[0..nrels) */
 
 	/* the test lists */
 	{
@@ -1499,7 +1865,7 @@ int hs_load_decls(struct hs_model *m)
 			continue;
 		masked = mask_code(m->files[k].text, m->files[k].len, LANG_C);
 		while (re_match(&p->re_decl, masked, m->files[k].len, at, ov, 2)) {
-			GROW(m->decls, m->ndecls, cap.decls);
+			GROW(m->decls, m->ndecls, CAP(m).decls);
 			m->decls[m->ndecls].stub = xstrndup(masked + ov[2], ov[3] - ov[2]);
 			m->decls[m->ndecls].at.file = (size_t)k;
 			m->decls[m->ndecls].at.off = ov[0];
@@ -1523,15 +1889,20 @@ const long *hs_defs_named(const struct hs_model *m, const char *name)
 
 int hs_file_has_ident(const struct hs_model *m, size_t file, const char *name)
 {
-	const struct priv *p = m->priv;
-	long k = hs_map_get(&p->ident, name);
-	const long *v;
-	if (k < 0)
+	struct priv *p = m->priv;
+	struct idset *st;
+	size_t h = file - p->idfirst, n = strlen(name);
+	if (file < p->idfirst || h >= p->nidtext || n == 0)
 		return 0;
-	for (v = p->lists[k].v; *v >= 0; v++)
-		if (*v == (long)file)
-			return 1;
-	return 0;
+	st = &p->idsets[h];
+	if (!p->idbuilt[h]) {
+		struct idctx x;
+		x.st = st;
+		x.text = p->idtext[h];
+		scan_tokens(p->idtext[h], p->idlen[h], put_ident, NULL, &x);
+		p->idbuilt[h] = 1;
+	}
+	return st->cap && idset_slot(st, p->idtext[h], name, n, fnv_n(name, n))->len;
 }
 
 int hs_kernel_registered(const struct hs_model *m, const char *name)
@@ -1549,7 +1920,8 @@ int hs_kernel_registered(const struct hs_model *m, const char *name)
 
 int hs_kernel_requested(const struct hs_model *m, const char *name)
 {
-	const struct priv *p = m->priv;
+	struct priv *p = m->priv;
+	index_strings(p);
 	return hs_map_get(&p->reqnames, name) >= 0;
 }
 
@@ -1571,14 +1943,18 @@ void hs_line_col(const struct hs_model *m, struct hs_where w,
 		p->nlinetab = m->nfiles;
 	}
 	if (!p->linetab[w.file]) {
-		size_t i, n = 1;
-		for (i = 0; i < f->len; i++)
-			n += f->text[i] == '\n';
-		ls = xmalloc(n * sizeof *ls);
+		size_t n = 1, cap = 64;
+		const char *q = f->text, *end = f->text + f->len;
+		ls = xmalloc(cap * sizeof *ls);
 		ls[0] = 0;
-		for (i = 0, n = 1; i < f->len; i++)
-			if (f->text[i] == '\n')
-				ls[n++] = i + 1;
+		while (q < end && (q = memchr(q, '\n', (size_t)(end - q)))) {
+			q++;
+			if (n == cap) {
+				cap *= 2;
+				ls = xrealloc(ls, cap * sizeof *ls);
+			}
+			ls[n++] = (size_t)(q - f->text);
+		}
 		p->linetab[w.file] = ls;
 		p->nlines[w.file] = n;
 	}
@@ -1645,7 +2021,14 @@ void hs_free(struct hs_model *m)
 	free(m->decls);
 	if (p) {
 		hs_map_free(&p->defname);
-		hs_map_free(&p->ident);
+		for (i = 0; i < p->nidtext; i++) {
+			free(p->idtext[i]);
+			free(p->idsets[i].slot);
+		}
+		free(p->idtext);
+		free(p->idlen);
+		free(p->idsets);
+		free(p->idbuilt);
 		hs_map_free(&p->macros);
 		hs_map_free(&p->metalnames);
 		hs_map_free(&p->reqnames);
@@ -1669,7 +2052,6 @@ void hs_free(struct hs_model *m)
 		free(p->linetab);
 		free(p->nlines);
 		if (p->re_ready) {
-			re_free(&p->re_graph);
 			re_free(&p->re_reg);
 			re_free(&p->re_req);
 			re_free(&p->re_hostname);

@@ -34,7 +34,10 @@
  * Locations are byte offsets into a file's text; for things a macro call
  * produces, the offset of the macro call.  Errors: hs_load prints
  * "prog: cannot open 'PATH': REASON" and returns -1 when a folder or file
- * that exists cannot be read; missing folders are simply empty.
+ * that exists cannot be read, and "prog: error: 'PATH' is not a text file
+ * (it holds a NUL byte)" when a file it reads holds a NUL byte (the
+ * wording of mps-register); missing folders are simply empty.
+ * hs_load_decls likewise.
  */
 #ifndef MK_HOSTSCAN_H
 #define MK_HOSTSCAN_H

@@ -8,6 +8,7 @@
  */
 #include "metalreg.h"
 #include "diag.h"
+#include "scan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -745,4 +746,80 @@ void mr_file_free(struct mr_file *f)
 	}
 	free(f->regs);
 	memset(f, 0, sizeof *f);
+}
+
+/* ---- the c10/metal infrastructure ---- */
+
+static int text_match(const char *pattern, const char *t, size_t len)
+{
+	struct mk_re re;
+	size_t ov[2];
+	int r;
+	re_compile(&re, pattern, PCRE2_MULTILINE);
+	r = re_match(&re, t, len, 0, ov, 1);
+	re_free(&re);
+	return r;
+}
+
+/* callers pass identifiers only (checked here: anything else would be
+ * a pattern) */
+static int ident(const char *s)
+{
+	size_t i;
+	if (!s || !id_start(s[0]))
+		return 0;
+	for (i = 1; s[i]; i++)
+		if (!id_char(s[i]))
+			return 0;
+	return 1;
+}
+
+int mr_text_uses_macro(const char *t, size_t len, const char *macro)
+{
+	char *p;
+	int r;
+	if (!ident(macro))
+		return 0;
+	p = xasprintf("\\b%s\\s*\\(", macro);
+	r = text_match(p, t, len);
+	free(p);
+	return r;
+}
+
+int mr_text_defines_macro(const char *t, size_t len, const char *macro)
+{
+	char *p;
+	int r;
+	if (!ident(macro))
+		return 0;
+	p = xasprintf("^[ \\t]*#[ \\t]*define[ \\t]+%s\\(", macro);
+	r = text_match(p, t, len);
+	free(p);
+	return r;
+}
+
+int mr_text_has_exec(const char *t, size_t len, int binary)
+{
+	const char *k = binary ? "exec_binary_kernel" : "exec_unary_kernel";
+	char *p = xasprintf("(?:\\.|->)\\s*%s\\s*\\(|"
+	                    "\\b%s\\s*\\(\\s*(?:const\\s+)?"
+	                    "(?:(?:::)?at::)?TensorIteratorBase\\b",
+	                    k, k);
+	int r = text_match(p, t, len);
+	free(p);
+	return r;
+}
+
+int mr_text_declares_stub(const char *t, size_t len, const char *stub)
+{
+	char *p;
+	int r;
+	if (!ident(stub))
+		return 0;
+	p = xasprintf("\\bDECLARE_DISPATCH\\s*\\([^;()]*(?:\\([^;()]*\\)"
+	              "[^;()]*)*,\\s*%s\\s*\\)",
+	              stub);
+	r = text_match(p, t, len);
+	free(p);
+	return r;
 }

@@ -167,4 +167,36 @@ size_t mr_helper_pairs(const struct mr_file *f, const struct mr_helper *h,
 /* mr_pair_eq: same in, alpha and out. */
 int mr_pair_eq(const struct mr_pair *a, const struct mr_pair *b);
 
+/* ---- does a tree have the c10/metal kernel infrastructure? ----
+ *
+ * The registrations, functors and host stubs mps-register writes need
+ * what current PyTorch main has and older releases (2.6.0 and before)
+ * lack: the core macros #defined in c10/metal/ headers and the
+ * MetalShaderLibrary member functions exec_unary_kernel /
+ * exec_binary_kernel taking a TensorIteratorBase.  These functions look
+ * for them in one file's text; pass the output of mask_code() so that
+ * comments and #if 0 blocks do not count.  t need not be NUL-terminated.
+ * A PCRE2 match error exits 2 (scan.h re_match). */
+
+/* mr_text_uses_macro: 1 when MACRO (a whole identifier) is followed by
+ * '(' anywhere in t[0..len): a call, a call inside a #define body, or
+ * the macro's own #define. */
+int mr_text_uses_macro(const char *t, size_t len, const char *macro);
+
+/* mr_text_defines_macro: 1 when a line of t[0..len) is
+ * `#define MACRO(` (blanks allowed around '#'). */
+int mr_text_defines_macro(const char *t, size_t len, const char *macro);
+
+/* mr_text_has_exec: 1 when t[0..len) mentions the MetalShaderLibrary
+ * member exec_binary_kernel (binary = 1) or exec_unary_kernel (binary =
+ * 0) of current PyTorch: called through an object (`lib.exec_..._kernel(`,
+ * `->exec_..._kernel(`) or declared with a TensorIteratorBase first
+ * parameter.  A free function of that name taking a Tensor (the
+ * file-local helper in PyTorch 2.6's UnaryKernel.mm) does not count. */
+int mr_text_has_exec(const char *t, size_t len, int binary);
+
+/* mr_text_declares_stub: 1 when t[0..len) holds
+ * DECLARE_DISPATCH(TYPE, STUB) with STUB as its last argument. */
+int mr_text_declares_stub(const char *t, size_t len, const char *stub);
+
 #endif

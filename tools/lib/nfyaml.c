@@ -95,7 +95,7 @@ int nf_parse_opname(const char *name, char **base, char **overload,
 int nf_valid_op_arg(const char *s)
 {
 	int dots = 0;
-	if (!*s || strlen(s) > 200)
+	if (!*s || *s == '.' || strlen(s) > 200) /* ".add": no base name */
 		return 0;
 	for (; *s; s++) {
 		if (*s == '.') {
@@ -411,6 +411,7 @@ struct reader {
 		char *autogen;          /* raw autogen string */
 		unsigned long autogen_line, autogen_col;
 		unsigned long delegate_line, delegate_col;
+		unsigned long func_col;  /* column of the `func` value */
 	} *extra;
 };
 
@@ -701,6 +702,7 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 				goto out;
 			func = xstrdup(scalar(r));
 			funcm = r->ev.start_mark;
+			x->func_col = funcm.column + 1;
 		} else if (strcmp(key, "dispatch") == 0) {
 			seen[nseen++] = "dispatch";
 			f->has_dispatch = 1;
@@ -757,7 +759,12 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 			for (k = known; *k; k++)
 				if (strcmp(*k, key) == 0)
 					break;
-			if (*k && nseen < 32)
+			if (!*k) {
+				/* torchgen: "leftover entries" */
+				error_at(r, &km, "unknown key '%s' in an entry", key);
+				goto out;
+			}
+			if (nseen < 32)
 				seen[nseen++] = *k;
 			if (skip_value(r))
 				goto out;
@@ -908,7 +915,7 @@ static void classify(struct nf_func *f)
 		f->route = ROUTE_MPS_SPECIFIC;
 		for (i = 0; i < f->ndispatch; i++)
 			for (j = 0; j < f->dispatch[i].nkeys; j++)
-				if (strcmp(f->dispatch[i].keys[j], "MPS") != 0 &&
+				if (!strstr(f->dispatch[i].keys[j], "MPS") &&
 				    strcmp(entity_name(f->dispatch[i].kernel), f->mps_kernel) == 0)
 					f->route = ROUTE_SHARED;
 	} else if (f->structured_delegate) {
@@ -1160,7 +1167,7 @@ static int parse_all(struct reader *r)
 	}
 	for (i = 0; i < ix->nentries; i++) {
 		if (find_index(ix, ix->funcs[i].name) != (long)i) {
-			diag_at(ix->path, ix->funcs[i].line, 0,
+			diag_at(ix->path, ix->funcs[i].line, r->extra[i].func_col,
 			        "error: function '%s' is declared twice (first at line %lu)",
 			        ix->funcs[i].name,
 			        ix->funcs[find_index(ix, ix->funcs[i].name)].line);
@@ -1201,7 +1208,10 @@ int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
 	ix->text[len] = '\0';
 	ix->len = len;
 	if (memchr(data, '\0', len)) {
-		diag_at(path, 0, 0, "error: file holds a NUL byte: not YAML text");
+		unsigned long line, col;
+		line_col(data, (size_t)((const char *)memchr(data, '\0', len) - data),
+		         &line, &col);
+		diag_at(path, line, col, "error: file holds a NUL byte: not YAML text");
 		nf_free(ix);
 		return -1;
 	}

@@ -128,8 +128,9 @@ int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
                     const char **why);
 
 /* nf_valid_op_arg: 1 when S may be given as an OP argument on a command
- * line: letters, digits, '_' and at most one '.', no '/', "..", spaces
- * or shell characters.  Tools check this before touching any file. */
+ * line: letters, digits, '_' and at most one '.' (not first or last),
+ * no '/', "..", spaces or shell characters.  Tools check this before
+ * touching any file. */
 int nf_valid_op_arg(const char *s);
 
 #endif

@@ -86,7 +86,9 @@ void re_compile(struct mk_re *re, const char *pattern, unsigned options)
 		die("internal error: pattern '%s' does not compile at offset "
 		    "%lu: %s", pattern, (unsigned long)erroff, (char *)msg);
 	}
+	/* MK_PCRE2_NO_JIT set: interpreter only (see scan.h) */
 	if (pcre2_config(PCRE2_CONFIG_JIT, &jit) >= 0 && jit &&
+	    !getenv("MK_PCRE2_NO_JIT") &&
 	    pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0) {
 		if (!mctx) {
 			mctx = pcre2_match_context_create(NULL);
@@ -389,6 +391,10 @@ static size_t skip_literal(const char *s, size_t len, size_t i)
 	return len;
 }
 
+/* The bytes mask_c looks at once a line's first token is past. */
+static const unsigned char mask_stop[256] = {
+	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1};
+
 static void mask_c(const char *s, size_t len, char *out)
 {
 	size_t i = 0;
@@ -397,9 +403,17 @@ static void mask_c(const char *s, size_t len, char *out)
 	size_t memo_at = (size_t)-1, memo_from = 0; /* see digit_sep */
 
 	while (i < len) {
-		char c = s[i];
-		size_t sp = splice_at(s, len, i);
+		char c;
+		size_t sp;
 
+		/* past the line's first token only these bytes matter */
+		if (!bol)
+			while (i < len && !mask_stop[(unsigned char)s[i]])
+				i++;
+		if (i >= len)
+			break;
+		c = s[i];
+		sp = splice_at(s, len, i);
 		if (sp) {
 			i += sp;
 			continue;

@@ -15,7 +15,11 @@
 int read_file(const char *path, char **data, size_t *len);
 
 /* A compiled pattern: PCRE2, JIT-compiled with PCRE2_JIT_COMPLETE when
- * the library supports it, interpreter otherwise (as pcre2grep does). */
+ * the library supports it, interpreter otherwise (as pcre2grep does).
+ * The environment variable MK_PCRE2_NO_JIT (any value) forces the
+ * interpreter, like pcre2grep --no-jit: JIT code reads past the subject
+ * in 16-byte steps, which valgrind reports as errors
+ * (tests/hardening/valgrind.sh sets it).  Results are the same. */
 struct mk_re {
 	pcre2_code *code;
 	pcre2_match_data *md;

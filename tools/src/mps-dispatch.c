@@ -51,6 +51,10 @@ static const struct tool_info info = {
 	"Writes (only with --in-place or --undo): that file, atomically, and one\n"
 	"undo journal entry.  Never uses the network, never runs other programs.\n"
 	"\n"
+	"--json: one object per row: op, function, path, line, action (fold or\n"
+	"add when only proposed, folded or added once written, refused or\n"
+	"refused-add), reason, hint; with --undo one object per restored file.\n"
+	"\n"
 	"Exit status: 0 nothing to change (prints nothing) or written; 1 a diff\n"
 	"was printed; 2 error, or rows needed folding and none could be.\n"};
 
@@ -221,7 +225,7 @@ static void fold(const struct nf_index *ix, const struct nf_func *f)
 				buf_printf(&b, "%s%s", b.len ? ", " : "", mps->keys[i]);
 		add_edit(mps->key_start, key_end(t, ix->len, mps), b.data);
 	}
-	report(ix, f, mps, "folded", NULL, NULL);
+	report(ix, f, mps, opt_in_place ? "folded" : "fold", NULL, NULL);
 	nacted++;
 }
 
@@ -243,7 +247,7 @@ static void add_mps(const struct nf_index *ix, const struct nf_func *f)
 		return;
 	}
 	add_edit(key_end(t, ix->len, sh), key_end(t, ix->len, sh), xstrdup(", MPS"));
-	report(ix, f, sh, "added", NULL, NULL);
+	report(ix, f, sh, opt_in_place ? "added" : "add", NULL, NULL);
 	nacted++;
 }
 
@@ -263,10 +267,11 @@ int main(int argc, char **argv)
 	eo.journal = opt_journal;
 	eo.tool = "mps-dispatch";
 	if (opt_undo) {
-		if (nops) {
-			warnx_("error: --undo takes no operator");
+		if (nops || opt_add || opt_in_place) {
+			warnx_("error: --undo takes no operator, --add or --in-place");
 			cli_usage(&info, opts);
 		}
+		eo.json = opt_json;
 		if (!(root = find_root(opt_root)))
 			return MK_EXIT_ERROR;
 		eo.root = root;
@@ -292,23 +297,45 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 
 	for (k = 0; k < nops; k++) {
-		int found = 0;
+		int found = 0, outs = 0;
+		unsigned long first_line = 0;
 		for (i = 0; i < ix.nentries; i++) {
 			const struct nf_func *f = &ix.funcs[i];
 			if (strcmp(f->base, argv[k]) != 0)
 				continue;
+			if (!found)
+				first_line = f->line;
 			found = 1;
 			if (opt_add) {
-				if (f->structured && f->kind == NF_OUT && !f->mps_kernel)
-					add_mps(&ix, f);
-				else if (f->route == ROUTE_MPS_SPECIFIC && f->structured)
+				if (f->kind != NF_OUT)
+					continue;
+				outs++;
+				if (f->route == ROUTE_MPS_SPECIFIC) {
 					report(&ix, f, nf_mps_dispatch(f), "refused-add",
 					       "it has an MPS-specific kernel already",
-					       "fold it: run mps-dispatch without --add"),
+					       "fold it: run mps-dispatch without --add");
 					nrefused++;
+				} else if (f->mps_kernel) {
+					continue; /* shared already */
+				} else if (!f->structured) {
+					report(&ix, f, NULL, "refused-add",
+					       "the row is not structured",
+					       "add MPS to its shared line by hand once you have "
+					       "checked that the kernel calls a stub");
+					nrefused++;
+				} else {
+					add_mps(&ix, f);
+				}
 			} else if (f->route == ROUTE_MPS_SPECIFIC) {
 				fold(&ix, f);
 			}
+		}
+		if (found && opt_add && outs == 0) {
+			diag_at(NF_YAML_REL, first_line, 1,
+			        "warning: not added: '%s' has no out= row to add MPS to "
+			        "(composite, or not TensorIterator-shaped); see "
+			        "mps-overloads %s", argv[k], argv[k]);
+			nrefused++;
 		}
 		if (!found) {
 			warnx_("error: no operator '%s' in %s (see mps-overloads)", argv[k],

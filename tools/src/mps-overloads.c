@@ -33,7 +33,9 @@ static const struct tool_info info = {
 	"MPS reaches it.",
 	"OP is an operator's base name (in-place '_' removed, as torchgen's\n"
 	"OperatorName does): `atan2` lists atan2.out, atan2_ and atan2.  Functions\n"
-	"generated from `autogen:` lists are included.\n"
+	"generated from `autogen:` lists are included.  A full function name\n"
+	"(`atan2.out`) lists that function alone; a name without its overload\n"
+	"(`add_`, `__and__`) lists its overloads.\n"
 	"\n"
 	"Routes:\n"
 	"  shared        MPS in a line with other keys (`CPU, CUDA, MPS: x_out`):\n"
@@ -197,6 +199,19 @@ static size_t *ordered(const struct nf_index *ix)
 	free(head);
 	free(tail);
 	return ord;
+}
+
+/* OP selects: with a '.', the function of that full name ("atan2.out");
+ * without, every function whose base name is OP ("atan2": atan2.out,
+ * atan2_, atan2) or whose name before the overload is OP ("add_":
+ * add_.Tensor, add_.Scalar; "__and__": __and__.Scalar, __and__.Tensor). */
+static int matches(const struct nf_func *f, const char *op)
+{
+	size_t n = strlen(op);
+	if (strchr(op, '.'))
+		return strcmp(f->name, op) == 0;
+	return strcmp(f->base, op) == 0 ||
+	       (strncmp(f->name, op, n) == 0 && (f->name[n] == '\0' || f->name[n] == '.'));
 }
 
 /* -------- suggestions: nearest operator names -------- */
@@ -415,6 +430,14 @@ int main(int argc, char **argv)
 		warnx_("error: --all and --survey exclude each other");
 		cli_usage(&info, opts);
 	}
+	if (opt_survey && opt_legacy) {
+		warnx_("error: --survey counts every route; it takes no --legacy");
+		cli_usage(&info, opts);
+	}
+	if (opt_root && opt_yaml) {
+		warnx_("error: give either --root or --yaml, not both");
+		cli_usage(&info, opts);
+	}
 	if (!opt_all && !opt_survey && !opt_legacy && nops == 0) {
 		warnx_("error: no operator given");
 		cli_usage(&info, opts);
@@ -456,7 +479,7 @@ int main(int argc, char **argv)
 			n = 0;
 			for (i = 0; i < ix.nfuncs; i++) {
 				const struct nf_func *f = &ix.funcs[ord[i]];
-				if (strcmp(f->base, argv[k]) != 0)
+				if (!matches(f, argv[k]))
 					continue;
 				found++;
 				if (!opt_legacy || f->route == ROUTE_MPS_SPECIFIC)

@@ -19,10 +19,12 @@
 #include "metalreg.h"
 #include "scan.h"
 
+#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static struct {
 	const char *dtypes, *preset, *kernel_file, *host_file, *root, *journal;
@@ -31,7 +33,8 @@ static struct {
 
 static const struct opt opts[] = {
 	{"dtypes", 0, OPT_STRING, &opt.dtypes, "LIST",
-	 "IN:OUT pairs, comma-separated (alpha kinds: IN:ALPHA:OUT too)"},
+	 "IN:OUT pairs, comma-separated; T alone means T:T (alpha kinds: "
+	 "IN:ALPHA:OUT too)"},
 	{"preset", 0, OPT_STRING, &opt.preset, "P",
 	 "float, int2float, integer, complex or all"},
 	{"functor", 0, OPT_FLAG, &opt.functor, NULL,
@@ -75,19 +78,35 @@ static const struct tool_info info = {
 	"short, uchar, char, bool -> float), integer (the same six -> same),\n"
 	"complex (float2, half2 -> same), all (float + integer + complex).\n"
 	"Metal dtypes: float half bfloat long int short char uchar bool\n"
-	"float2 half2.  Alpha kinds use ALPHA = IN unless given IN:ALPHA:OUT.\n"
+	"float2 half2.  In --dtypes a lone dtype T means T:T (so --dtypes\n"
+	"float registers float -> float only).  Alpha kinds use ALPHA = IN\n"
+	"unless given IN:ALPHA:OUT.\n"
 	"\n"
 	"Files read (under the root): aten/src/ATen/native/mps/kernels/\n"
 	"UnaryKernel.metal or BinaryKernel.metal, and with --host\n"
 	"aten/src/ATen/native/mps/operations/UnaryKernel.mm or BinaryKernel.mm\n"
-	"(or the files given).  Files written: the same, only with --in-place;\n"
+	"(or the files given, which must lie under the root); to check the\n"
+	"tree also c10/metal/*.h, the source files under\n"
+	"aten/src/ATen/native/mps/, and aten/src/ATen/native/*.h and */*.h.\n"
+	"Files written: the kernel and host file, only with --in-place;\n"
 	"--in-place and --undo also write the undo journal.  The tool never\n"
 	"uses the network and never runs other programs.\n"
+	"\n"
+	"The code written needs the c10/metal kernels of current PyTorch; a tree\n"
+	"that predates them (PyTorch 2.6 and older) is refused, exit 2, nothing\n"
+	"written, when the core macro of KIND is neither used nor #defined in\n"
+	"the kernel file nor #defined in a c10/metal/*.h header, or (with\n"
+	"--host) when neither the host file nor a file under\n"
+	"aten/src/ATen/native/mps/ mentions lib.exec_unary_kernel (unary kinds)\n"
+	"or lib.exec_binary_kernel (binary kinds).  A new host stub also needs\n"
+	"NAME_stub declared (DECLARE_DISPATCH) in aten/src/ATen/native/*.h or\n"
+	"*/*.h, and a namespace block in the host file to put it in.\n"
 	"\n"
 	"Registrations already present (however spaced) are not added again.\n"
 	"--json prints one object per insertion: file, line (1-based, in the\n"
 	"new file), what (registration, functor, host-stub), action (insert,\n"
-	"inserted, present), kind, name, calls, dtypes, kernels, text.\n"
+	"inserted, present), kind, name, calls, dtypes, kernels, text.  With\n"
+	"--undo, --json prints {\"action\":\"restored\",\"path\":FILE} per file.\n"
 	"Exit status: 0 nothing to do, or written; 1 a change is proposed (the\n"
 	"diff is printed); 2 error, e.g. a conflicting registration (same NAME\n"
 	"and input dtype, another output) - nothing is written then.\n",
@@ -335,6 +354,246 @@ static char *functor_text(const char *eol, int kind, const char *name,
 		functor_overload(&b, eol, kind, name, "is_complex_v", "complex", cx);
 	buf_printf(&b, "};%s", eol);
 	return b.data;
+}
+
+/* ---- does the tree have the c10/metal kernels? (see --help) ---- */
+
+static const char *tree_root;   /* the root, for the checks below */
+static char *core_hdr;          /* c10/metal header defining the core macro */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the names in folder dir, sorted (so that results do not depend on the
+ * order readdir returns); NULL when the folder cannot be opened */
+static char **list_dir(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d)) != NULL) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 32;
+			v = xrealloc(v, cap * sizeof *v);
+		}
+		v[(*n)++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof *v, cmp_str);
+	return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* 1 when the bytes needle occur in t[0..len) (a cheap filter before
+ * masking and matching) */
+static int has_bytes(const char *t, size_t len, const char *needle)
+{
+	size_t n = strlen(needle), i;
+	for (i = 0; i + n <= len; i++)
+		if (t[i] == needle[0] && memcmp(t + i, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* test(masked text) on the regular file at path when it holds needle;
+ * unreadable files count as not matching */
+static int file_test(const char *path, const char *needle,
+                     int (*test)(const char *, size_t, const void *),
+                     const void *arg)
+{
+	char *t, *m;
+	size_t len;
+	int r = 0;
+	if (read_file(path, &t, &len) != 0)
+		return 0;
+	if (has_bytes(t, len, needle)) {
+		m = mask_code(t, len, LANG_C);
+		r = test(m, len, arg);
+		free(m);
+	}
+	free(t);
+	return r;
+}
+
+static int test_define(const char *m, size_t len, const void *macro)
+{
+	return mr_text_defines_macro(m, len, macro);
+}
+static int test_exec(const char *m, size_t len, const void *binary)
+{
+	return mr_text_has_exec(m, len, *(const int *)binary);
+}
+static int test_stub(const char *m, size_t len, const void *stub)
+{
+	return mr_text_declares_stub(m, len, stub);
+}
+
+/* the first c10/metal/*.h under the root that #defines macro, as a
+ * malloc'd path relative to the root; NULL when none does */
+static char *core_header(const char *macro)
+{
+	char *dir = xasprintf("%s/c10/metal", tree_root), **v, *r = NULL;
+	size_t n, i;
+	v = list_dir(dir, &n);
+	for (i = 0; i < n && !r; i++) {
+		char *p = xasprintf("%s/%s", dir, v[i]);
+		struct stat st;
+		if (ends_with(v[i], ".h") && stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+		    file_test(p, macro, test_define, macro))
+			r = xasprintf("c10/metal/%s", v[i]);
+		free(p);
+	}
+	free_list(v, n);
+	free(dir);
+	return r;
+}
+
+/* 1 when a source file in dir or below (symbolic links not followed into
+ * folders, at most 8 deep) passes test */
+static int tree_test(const char *dir, int depth, const char *needle,
+                     int (*test)(const char *, size_t, const void *),
+                     const void *arg)
+{
+	static const char *const exts[] = {".h", ".hpp", ".mm", ".m", ".cpp",
+	                                   ".cc"};
+	char **v;
+	size_t n, i, j;
+	int found = 0;
+	v = list_dir(dir, &n);
+	for (i = 0; i < n && !found; i++) {
+		char *p = xasprintf("%s/%s", dir, v[i]);
+		struct stat st;
+		if (lstat(p, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				if (depth < 8)
+					found = tree_test(p, depth + 1, needle, test, arg);
+			} else {
+				for (j = 0; j < sizeof exts / sizeof exts[0]; j++)
+					if (ends_with(v[i], exts[j]))
+						break;
+				if (j < sizeof exts / sizeof exts[0] &&
+				    stat(p, &st) == 0 && S_ISREG(st.st_mode))
+					found = file_test(p, needle, test, arg);
+			}
+		}
+		free(p);
+	}
+	free_list(v, n);
+	return found;
+}
+
+/* the kernel file k (masked) may receive registrations of kind: its core
+ * macro is used or #defined there, or #defined in c10/metal/*.h (then
+ * core_hdr names the header).  Otherwise prints why and returns -1. */
+static int check_core(const char *masked, size_t len, const char *display,
+                      int kind, const char *name)
+{
+	const char *macro = mr_kind_macro(kind);
+	if (mr_text_uses_macro(masked, len, macro))
+		return 0;
+	core_hdr = core_header(macro);
+	if (core_hdr)
+		return 0;
+	fprintf(stderr,
+	        "%s: %s: error: %s is neither used nor #defined in this file, "
+	        "and no c10/metal/*.h header under the root #defines it: the "
+	        "tree predates the c10/metal kernels (PyTorch 2.6 and older), "
+	        "and what mps-register writes would not compile there; register "
+	        "%s by hand following the file's own style [no-c10-metal]\n",
+	        diag_prog(), display, macro, name);
+	return -1;
+}
+
+/* the host file (masked text m) may receive a stub calling
+ * lib.exec_*_kernel: it or a file under MPS_DIR_REL mentions it */
+static int check_exec(const char *m, size_t len, const char *display,
+                      int kind, const char *name)
+{
+	int binary = kind == MR_BINARY || kind == MR_BINARY_ALPHA;
+	const char *exec = binary ? "exec_binary_kernel" : "exec_unary_kernel";
+	char *dir;
+	int ok;
+	if (mr_text_has_exec(m, len, binary))
+		return 0;
+	dir = xasprintf("%s/%s", tree_root, MPS_DIR_REL);
+	ok = tree_test(dir, 0, exec, test_exec, &binary);
+	free(dir);
+	if (ok)
+		return 0;
+	fprintf(stderr,
+	        "%s: %s: error: neither this file nor any file under %s/ "
+	        "mentions lib.%s (the MetalShaderLibrary member of current "
+	        "PyTorch that the host stub calls): the tree predates the "
+	        "c10/metal kernels (PyTorch 2.6 and older); write the host stub "
+	        "of %s by hand following the file's own style [no-exec-kernel]\n",
+	        diag_prog(), display, MPS_DIR_REL, exec, name);
+	return -1;
+}
+
+/* NAME_stub, which the host stub registers, is declared in
+ * aten/src/ATen/native/*.h or */*.h */
+static int check_stub(const char *display, const char *name)
+{
+	char *dir = xasprintf("%s/aten/src/ATen/native", tree_root), **v;
+	char *stub = xasprintf("%s_stub", name);
+	size_t n, i;
+	int found = 0;
+	v = list_dir(dir, &n);
+	for (i = 0; i < n && !found; i++) {
+		char *p = xasprintf("%s/%s", dir, v[i]);
+		struct stat st;
+		if (stat(p, &st) == 0) {
+			if (S_ISREG(st.st_mode) && ends_with(v[i], ".h"))
+				found = file_test(p, stub, test_stub, stub);
+			else if (S_ISDIR(st.st_mode)) {
+				char **w;
+				size_t nw, j;
+				w = list_dir(p, &nw);
+				for (j = 0; j < nw && !found; j++) {
+					char *q = xasprintf("%s/%s", p, w[j]);
+					if (ends_with(w[j], ".h") && stat(q, &st) == 0 &&
+					    S_ISREG(st.st_mode))
+						found = file_test(q, stub, test_stub, stub);
+					free(q);
+				}
+				free_list(w, nw);
+			}
+		}
+		free(p);
+	}
+	free_list(v, n);
+	free(dir);
+	if (!found)
+		fprintf(stderr,
+		        "%s: %s: error: %s is not declared (no DECLARE_DISPATCH(..., "
+		        "%s) in aten/src/ATen/native/*.h or */*.h): the host stub "
+		        "registers NAME_stub; when the kernel name is not the stub's "
+		        "(kernel add_alpha, stub add_stub), write the host stub by "
+		        "hand [undeclared-stub]\n",
+		        diag_prog(), display, stub, stub);
+	free(stub);
+	return found ? 0 : -1;
 }
 
 /* ---- planning the .metal file ---- */

@@ -331,35 +331,6 @@ static void lower_into(struct buf *b, const char *s)
 	}
 }
 
-/* Add the MPS-alone kernels and the overload spellings of rows to names /
- * ovls. */
-static void collect_names(const struct nf_index *x, const size_t *rows,
-                          size_t n, struct hs_map *names, struct hs_map *ovls)
-{
-	size_t i;
-	for (i = 0; i < n; i++) {
-		const struct nf_func *f = &x->funcs[rows[i]];
-		const struct nf_dispatch *d = mps_alone(f);
-		if (d && !f->autogen)
-			hs_map_put(names, entity(d->kernel), 1);
-		if (f->overload[0]) {
-			struct buf b;
-			size_t len;
-			buf_init(&b);
-			buf_puts(&b, "_");
-			lower_into(&b, f->overload);
-			hs_map_put(ovls, b.data, 1);
-			len = b.len;
-			if (len > 4 && strcmp(b.data + len - 4, "_out") == 0) {
-				b.data[len - 4] = '\0';
-				if (len > 5)
-					hs_map_put(ovls, b.data, 1);
-			}
-			buf_free(&b);
-		}
-	}
-}
-
 static char *graph_detail(const struct hs_def *d)
 {
 	if (d->macro)
@@ -375,65 +346,143 @@ static int cmp_long(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void rule_graph_path(long o)
+/* The definitions named NAME that build an MPSGraph and were not
+ * reported yet: marked reported and appended to *found. */
+static void graph_defs_named(const char *name, long **found, size_t *nf,
+                             size_t *capf)
 {
-	struct op *op = &ops[o];
-	struct hs_map names, ovls;
-	size_t i, j, k, l;
+	const long *d;
+	for (d = hs_defs_named(&hm, name); *d >= 0; d++) {
+		if (def_reported[*d] || !hm.defs[*d].graph)
+			continue;
+		def_reported[*d] = 1;
+		if (*nf == *capf) {
+			*capf = *capf ? *capf * 2 : 8;
+			*found = xrealloc(*found, *capf * sizeof **found);
+		}
+		(*found)[(*nf)++] = *d;
+	}
+}
+
+/* The old kernel names of OP built from one overload spelling ovl ("",
+ * "_out", "_scalar", ...): OP{,_}OVL{,_out}{_mps,_mps_out}. */
+static void graph_defs_spelled(const struct op *op, const char *ovl,
+                               size_t novl, struct buf *b, long **found,
+                               size_t *nf, size_t *capf)
+{
 	static const char *const ins[] = {"", "_"};
 	static const char *const outs[] = {"", "_out"};
 	static const char *const tails[] = {"_mps", "_mps_out"};
-
-	memset(&names, 0, sizeof names);
-	memset(&ovls, 0, sizeof ovls);
-	hs_map_put(&ovls, "", 1);
-	collect_names(&ix, op->rows, op->nrows, &names, &ovls);
-	if (have_before)
-		collect_names(&bx, op->brows, op->nbrows, &names, &ovls);
-	for (i = 0; i < ovls.cap; i++) {
-		if (!ovls.keys[i])
-			continue;
-		for (j = 0; j < 2; j++)
-			for (k = 0; k < 2; k++)
-				for (l = 0; l < 2; l++) {
-					char *s = xasprintf("%s%s%s%s%s", op->name, ins[j],
-					                    ovls.keys[i], outs[k], tails[l]);
-					hs_map_put(&names, s, 1);
-					free(s);
-				}
-	}
-	/* report in definition order, so the output does not depend on the
-	 * map's layout */
-	{
-		long *found = NULL;
-		size_t nf = 0;
-		for (i = 0; i < names.cap; i++) {
-			const long *d;
-			if (!names.keys[i])
-				continue;
-			for (d = hs_defs_named(&hm, names.keys[i]); *d >= 0; d++) {
-				if (def_reported[*d] || !hm.defs[*d].graph)
-					continue;
-				def_reported[*d] = 1;
-				found = xrealloc(found, (nf + 1) * sizeof *found);
-				found[nf++] = *d;
+	size_t j, k, l;
+	for (j = 0; j < 2; j++)
+		for (k = 0; k < 2; k++)
+			for (l = 0; l < 2; l++) {
+				b->len = 0;
+				buf_puts(b, op->name);
+				buf_puts(b, ins[j]);
+				buf_add(b, ovl, novl);
+				buf_puts(b, outs[k]);
+				buf_puts(b, tails[l]);
+				graph_defs_named(b->data, found, nf, capf);
 			}
+}
+
+/* Rows' MPS-alone kernels and the names built from their overload
+ * spellings ("_" + lower-cased overload, and without a trailing "_out"). */
+static void graph_defs_rows(const struct op *op, int spelled,
+                            const struct nf_index *x,
+                            const size_t *rows, size_t n, struct buf *b,
+                            struct buf *ovl, long **found, size_t *nf,
+                            size_t *capf)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const struct nf_func *f = &x->funcs[rows[i]];
+		const struct nf_dispatch *d = mps_alone(f);
+		if (d && !f->autogen)
+			graph_defs_named(entity(d->kernel), found, nf, capf);
+		if (spelled && f->overload[0]) {
+			size_t len;
+			ovl->len = 0;
+			buf_puts(ovl, "_");
+			lower_into(ovl, f->overload);
+			len = ovl->len;
+			graph_defs_spelled(op, ovl->data, len, b, found, nf, capf);
+			if (len > 5 && strcmp(ovl->data + len - 4, "_out") == 0)
+				graph_defs_spelled(op, ovl->data, len - 4, b, found, nf,
+				                   capf);
 		}
-		if (nf > 1)
-			qsort(found, nf, sizeof *found, cmp_long);
-		for (i = 0; i < nf; i++) {
-			const struct hs_def *d = &hm.defs[found[i]];
-			char *why = graph_detail(d);
-			add_at(d->at, R_GRAPH_PATH, o,
-			       xasprintf("old MPS kernel `%s` of %s is still defined and "
-			                 "builds an MPSGraph (%s)",
-			                 d->name, op->name, why));
-			free(why);
-		}
-		free(found);
 	}
-	hs_map_free(&names);
-	hs_map_free(&ovls);
+}
+
+/* The names of the definitions that build an MPSGraph, sorted: an
+ * operator none of whose names starts with needs no spelled lookups. */
+static char **graph_names;
+static size_t ngraph_names;
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void index_graph_names(void)
+{
+	size_t i;
+	graph_names = xcalloc(hm.ndefs + 1, sizeof *graph_names);
+	for (i = 0; i < hm.ndefs; i++)
+		if (hm.defs[i].graph)
+			graph_names[ngraph_names++] = hm.defs[i].name;
+	if (ngraph_names > 1)
+		qsort(graph_names, ngraph_names, sizeof *graph_names, cmp_str);
+}
+
+static int graph_name_with_prefix(const char *pre)
+{
+	size_t lo = 0, hi = ngraph_names, n = strlen(pre);
+	while (lo < hi) { /* the first name >= pre */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(graph_names[mid], pre) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ngraph_names && strncmp(graph_names[lo], pre, n) == 0;
+}
+
+static void rule_graph_path(long o)
+{
+	struct op *op = &ops[o];
+	struct buf b, ovl;
+	long *found = NULL;
+	size_t i, nf = 0, capf = 0;
+	/* the spelled names all start with the operator's name */
+	int spelled = graph_name_with_prefix(op->name);
+
+	/* every candidate name is looked up directly (a definition found
+	 * twice is reported once); reported in definition order */
+	buf_init(&b);
+	buf_init(&ovl);
+	if (spelled)
+		graph_defs_spelled(op, "", 0, &b, &found, &nf, &capf);
+	graph_defs_rows(op, spelled, &ix, op->rows, op->nrows, &b, &ovl, &found,
+	                &nf, &capf);
+	if (have_before)
+		graph_defs_rows(op, spelled, &bx, op->brows, op->nbrows, &b, &ovl,
+		                &found, &nf, &capf);
+	buf_free(&b);
+	buf_free(&ovl);
+	if (nf > 1)
+		qsort(found, nf, sizeof *found, cmp_long);
+	for (i = 0; i < nf; i++) {
+		const struct hs_def *d = &hm.defs[found[i]];
+		char *why = graph_detail(d);
+		add_at(d->at, R_GRAPH_PATH, o,
+		       xasprintf("old MPS kernel `%s` of %s is still defined and "
+		                 "builds an MPSGraph (%s)",
+		                 d->name, op->name, why));
+		free(why);
+	}
+	free(found);
 }
 
 /* ---------------- entity rules ---------------- */
@@ -727,6 +776,7 @@ int main(int argc, char **argv)
 		load_decls();
 
 	def_reported = xcalloc(hm.ndefs + 1, 1);
+	index_graph_names();
 	for (i = 0; i < nops; i++)
 		if (sel((long)i)) {
 			rule_rows((long)i);
@@ -804,6 +854,7 @@ int main(int argc, char **argv)
 	}
 	free(ops);
 	free(def_reported);
+	free(graph_names);
 	hs_map_free(&opmap);
 	hs_free(&hm);
 	nf_free(&ix);

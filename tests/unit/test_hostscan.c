@@ -1,0 +1,482 @@
+/* test_hostscan.c — cmocka tests of tools/lib/hostscan.c, the source model
+ * mps-verify reads: kernel-name requests, stub registrations (also those
+ * a wrapper macro expands to), definitions and whether their bodies build
+ * an MPSGraph (directly, through a macro, through a callee), includes,
+ * .metal registrations, xfail entries, DECLARE_DISPATCH stubs, the
+ * identifier and string queries, line/column, errors (a NUL byte, an
+ * unreadable file read last), and the string map.
+ * Comments and `#if 0` blocks must never count.  Every test builds its
+ * own small tree in a mkdtemp folder (our own text, shaped like PyTorch's
+ * files). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "hostscan.h"
+
+/* ---- helpers ---- */
+
+/* Write root/rel (creating its folders) with text s. */
+static void put(const char *root, const char *rel, const char *s)
+{
+	char *path = xasprintf("%s/%s", root, rel), *q;
+	FILE *f;
+	for (q = path + strlen(root) + 1; *q; q++)
+		if (*q == '/') {
+			*q = '\0';
+			mkdir(path, 0755); /* may exist */
+			*q = '/';
+		}
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(s, 1, strlen(s), f), strlen(s));
+	assert_int_equal(fclose(f), 0);
+	free(path);
+}
+
+static void rm_tree(const char *root)
+{
+	/* the fixture's own files only: no shell, no recursion helpers */
+	static const char *const files[] = {
+	    "aten/src/ATen/native/mps/operations/Unary.mm",
+	    "aten/src/ATen/native/mps/operations/Graphs.mm",
+	    "aten/src/ATen/native/mps/kernels/Unary.metal",
+	    "aten/src/ATen/native/UnaryOps.h",
+	    "torch/testing/_internal/common_mps.py", "torch/testing/_internal/x",
+	    NULL};
+	static const char *const dirs[] = {
+	    "aten/src/ATen/native/mps/operations", "aten/src/ATen/native/mps/kernels",
+	    "aten/src/ATen/native/mps", "aten/src/ATen/native", "aten/src/ATen",
+	    "aten/src", "aten", "torch/testing/_internal", "torch/testing", "torch",
+	    NULL};
+	size_t i;
+	for (i = 0; files[i]; i++) {
+		char *p = xasprintf("%s/%s", root, files[i]);
+		unlink(p);
+		free(p);
+	}
+	for (i = 0; dirs[i]; i++) {
+		char *p = xasprintf("%s/%s", root, dirs[i]);
+		rmdir(p);
+		free(p);
+	}
+	rmdir(root);
+}
+
+/* Host code: a stub through the built-in REGISTER_UNARY_TI_DISPATCH, a
+ * plain stub with its kernel, a stub registered with a qualified name, a
+ * graph built through a macro and through a callee, and decoys in a
+ * comment, an `#if 0` block and a `TensorIterator::unary_op(` call. */
+static const char unary_mm[] =
+    "// exec_unary_kernel(iter, \"commented\"); MPSGraph* g;\n"
+    "// REGISTER_DISPATCH(commented_stub, &commented_kernel);\n"
+    "#include <ATen/native/mps/OperationUtils.h>\n"
+    "#include <ATen/ops/sqrt_native.h>\n"
+    "#include <ATen/ops/cos_native.h>\n"
+    "\n"
+    "namespace at::native {\n"
+    "#define MAKE_GRAPH_OP(func_out, method)                              \\\n"
+    "  TORCH_IMPL_FUNC(func_out)(const Tensor& self, const Tensor& out) {  \\\n"
+    "    mps::unary_op (self, out, #func_out, nil);                        \\\n"
+    "  }\n"
+    "MAKE_GRAPH_OP(exp_out_mps, exponent)\n"
+    "#if 0\n"
+    "static void dead_mps_kernel(TensorIteratorBase& iter) {\n"
+    "  lib.exec_unary_kernel(iter, \"dead\");\n"
+    "}\n"
+    "REGISTER_DISPATCH(dead_stub, &dead_mps_kernel);\n"
+    "#endif\n"
+    "static void neg_mps_kernel(TensorIteratorBase& iter) {\n"
+    "  lib.exec_unary_kernel(iter, \"neg\");\n"
+    "}\n"
+    "REGISTER_DISPATCH(neg_stub, &neg_mps_kernel);\n"
+    "REGISTER_UNARY_TI_DISPATCH(sqrt);\n"
+    "static void abs_mps_kernel(TensorIteratorBase& iter) {\n"
+    "  TensorIterator::unary_op(iter); /* MPSGraph in a comment */\n"
+    "  const char* name = \"abs_helper\";\n"
+    "}\n"
+    "REGISTER_DISPATCH(abs_stub, &at::native::abs_mps_kernel);\n"
+    "} // namespace at::native\n";
+
+static const char graphs_mm[] =
+    "namespace at::native {\n"
+    "#define RUN_CACHED(key) LookUpOrCreateCachedGraph<Foo>(key)\n"
+    "Tensor& cos_out_mps(const Tensor& self, Tensor& out) {\n"
+    "  RUN_CACHED(\"cos\");\n"
+    "  return out;\n"
+    "}\n"
+    "static void tan_graph(const Tensor& t) {\n"
+    "  MPSGraph* graph = nil;\n"
+    "}\n"
+    "Tensor& tan_out_mps(const Tensor& self, Tensor& out) {\n"
+    "  tan_graph(self);\n"
+    "  return out;\n"
+    "}\n"
+    "Tensor& log_out_mps(const Tensor& self, Tensor& out) {\n"
+    "  mps::binaryOpTensor (self, out);\n"
+    "  return out;\n"
+    "}\n"
+    "}\n";
+
+static const char unary_metal[] =
+    "// REGISTER_UNARY_OP(commented, float, float);\n"
+    "REGISTER_UNARY_OP(neg, float, float);\n"
+    "REGISTER_UNARY_OP(neg, half, half);\n"
+    "#if 0\n"
+    "REGISTER_UNARY_OP(gone, float, float);\n"
+    "#endif\n"
+    "template [[host_name(\"raw_kernel_float\")]] kernel void "
+    "raw_kernel<float>(device float* x);\n";
+
+static const char common_mps_py[] =
+    "XFAILLIST = {\n"
+    "    # \"commented\": None,\n"
+    "    \"sqrt\": [torch.float16],\n"
+    "    \"nn.functional.gelu\": None,\n"
+    "}\n";
+
+static const char unaryops_h[] =
+    "// DECLARE_DISPATCH(unary_fn, commented_stub);\n"
+    "DECLARE_DISPATCH(unary_fn, neg_stub);\n";
+
+static char *root;
+static struct hs_model m;
+
+static int setup(void **state)
+{
+	(void)state;
+	root = xstrdup("/tmp/test_hostscan.XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	put(root, "aten/src/ATen/native/mps/operations/Unary.mm", unary_mm);
+	put(root, "aten/src/ATen/native/mps/operations/Graphs.mm", graphs_mm);
+	put(root, "aten/src/ATen/native/mps/kernels/Unary.metal", unary_metal);
+	put(root, "aten/src/ATen/native/UnaryOps.h", unaryops_h);
+	put(root, "torch/testing/_internal/common_mps.py", common_mps_py);
+	return hs_load(&m, root);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	hs_free(&m);
+	rm_tree(root);
+	free(root);
+	return 0;
+}
+
+static size_t file_named(const char *rel)
+{
+	size_t i;
+	for (i = 0; i < m.nfiles; i++)
+		if (strcmp(m.files[i].rel, rel) == 0)
+			return i;
+	fail_msg("no file %s", rel);
+	return 0;
+}
+
+/* The one definition named name. */
+static const struct hs_def *def(const char *name)
+{
+	const long *d = hs_defs_named(&m, name);
+	assert_true(d[0] >= 0);
+	assert_int_equal(d[1], -1);
+	return &m.defs[d[0]];
+}
+
+static void assert_at(struct hs_where w, const char *rel, unsigned long line,
+                      unsigned long col)
+{
+	unsigned long l, c;
+	assert_string_equal(m.files[w.file].rel, rel);
+	hs_line_col(&m, w, &l, &c);
+	assert_int_equal(l, line);
+	assert_int_equal(c, col);
+}
+
+#define UNARY_MM "aten/src/ATen/native/mps/operations/Unary.mm"
+#define GRAPHS_MM "aten/src/ATen/native/mps/operations/Graphs.mm"
+
+/* ---- tests ---- */
+
+static void test_files(void **state)
+{
+	(void)state;
+	assert_int_equal(m.nfiles, 4);
+	/* host files sorted, then kernels, then the test lists */
+	assert_string_equal(m.files[0].rel, GRAPHS_MM);
+	assert_int_equal(m.files[0].kind, HS_HOST);
+	assert_string_equal(m.files[1].rel, UNARY_MM);
+	assert_string_equal(m.files[2].rel,
+	                    "aten/src/ATen/native/mps/kernels/Unary.metal");
+	assert_int_equal(m.files[2].kind, HS_KERNEL);
+	assert_int_equal(m.files[3].kind, HS_PYTHON);
+	assert_int_equal(m.have_common_mps, 1);
+	assert_int_equal(m.files[1].len, strlen(unary_mm));
+	assert_memory_equal(m.files[1].text, unary_mm, strlen(unary_mm));
+}
+
+static void test_requests(void **state)
+{
+	(void)state;
+	/* "commented" (comment) and "dead" (#if 0) never count; the macro
+	 * expansion's request comes first (it is scanned at the call) */
+	assert_int_equal(m.nreqs, 2);
+	assert_string_equal(m.reqs[0].kernel, "sqrt");
+	assert_int_equal(m.reqs[0].binary, 0);
+	assert_string_equal(m.reqs[0].macro, "REGISTER_UNARY_TI_DISPATCH");
+	assert_at(m.reqs[0].at, UNARY_MM, 23, 1);
+	assert_ptr_equal(&m.defs[m.reqs[0].in_def], def("sqrt_kernel_mps"));
+	assert_string_equal(m.reqs[1].kernel, "neg");
+	assert_null(m.reqs[1].macro);
+	assert_at(m.reqs[1].at, UNARY_MM, 20, 7);
+	assert_ptr_equal(&m.defs[m.reqs[1].in_def], def("neg_mps_kernel"));
+}
+
+static void test_registrations(void **state)
+{
+	(void)state;
+	assert_int_equal(m.nregs, 3);
+	assert_string_equal(m.regs[0].stub, "sqrt_stub");
+	assert_string_equal(m.regs[0].fn, "sqrt_kernel_mps");
+	assert_string_equal(m.regs[0].macro, "REGISTER_UNARY_TI_DISPATCH");
+	assert_at(m.regs[0].at, UNARY_MM, 23, 1);
+	assert_ptr_equal(&m.defs[m.regs[0].def], def("sqrt_kernel_mps"));
+	assert_string_equal(m.regs[1].stub, "neg_stub");
+	assert_string_equal(m.regs[1].fn, "neg_mps_kernel");
+	assert_null(m.regs[1].macro);
+	assert_at(m.regs[1].at, UNARY_MM, 22, 1);
+	assert_ptr_equal(&m.defs[m.regs[1].def], def("neg_mps_kernel"));
+	/* qualified and with '&': the unqualified name */
+	assert_string_equal(m.regs[2].stub, "abs_stub");
+	assert_string_equal(m.regs[2].fn, "abs_mps_kernel");
+	assert_at(m.regs[2].at, UNARY_MM, 28, 1);
+}
+
+static void test_definitions(void **state)
+{
+	const struct hs_def *d;
+	(void)state;
+	/* a macro-generated definition builds a graph through its body */
+	d = def("exp_out_mps");
+	assert_true(d->graph);
+	assert_string_equal(d->why, "unary_op()");
+	assert_string_equal(d->macro, "MAKE_GRAPH_OP");
+	assert_at(d->at, UNARY_MM, 12, 1);
+	/* through a macro called in the body */
+	d = def("cos_out_mps");
+	assert_true(d->graph);
+	assert_string_equal(d->why, "LookUpOrCreateCachedGraph");
+	assert_null(d->macro);
+	assert_at(d->at, GRAPHS_MM, 3, 9);
+	/* through a callee that builds one */
+	assert_true(def("tan_graph")->graph);
+	assert_string_equal(def("tan_graph")->why, "MPSGraph");
+	d = def("tan_out_mps");
+	assert_true(d->graph);
+	assert_string_equal(d->why, "tan_graph()");
+	d = def("log_out_mps");
+	assert_true(d->graph);
+	assert_string_equal(d->why, "binaryOpTensor()");
+	/* Metal bodies; TensorIterator::unary_op and a comment are not graphs */
+	assert_false(def("neg_mps_kernel")->graph);
+	assert_null(def("neg_mps_kernel")->why);
+	assert_false(def("sqrt_kernel_mps")->graph);
+	assert_string_equal(def("sqrt_kernel_mps")->macro,
+	                    "REGISTER_UNARY_TI_DISPATCH");
+	assert_false(def("abs_mps_kernel")->graph);
+	/* #if 0 */
+	assert_int_equal(hs_defs_named(&m, "dead_mps_kernel")[0], -1);
+	assert_int_equal(hs_defs_named(&m, "")[0], -1);
+	assert_int_equal(m.ndefs, 8);
+}
+
+static void test_includes(void **state)
+{
+	(void)state;
+	assert_int_equal(m.nincs, 2);
+	assert_string_equal(m.incs[0].op, "sqrt");
+	assert_at(m.incs[0].at, UNARY_MM, 4, 1);
+	assert_string_equal(m.incs[1].op, "cos");
+	assert_at(m.incs[1].at, UNARY_MM, 5, 1);
+}
+
+static void test_idents(void **state)
+{
+	size_t u = file_named(UNARY_MM), g = file_named(GRAPHS_MM);
+	(void)state;
+	assert_int_equal(hs_file_has_ident(&m, u, "neg_mps_kernel"), 1);
+	assert_int_equal(hs_file_has_ident(&m, u, "func_out"), 1); /* #define */
+	assert_int_equal(hs_file_has_ident(&m, u, "sqrt_native"), 0); /* #include */
+	assert_int_equal(hs_file_has_ident(&m, u, "dead_mps_kernel"), 0);
+	assert_int_equal(hs_file_has_ident(&m, u, "commented_kernel"), 0);
+	assert_int_equal(hs_file_has_ident(&m, u, "abs_helper"), 0); /* string */
+	assert_int_equal(hs_file_has_ident(&m, u, "neg_mps"), 0);
+	assert_int_equal(hs_file_has_ident(&m, u, ""), 0);
+	assert_int_equal(hs_file_has_ident(&m, g, "neg_mps_kernel"), 0);
+	assert_int_equal(hs_file_has_ident(&m, g, "tan_graph"), 1);
+	/* not a host file */
+	assert_int_equal(hs_file_has_ident(&m, file_named(
+	                     "aten/src/ATen/native/mps/kernels/Unary.metal"),
+	                 "neg"), 0);
+	/* asked again: the same answers */
+	assert_int_equal(hs_file_has_ident(&m, u, "neg_mps_kernel"), 1);
+	assert_int_equal(hs_file_has_ident(&m, u, "dead_mps_kernel"), 0);
+}
+
+static void test_kernels(void **state)
+{
+	(void)state;
+	assert_int_equal(m.nmetals, 2);
+	assert_string_equal(m.metals[0].name, "neg");
+	assert_string_equal(m.metals[0].kernel, "neg_dense_float_float");
+	assert_string_equal(m.metals[0].call, "REGISTER_UNARY_OP(neg, float, float)");
+	assert_null(m.metals[0].via);
+	assert_at(m.metals[0].at, "aten/src/ATen/native/mps/kernels/Unary.metal",
+	          2, 1);
+	assert_string_equal(m.metals[1].kernel, "neg_dense_half_half");
+	assert_int_equal(m.nhostnames, 1);
+	assert_string_equal(m.hostnames[0], "raw_kernel_float");
+
+	assert_int_equal(hs_kernel_registered(&m, "neg"), 1);
+	assert_int_equal(hs_kernel_registered(&m, "raw_kernel"), 1);
+	assert_int_equal(hs_kernel_registered(&m, "raw_kernel_float"), 1);
+	assert_int_equal(hs_kernel_registered(&m, "raw_kern"), 0);
+	assert_int_equal(hs_kernel_registered(&m, "gone"), 0);
+	assert_int_equal(hs_kernel_registered(&m, "commented"), 0);
+
+	assert_int_equal(hs_kernel_requested(&m, "neg"), 1);
+	assert_int_equal(hs_kernel_requested(&m, "sqrt"), 1);
+	assert_int_equal(hs_kernel_requested(&m, "abs_helper"), 1); /* literal */
+	assert_int_equal(hs_kernel_requested(&m, "cos"), 1); /* literal */
+	assert_int_equal(hs_kernel_requested(&m, "dead"), 0);
+	assert_int_equal(hs_kernel_requested(&m, "commented"), 0);
+	assert_int_equal(hs_kernel_requested(&m, "gone"), 0);
+}
+
+static void test_xfails(void **state)
+{
+	(void)state;
+	assert_int_equal(m.nxfails, 2);
+	assert_string_equal(m.xfails[0].key, "sqrt");
+	assert_string_equal(m.xfails[0].list, "XFAILLIST");
+	assert_at(m.xfails[0].at, "torch/testing/_internal/common_mps.py", 3, 5);
+	assert_string_equal(m.xfails[1].key, "nn.functional.gelu");
+}
+
+static void test_decls(void **state)
+{
+	(void)state;
+	assert_int_equal(m.decls_loaded, 0);
+	assert_int_equal(hs_load_decls(&m), 0);
+	assert_int_equal(m.decls_loaded, 1);
+	assert_int_equal(m.ndecls, 1);
+	assert_string_equal(m.decls[0].stub, "neg_stub");
+	assert_at(m.decls[0].at, "aten/src/ATen/native/UnaryOps.h", 2, 1);
+	/* once */
+	assert_int_equal(hs_load_decls(&m), 0);
+	assert_int_equal(m.ndecls, 1);
+}
+
+static void test_empty_root(void **state)
+{
+	struct hs_model e;
+	char *d = xstrdup("/tmp/test_hostscan_empty.XXXXXX");
+	(void)state;
+	assert_non_null(mkdtemp(d));
+	assert_int_equal(hs_load(&e, d), 0);
+	assert_int_equal(e.nfiles, 0);
+	assert_int_equal(e.ndefs, 0);
+	assert_int_equal(e.have_common_mps, 0);
+	assert_int_equal(hs_kernel_requested(&e, "neg"), 0);
+	assert_int_equal(hs_kernel_registered(&e, "neg"), 0);
+	assert_int_equal(hs_defs_named(&e, "x")[0], -1);
+	hs_free(&e);
+	rmdir(d);
+	free(d);
+}
+
+/* Errors: hs_load returns -1 (after a diagnostic) and leaves the model
+ * released: a host file holding a NUL byte, a test list that is a folder
+ * (read after every other file). */
+static void test_errors(void **state)
+{
+	struct hs_model e;
+	char *d = xstrdup("/tmp/test_hostscan_err.XXXXXX"), *p;
+	FILE *f;
+	(void)state;
+	assert_non_null(mkdtemp(d));
+	put(d, "aten/src/ATen/native/mps/kernels/Unary.metal", unary_metal);
+	p = xasprintf("%s/torch/testing/_internal/common_mps.py", d);
+	put(d, "torch/testing/_internal/x", "");
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(hs_load(&e, d), -1);
+	assert_null(e.files);
+	assert_null(e.priv);
+	assert_int_equal(rmdir(p), 0);
+	free(p);
+	p = xasprintf("%s/torch/testing/_internal/x", d);
+	unlink(p);
+	free(p);
+	/* a NUL byte in a host file */
+	p = xasprintf("%s/aten/src/ATen/native/mps/operations/Unary.mm", d);
+	put(d, "aten/src/ATen/native/mps/operations/Unary.mm", "");
+	f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite("int x;\n\0\n", 1, 9, f), 9);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(hs_load(&e, d), -1);
+	assert_int_equal(e.nfiles, 0);
+	free(p);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_map(void **state)
+{
+	struct hs_map mp;
+	char key[32];
+	int i;
+	(void)state;
+	memset(&mp, 0, sizeof mp);
+	assert_int_equal(hs_map_get(&mp, "a"), -1);
+	hs_map_put(&mp, "a", 1);
+	hs_map_put(&mp, "a", 7); /* replaced */
+	assert_int_equal(hs_map_get(&mp, "a"), 7);
+	for (i = 0; i < 1000; i++) { /* grows */
+		snprintf(key, sizeof key, "k%d", i);
+		hs_map_put(&mp, key, i);
+	}
+	assert_int_equal(mp.n, 1001);
+	assert_int_equal(hs_map_get(&mp, "k999"), 999);
+	assert_int_equal(hs_map_get(&mp, "k0"), 0);
+	assert_int_equal(hs_map_get(&mp, "a"), 7);
+	assert_int_equal(hs_map_get(&mp, "k1000"), -1);
+	hs_map_free(&mp);
+	assert_int_equal(mp.n, 0);
+	assert_int_equal(hs_map_get(&mp, "a"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_files),       cmocka_unit_test(test_requests),
+	    cmocka_unit_test(test_registrations),
+	    cmocka_unit_test(test_definitions), cmocka_unit_test(test_includes),
+	    cmocka_unit_test(test_idents),      cmocka_unit_test(test_kernels),
+	    cmocka_unit_test(test_xfails),      cmocka_unit_test(test_decls),
+	    cmocka_unit_test(test_empty_root),  cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_map),
+	};
+	diag_init("test_hostscan");
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
