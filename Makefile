@@ -52,7 +52,7 @@ $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libmk.a
 	  $(BUILD)/libmk.a $(LDLIBS_ALL) $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # The whole suite: unit (cmocka), CLI golden tests, real trees, skill checks.
-# Ends with one line "N passed, N failed".
+# Ends with one line "N passed, N failed, N skipped".
 check: all
 	@sh tools/deps.sh --quiet --tests
 	@$(MAKE) --no-print-directory $(UNIT_BIN)

@@ -13,7 +13,7 @@
 #                                           blank line after it)
 #   demo-edit.sh delete-line FILE TEXT      delete every line containing TEXT
 #
-# Prints "FILE: N lines removed, M added". Exit 0 done, 1 nothing matched
+# Prints "FILE: N removed, M added (lines)". Exit 0 done, 1 nothing matched
 # (file unchanged), 2 usage or I/O error.
 set -u
 prog=demo-edit.sh
@@ -63,4 +63,4 @@ esac
 read -r removed added <"$tmp.n"
 rm -f "$tmp.n"
 cat "$tmp" >"$file" || exit 2
-echo "$file: $removed lines removed, $added added"
+echo "$file: $removed removed, $added added (lines)"

@@ -4,7 +4,8 @@
 # `mps-register KIND foo --preset float --host --in-place` on a fixture tree,
 # `mps-verify foo` is clean for foo's kernel/host pair; with either half taken
 # away again it is not (so the check can fail).  The same on a copy of the
-# demo tree, for i0 after `mps-dispatch --add i0`.
+# demo tree, for i0 after `mps-dispatch --add i0` (with the functor's
+# placeholder reported until it is replaced).
 # Exit 0 pass, 77 skip (a tool is not built), else fail.
 set -u
 repo=${MK_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -63,10 +64,15 @@ verify foo 0
 if [ -d "$repo/examples/demo-tree" ] && [ -x "$bin/mps-dispatch" ]; then
 	cp -R "$repo/examples/demo-tree" "$tmp/demo"
 	cd "$tmp/demo" || exit 1
+	verify i0 1 no-mps-kernel # untouched: not on MPS yet
 	"$bin/mps-dispatch" --add i0 --in-place >/dev/null || fail "mps-dispatch --add i0"
 	verify i0 1 missing-stub
 	"$bin/mps-register" unary i0 --preset float --functor --host --in-place \
 		>/dev/null || fail "mps-register unary i0 failed"
+	# the functor skeleton is a placeholder until its math is written
+	verify i0 1 functor-placeholder
+	sed 's|// TODO(mps-register): .*|// (the math of i0 would be written here)|' \
+		"$K/UnaryKernel.metal" >k.new && cat k.new >"$K/UnaryKernel.metal"
 	verify i0 0
 else
 	echo "note: demo tree or mps-dispatch missing; demo part not run"

@@ -5,7 +5,13 @@
 #  2. atan2 migrated on a copy of the relevant files (rows folded, a Metal
 #     registration and a stub added, the old definition and include removed)
 #     verifies clean; leaving any one piece behind is caught by its rule.
-#  3. --all completes; its counts are printed.
+#     Also: the functor's placeholder marker and a float-only functor given
+#     an integral registration are caught; a file that still defines the old
+#     kernel keeps its include without a stale-include warning.
+#  3. 2.6.0 keeps its expected-failure lists in test/test_mps.py: atan2's
+#     entries there are reported; sinc and special_i0e, not on MPS at all,
+#     exit 1 (no-mps-kernel).
+#  4. --all completes; its counts are printed.
 . "$(dirname "$0")/lib.sh"
 src=$(real_tree 2.6.0)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -45,24 +51,55 @@ expect div div_out_mps div_out_mode_mps
 expect abs abs_out_mps
 
 # ---- 2. migrate atan2 on a copy ----
-# make_tree DIR SKIP: a copy with every migration step but SKIP applied
-# (SKIP: none, rows, metal, stub, def, include).
+# make_tree DIR SKIP: a copy with every migration step but those in SKIP
+# applied (SKIP: a space-separated list of none, rows, metal, stub, def,
+# include; or todo: the functor keeps mps-register's placeholder; or
+# floatonly: the functor has a floating-point overload only, and an int
+# registration is added).
 make_tree() {
-  d=$1 skip=$2
+  d=$1 skip=" $2 "
   mkdir -p "$d/$nf"
   cp "$src/$nf/native_functions.yaml" "$src/$nf/BinaryOps.h" "$d/$nf/"
   cp -R "$src/$nf/mps" "$d/$nf/mps"
-  if [ -f "$src/$COMMON" ]; then
-    mkdir -p "$d/$(dirname "$COMMON")"; cp "$src/$COMMON" "$d/$COMMON"
-  fi
+  for l in "$COMMON" test/test_mps.py; do
+    if [ -f "$src/$l" ]; then mkdir -p "$d/$(dirname "$l")"; cp "$src/$l" "$d/$l"; fi
+  done
   y=$d/$nf/native_functions.yaml
   ops=$d/$nf/mps/operations
-  if [ "$skip" != rows ]; then
+  case $skip in *" rows "*) ;; *)
     awk '$0 == "    CPU, CUDA: atan2_out" { print "    CPU, CUDA, MPS: atan2_out"; next }
          $0 == "    MPS: atan2_out_mps" { next } { print }' "$y" >"$y.new" && mv "$y.new" "$y"
-  fi
-  if [ "$skip" != metal ]; then
-    cat >>"$d/$nf/mps/kernels/BinaryKernel.metal" <<'EOF'
+  esac
+  k=$d/$nf/mps/kernels/BinaryKernel.metal
+  case $skip in
+    *" metal "*) ;;
+    *" todo "*) cat >>"$k" <<'EOF'
+
+struct atan2_functor {
+  template <typename T>
+  inline float operator()(const T a, const T b) {
+    // TODO(mps-register): the math of atan2 goes here
+    return float(a);
+  }
+};
+REGISTER_BINARY_OP(atan2, float, float);
+REGISTER_BINARY_OP(atan2, half, half);
+EOF
+      ;;
+    *" floatonly "*) cat >>"$k" <<'EOF'
+
+struct atan2_functor {
+  template <typename T, enable_if_t<is_floating_point_v<T>, bool> = true>
+  inline float operator()(const T a, const T b) {
+    return precise::atan2(float(a), float(b));
+  }
+};
+REGISTER_BINARY_OP(atan2, float, float);
+REGISTER_BINARY_OP(atan2, half, half);
+REGISTER_BINARY_OP(atan2, int, float);
+EOF
+      ;;
+    *) cat >>"$k" <<'EOF'
 
 struct atan2_functor {
   template <typename T>
@@ -73,8 +110,9 @@ struct atan2_functor {
 REGISTER_BINARY_OP(atan2, float, float);
 REGISTER_BINARY_OP(atan2, half, half);
 EOF
-  fi
-  if [ "$skip" != stub ]; then
+      ;;
+  esac
+  case $skip in *" stub "*) ;; *)
     cat >>"$ops/BinaryKernel.mm" <<'EOF'
 namespace at::native {
 static void atan2_mps_kernel(TensorIteratorBase& iter) {
@@ -83,16 +121,16 @@ static void atan2_mps_kernel(TensorIteratorBase& iter) {
 REGISTER_DISPATCH(atan2_stub, &atan2_mps_kernel)
 } // namespace at::native
 EOF
-  fi
-  if [ "$skip" != def ]; then
+  esac
+  case $skip in *" def "*) ;; *)
     awk '/^TORCH_IMPL_FUNC\(atan2_out_mps\)/ { drop = 1 }
          { if (!drop) print } drop && /^}/ { drop = 0 }' \
       "$ops/BinaryOps.mm" >"$ops/BinaryOps.mm.new" && mv "$ops/BinaryOps.mm.new" "$ops/BinaryOps.mm"
-  fi
-  if [ "$skip" != include ]; then
+  esac
+  case $skip in *" include "*) ;; *)
     grep -v '^#include <ATen/ops/atan2_native.h>' "$ops/BinaryOps.mm" >"$ops/BinaryOps.mm.new" &&
       mv "$ops/BinaryOps.mm.new" "$ops/BinaryOps.mm"
-  fi
+  esac
 }
 COMMON=torch/testing/_internal/common_mps.py
 
@@ -104,22 +142,46 @@ mps-verify --root "$tmp/none" --before "$src/$nf/native_functions.yaml" atan2 \
 [ $rc = 0 ] || { fail "migrated atan2 with --before: exit $rc, want 0"; cat "$tmp/err"; }
 echo "migrated atan2: clean"
 
-# left SKIP RULE: leaving SKIP behind is reported under RULE
+# left SKIP RULE [NOT_RULE]: leaving SKIP behind is reported under RULE
+# (and not under NOT_RULE)
 left() {
-  make_tree "$tmp/$1" "$1"
-  mps-verify --root "$tmp/$1" atan2 >"$tmp/out" 2>"$tmp/err"; rc=$?
+  make_tree "$tmp/x" "$1"
+  mps-verify --root "$tmp/x" atan2 >"$tmp/out" 2>"$tmp/err"; rc=$?
   [ $rc = 1 ] || fail "atan2 without step '$1': exit $rc, want 1"
   has "$tmp/err" "[$2]" || { fail "atan2 without step '$1': no [$2]"; cat "$tmp/err"; }
+  if [ -n "${3:-}" ] && has "$tmp/err" "[$3]"; then
+    fail "atan2 without step '$1': [$3] reported"; cat "$tmp/err"
+  fi
   echo "without step '$1': $(grep -c . "$tmp/err") finding(s), $(sed 's/.*\[\(.*\)\]$/\1/' "$tmp/err" | sort -u | tr '\n' ' ')"
-  rm -rf "${tmp:?}/$1"
+  rm -rf "${tmp:?}/x"
 }
 left rows legacy-dispatch-row
 left metal unregistered-kernel
 left stub missing-stub
 left def mpsgraph-host-path
 left include stale-include
+left "def include" mpsgraph-host-path stale-include
+left todo functor-placeholder
+left floatonly missing-overload
 
-# ---- 3. the survey ----
+# ---- 3. the test lists of 2.6.0; operators not on MPS ----
+mps-verify --root "$src" atan2 >"$tmp/out" 2>"$tmp/err"
+n=0
+for l in $(grep -n "^ *'atan2': " "$src/test/test_mps.py" | cut -d: -f1); do
+  n=$((n + 1))
+  grep -F "test/test_mps.py:$l:" "$tmp/err" | grep -F '[xfail-leftover]' >/dev/null ||
+    fail "atan2: entry at test/test_mps.py:$l not reported"
+done
+[ $n -ge 3 ] || fail "atan2: only $n entries found in test/test_mps.py"
+echo "atan2: $n entries of test/test_mps.py reported"
+for op in sinc special_i0e; do
+  mps-verify --root "$src" $op >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] || fail "$op: exit $rc, want 1"
+  has "$tmp/err" "[no-mps-kernel]" || fail "$op: no [no-mps-kernel]"
+  echo "$op: $(cat "$tmp/out")"
+done
+
+# ---- 4. the survey ----
 mps-verify --root "$src" --all >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "--all: exit $rc, want 1"
 grep '^total: ' "$tmp/out" >/dev/null || fail "--all: no total line"

@@ -2,7 +2,10 @@
  * mps-verify reads: kernel-name requests, stub registrations (also those
  * a wrapper macro expands to), definitions and whether their bodies build
  * an MPSGraph (directly, through a macro, through a callee), includes,
- * .metal registrations, xfail entries, DECLARE_DISPATCH stubs, the
+ * .metal registrations, functors (placeholder marker, integral
+ * overloads), xfail entries (common_mps.py, else test_mps.py), the C++
+ * literals that must not derail the scan (raw strings, digit separators)
+ * and stray text before a namespace, DECLARE_DISPATCH stubs, the
  * identifier and string queries, line/column, errors (a NUL byte, an
  * unreadable file read last), and the string map.
  * Comments and `#if 0` blocks must never count.  Every test builds its
@@ -52,12 +55,15 @@ static void rm_tree(const char *root)
 	    "aten/src/ATen/native/mps/kernels/Unary.metal",
 	    "aten/src/ATen/native/UnaryOps.h",
 	    "torch/testing/_internal/common_mps.py", "torch/testing/_internal/x",
+	    "aten/src/ATen/native/mps/operations/Lex.mm",
+	    "aten/src/ATen/native/mps/operations/Stray.mm",
+	    "aten/src/ATen/native/mps/kernels/Functors.metal", "test/test_mps.py",
 	    NULL};
 	static const char *const dirs[] = {
 	    "aten/src/ATen/native/mps/operations", "aten/src/ATen/native/mps/kernels",
 	    "aten/src/ATen/native/mps", "aten/src/ATen/native", "aten/src/ATen",
 	    "aten/src", "aten", "torch/testing/_internal", "torch/testing", "torch",
-	    NULL};
+	    "test", NULL};
 	size_t i;
 	for (i = 0; files[i]; i++) {
 		char *p = xasprintf("%s/%s", root, files[i]);
@@ -193,14 +199,20 @@ static const struct hs_def *def(const char *name)
 	return &m.defs[d[0]];
 }
 
+static void assert_at_in(const struct hs_model *mm, struct hs_where w,
+                         const char *rel, unsigned long line, unsigned long col)
+{
+	unsigned long l, c;
+	assert_string_equal(mm->files[w.file].rel, rel);
+	hs_line_col(mm, w, &l, &c);
+	assert_int_equal(l, line);
+	assert_int_equal(c, col);
+}
+
 static void assert_at(struct hs_where w, const char *rel, unsigned long line,
                       unsigned long col)
 {
-	unsigned long l, c;
-	assert_string_equal(m.files[w.file].rel, rel);
-	hs_line_col(&m, w, &l, &c);
-	assert_int_equal(l, line);
-	assert_int_equal(c, col);
+	assert_at_in(&m, w, rel, line, col);
 }
 
 #define UNARY_MM "aten/src/ATen/native/mps/operations/Unary.mm"
@@ -441,6 +453,212 @@ static void test_errors(void **state)
 	free(d);
 }
 
+/* A fresh tree in a mkdtemp folder with the given (path, text) pairs,
+ * loaded into *e; the folder name is returned (caller: rm_tree, free). */
+static char *load_tree(struct hs_model *e, const char *const *files)
+{
+	char *d = xstrdup("/tmp/test_hostscan_x.XXXXXX");
+	size_t i;
+	assert_non_null(mkdtemp(d));
+	for (i = 0; files[i]; i += 2)
+		put(d, files[i], files[i + 1]);
+	assert_int_equal(hs_load(e, d), 0);
+	return d;
+}
+
+/* A quote inside a raw string, a digit separator, and a character
+ * literal with a prefix must not hide the definitions after them
+ * (defect #5 of the tester's report); nor must a stray token at the top
+ * of a file, or Objective-C text before the namespace. */
+static void test_lexing(void **state)
+{
+	static const char lex_mm[] =
+	    "namespace at::native {\n"
+	    "static const char* q = R\"(\")\";\n"
+	    "static const char* q2 = R\"x(\")\" still )x\";\n"
+	    "static const char16_t c16 = u'\"';\n"
+	    "static int thousand() { return 1'000; }\n"
+	    "static long big() { return 0xFF'FF'FFL; }\n"
+	    "static double tiny = 0.000'5;\n"
+	    "static int sw(int c) { switch (c) { case'{': return 1; } return 0; }\n"
+	    "static const wchar_t wq = L'\"';\n"
+	    "TORCH_IMPL_FUNC(atan2_out_mps)(const Tensor& a, const Tensor& out) {\n"
+	    "  mps::binaryOpTensor(a, out);\n"
+	    "}\n"
+	    "} // namespace at::native\n";
+	static const char stray_mm[] =
+	    "x\n"
+	    "#include <ATen/ops/hypot_native.h>\n"
+	    "@implementation Foo\n"
+	    "- (id)bar { return self; }\n"
+	    "@end\n"
+	    "namespace at::native {\n"
+	    "Tensor& hypot_out_mps(const Tensor& a, Tensor& out) {\n"
+	    "  MPSGraph* g = nil;\n"
+	    "  return out;\n"
+	    "}\n"
+	    "}\n"
+	    "junk extern \"C\" {\n"
+	    "void exp2_mps(int x) { mpsGraph = 0; }\n"
+	    "}\n";
+	static const char *const files[] = {
+	    "aten/src/ATen/native/mps/operations/Lex.mm", lex_mm,
+	    "aten/src/ATen/native/mps/operations/Stray.mm", stray_mm, NULL};
+	struct hs_model e;
+	char *d;
+	const long *k;
+	(void)state;
+	d = load_tree(&e, files);
+	k = hs_defs_named(&e, "atan2_out_mps");
+	assert_true(k[0] >= 0);
+	assert_true(e.defs[k[0]].graph);
+	assert_true(hs_defs_named(&e, "thousand")[0] >= 0);
+	assert_true(hs_defs_named(&e, "big")[0] >= 0);
+	assert_true(hs_defs_named(&e, "sw")[0] >= 0);
+	k = hs_defs_named(&e, "hypot_out_mps");
+	assert_true(k[0] >= 0);
+	assert_true(e.defs[k[0]].graph);
+	k = hs_defs_named(&e, "exp2_mps");
+	assert_true(k[0] >= 0);
+	assert_true(e.defs[k[0]].graph);
+	hs_free(&e);
+	rm_tree(d);
+	free(d);
+}
+
+/* Functors of the kernel files: mps-register's placeholder marker, and
+ * whether every operator() is limited to non-integral types. */
+static void test_functors(void **state)
+{
+	static const char metal[] =
+	    "struct i0_functor {\n"
+	    "  template <typename T, enable_if_t<is_scalar_floating_point_v<T>, "
+	    "bool> = true>\n"
+	    "  inline T operator()(const T x) {\n"
+	    "    // " HS_PLACEHOLDER ": the math of i0 goes here\n"
+	    "    return x;\n"
+	    "  }\n"
+	    "  template <typename T, ::metal::enable_if_t<::c10::metal::is_complex_v<T>, "
+	    "bool> = true>\n"
+	    "  inline T operator()(const T x) { return x; }\n"
+	    "};\n"
+	    "struct both_functor {\n"
+	    "  template <typename T, enable_if_t<is_scalar_floating_point_v<T>, "
+	    "bool> = true>\n"
+	    "  inline T operator()(const T x) { return x; }\n"
+	    "  template <typename T, enable_if_t<is_scalar_integral_v<T>, bool> = true>\n"
+	    "  inline float operator()(const T x) { return float(x); }\n"
+	    "};\n"
+	    "struct any_functor {\n"
+	    "  template <typename T>\n"
+	    "  inline T operator() (const T a, const T b) { return a; }\n"
+	    "};\n"
+	    "struct not_functor {\n"
+	    "  template <typename T, enable_if_t<!is_complex_v<T>, bool> = true>\n"
+	    "  inline T operator()(const T x) { return x; }\n"
+	    "};\n"
+	    "struct plain_functor {\n"
+	    "  inline float operator()(const float x) { return x; }\n"
+	    "};\n"
+	    "struct empty_functor {\n"
+	    "  int unused;\n"
+	    "};\n"
+	    "#if 0\n"
+	    "struct dead_functor { /* " HS_PLACEHOLDER " */ };\n"
+	    "#endif\n"
+	    "REGISTER_UNARY_OP(i0, long, float);\n";
+	static const char *const files[] = {
+	    "aten/src/ATen/native/mps/kernels/Functors.metal", metal, NULL};
+	static const char *const names[] = {"i0",  "both",  "any",
+	                                    "not", "plain", "empty"};
+	static const int no_int[] = {1, 0, 0, 0, 0, 0};
+	struct hs_model e;
+	char *d;
+	size_t i;
+	(void)state;
+	d = load_tree(&e, files);
+	assert_int_equal(e.nfunctors, 6);
+	for (i = 0; i < 6; i++) {
+		char *n = xasprintf("%s_functor", names[i]);
+		assert_string_equal(e.functors[i].name, n);
+		assert_string_equal(e.functors[i].kernel, names[i]);
+		assert_int_equal(e.functors[i].no_integral, no_int[i]);
+		assert_int_equal(e.functors[i].placeholder, i == 0);
+		free(n);
+	}
+	assert_string_equal(e.functors[0].limits,
+	                    "is_scalar_floating_point_v, is_complex_v");
+	assert_null(e.functors[1].limits);
+	assert_at_in(&e, e.functors[0].at, "aten/src/ATen/native/mps/kernels/Functors.metal",
+	          1, 8);
+	assert_at_in(&e, e.functors[0].marker,
+	          "aten/src/ATen/native/mps/kernels/Functors.metal", 4, 8);
+	assert_int_equal(e.nmetals, 1);
+	assert_string_equal(e.metals[0].in, "long");
+	hs_free(&e);
+	rm_tree(d);
+	free(d);
+}
+
+/* Older releases keep the lists in test/test_mps.py: upper-case names
+ * holding XFAIL, SKIP or BLOCKLIST; a local variable of a test, an
+ * allow-list and a comment do not count; common_mps.py wins when both
+ * exist. */
+static void test_test_mps(void **state)
+{
+	static const char py[] =
+	    "class TestConsistency(TestCase):\n"
+	    "    ALLOWLIST_OP = {\n"
+	    "        'abs': ['f32'],\n"
+	    "    }\n"
+	    "    BLOCKLIST = {\n"
+	    "        # 'commented': None,\n"
+	    "        'masked_fill': [torch.bool], 'where': [torch.bool],\n"
+	    "    }\n"
+	    "def mps_ops_modifier(ops):\n"
+	    "    UNIMPLEMENTED_XFAILLIST = {\n"
+	    "        'sinc': None,\n"
+	    "    }\n"
+	    "    UNIMPLEMENTED_XFAILLIST.update({\n"
+	    "        'atan2': [torch.int64],\n"
+	    "    })\n"
+	    "    skip_list = ['local']\n"
+	    "    SKIPLIST = {'nn.functional.conv3d'}\n";
+	static const char *const files[] = {"test/test_mps.py", py, NULL};
+	static const char *const both[] = {
+	    "test/test_mps.py", py, "torch/testing/_internal/common_mps.py",
+	    common_mps_py, NULL};
+	static const char *const keys[] = {"masked_fill", "where", "sinc", "atan2",
+	                                   "nn.functional.conv3d"};
+	static const char *const lists[] = {"BLOCKLIST", "BLOCKLIST",
+	                                    "UNIMPLEMENTED_XFAILLIST",
+	                                    "UNIMPLEMENTED_XFAILLIST", "SKIPLIST"};
+	struct hs_model e;
+	char *d;
+	size_t i;
+	(void)state;
+	d = load_tree(&e, files);
+	assert_int_equal(e.have_common_mps, 0);
+	assert_int_equal(e.have_test_mps, 1);
+	assert_int_equal(e.nxfails, 5);
+	for (i = 0; i < 5; i++) {
+		assert_string_equal(e.xfails[i].key, keys[i]);
+		assert_string_equal(e.xfails[i].list, lists[i]);
+	}
+	assert_at_in(&e, e.xfails[3].at, "test/test_mps.py", 14, 9);
+	hs_free(&e);
+	rm_tree(d);
+	free(d);
+	d = load_tree(&e, both);
+	assert_int_equal(e.have_common_mps, 1);
+	assert_int_equal(e.have_test_mps, 0);
+	assert_int_equal(e.nxfails, 2);
+	assert_string_equal(e.xfails[0].key, "sqrt");
+	hs_free(&e);
+	rm_tree(d);
+	free(d);
+}
+
 static void test_map(void **state)
 {
 	struct hs_map mp;
@@ -475,7 +693,8 @@ int main(void)
 	    cmocka_unit_test(test_idents),      cmocka_unit_test(test_kernels),
 	    cmocka_unit_test(test_xfails),      cmocka_unit_test(test_decls),
 	    cmocka_unit_test(test_empty_root),  cmocka_unit_test(test_errors),
-	    cmocka_unit_test(test_map),
+	    cmocka_unit_test(test_map),         cmocka_unit_test(test_lexing),
+	    cmocka_unit_test(test_functors),    cmocka_unit_test(test_test_mps),
 	};
 	diag_init("test_hostscan");
 	return cmocka_run_group_tests(tests, setup, teardown);

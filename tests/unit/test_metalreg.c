@@ -1,7 +1,9 @@
 /* test_metalreg.c — cmocka tests of tools/lib/metalreg.c: dtype tokens,
  * presets, --dtypes parsing, kernel names, and the parser of REGISTER_*
  * calls and file-local helper #defines (argument order read from the
- * #define, token pasting, nested helpers, which helpers can generate). */
+ * #define, token pasting, nested helpers, which helpers can generate),
+ * and the text checks for the c10/metal infrastructure (defect #1: a tree
+ * shaped like PyTorch 2.6 must not pass them). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -266,6 +268,69 @@ static void test_odd_input(void **state)
 	}
 }
 
+/* the checks mps-register runs before writing anything (defect #1) */
+static void test_infrastructure(void **state)
+{
+#define T(s) s, strlen(s)
+	(void)state;
+	/* core macro: a call, a call inside a helper's body, its #define */
+	assert_true(mr_text_uses_macro(T("REGISTER_BINARY_OP(x, float, float);"),
+	                               "REGISTER_BINARY_OP"));
+	assert_true(mr_text_uses_macro(
+	    T("#define H(N) \\\n  REGISTER_BINARY_OP (N, int, int)\n"),
+	    "REGISTER_BINARY_OP"));
+	assert_false(mr_text_uses_macro(T("REGISTER_BINARY_OPS(x);"),
+	                                "REGISTER_BINARY_OP"));
+	assert_false(mr_text_uses_macro(T("MY_REGISTER_BINARY_OP(x);"),
+	                                "REGISTER_BINARY_OP"));
+	/* 2.6-style file: own per-op macros only */
+	assert_false(mr_text_uses_macro(
+	    T("#define REGISTER_FMAX_OP(T) template [[host_name(\"fmax_\" #T)]]\n"
+	      "REGISTER_FMAX_OP(float);\n"),
+	    "REGISTER_BINARY_OP"));
+	assert_false(mr_text_uses_macro(T("x"), "a(b"));
+
+	assert_true(mr_text_defines_macro(T("#pragma once\n#define REGISTER_UNARY_OP(N, I, O) \\\n  x\n"),
+	                                  "REGISTER_UNARY_OP"));
+	assert_true(mr_text_defines_macro(T("  #  define REGISTER_UNARY_OP(N)\r\n"),
+	                                  "REGISTER_UNARY_OP"));
+	assert_false(mr_text_defines_macro(T("REGISTER_UNARY_OP(a, float, float);\n"),
+	                                   "REGISTER_UNARY_OP"));
+	assert_false(mr_text_defines_macro(T("#define REGISTER_UNARY_OPS(N)\n"),
+	                                   "REGISTER_UNARY_OP"));
+	assert_false(mr_text_defines_macro(T("#define REGISTER_UNARY_OP 1\n"),
+	                                   "REGISTER_UNARY_OP"));
+
+	/* exec_*_kernel: member calls and TensorIteratorBase declarations */
+	assert_true(mr_text_has_exec(T("  lib.exec_binary_kernel(iter, \"x\");"), 1));
+	assert_true(mr_text_has_exec(T("  p->exec_unary_kernel (iter, #N);"), 0));
+	assert_true(mr_text_has_exec(
+	    T("  void exec_binary_kernel(TensorIteratorBase& iter, int);"), 1));
+	assert_true(mr_text_has_exec(
+	    T("void exec_unary_kernel(const at::TensorIteratorBase& it);"), 0));
+	assert_false(mr_text_has_exec(T("  lib.exec_binary_kernel(iter, \"x\");"), 0));
+	/* PyTorch 2.6's UnaryKernel.mm: a free function taking Tensors */
+	assert_false(mr_text_has_exec(
+	    T("static void exec_unary_kernel(const Tensor& self, const Tensor& o);\n"
+	      "  exec_unary_kernel(self, output_, \"erfinv\");\n"),
+	    0));
+	assert_false(mr_text_has_exec(T("mps::binary_mps_impl(iter, \"fmax\");"), 1));
+
+	/* DECLARE_DISPATCH(type, stub) */
+	assert_true(mr_text_declares_stub(
+	    T("DECLARE_DISPATCH(structured_binary_fn, atan2_stub);"), "atan2_stub"));
+	assert_true(mr_text_declares_stub(
+	    T("DECLARE_DISPATCH(\n    void (*)(TensorIteratorBase&),\n    i0_stub)"),
+	    "i0_stub"));
+	assert_false(mr_text_declares_stub(
+	    T("DECLARE_DISPATCH(structured_binary_fn, atan2_stub);"), "atan_stub"));
+	assert_false(mr_text_declares_stub(
+	    T("DECLARE_DISPATCH(fn, foo_stub_x); foo_stub;"), "foo_stub"));
+	assert_false(mr_text_declares_stub(T("REGISTER_DISPATCH(foo_stub, &f);"),
+	                                   "foo_stub"));
+#undef T
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +338,7 @@ int main(void)
 	    cmocka_unit_test(test_presets),     cmocka_unit_test(test_parse_dtypes),
 	    cmocka_unit_test(test_names),       cmocka_unit_test(test_parse_file),
 	    cmocka_unit_test(test_helpers),     cmocka_unit_test(test_odd_input),
+	    cmocka_unit_test(test_infrastructure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

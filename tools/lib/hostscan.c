@@ -124,7 +124,8 @@ struct macro {
 
 /* capacities of the model's arrays (the counts live in hs_model) */
 struct caps {
-	size_t files, defs, regs, reqs, incs, metals, hostnames, xfails, decls;
+	size_t files, defs, regs, reqs, incs, metals, hostnames, xfails, decls,
+	    functors;
 };
 
 struct idslot {
@@ -149,7 +150,7 @@ struct priv {
 	struct hs_map reqnames;  /* requested kernel names + host strings */
 	struct hs_map namespaces;/* namespace names declared in host code */
 	struct mk_re re_reg, re_req, re_hostname, re_xlist, re_decl,
-	    re_ns;
+	    re_ns, re_functor, re_tlist;
 	int re_ready;
 	size_t **linetab, *nlines, nlinetab; /* line starts per file */
 	/* host file i (file index i: host files come first): its masked text
@@ -257,23 +258,21 @@ static size_t skip_raw_lit(const char *t, size_t n, size_t i)
 	return n;
 }
 
-/* Is the '\'' at t[i] a C++14 digit separator (1'000, 0xFF'FF)?  A
- * character literal follows an identifier character only as its prefix
- * u, U, L or u8; any other identifier character before it means the
- * quote is inside a number.  Linear overall: the walk back stops at the
- * previous quote. */
+/* Is the '\'' at t[i] a C++14 digit separator (1'000, 0xFF'FF, 1.5'0)?
+ * It is when the identifier characters just before it start with a
+ * digit, or follow another separator or a '.' (the later groups of a
+ * number).  A character literal after a word (u'x', L'x', case'a') is
+ * not.  Linear overall: the walk back stops at the previous quote. */
 static int digit_separator(const char *t, size_t i)
 {
 	size_t s = i;
-	if (i == 0 || !id_char(t[i - 1]))
-		return 0;
 	while (s > 0 && id_char(t[s - 1]))
 		s--;
-	if (i - s == 1 && (t[s] == 'u' || t[s] == 'U' || t[s] == 'L'))
+	if (s == i)
 		return 0;
-	if (i - s == 2 && t[s] == 'u' && t[s + 1] == '8')
-		return 0;
-	return 1;
+	if (t[s] >= '0' && t[s] <= '9')
+		return 1;
+	return s > 0 && (t[s - 1] == '\'' || t[s - 1] == '.');
 }
 
 /* Skip a C/C++ string or character literal starting at t[i]; index after
@@ -1564,6 +1563,144 @@ static void propagate(struct hs_model *m)
 
 /* ---------------- kernels ---------------- */
 
+/* The traits that limit an operator() to floating-point or complex
+ * types (c10/metal/utils.h and Metal's own <metal_type_traits>). */
+static int non_integral_trait(const char *s, size_t n)
+{
+	static const char *const tr[] = {"is_scalar_floating_point_v",
+	                                 "is_floating_point_v", "is_complex_v",
+	                                 NULL};
+	size_t k;
+	for (k = 0; tr[k]; k++)
+		if (strlen(tr[k]) == n && memcmp(tr[k], s, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* One member header t[a, b) of a functor body (up to its '{' or ';').
+ * Returns -1 when it does not declare operator(), 1 when it is a template
+ * limited to non-integral types (traits appended to *lim), 0 otherwise. */
+static int functor_member(const char *t, size_t a, size_t b, struct buf *lim)
+{
+	size_t i, lt, gt, k;
+	int depth = 0, found = 0, limited = 0;
+	for (i = a; i + 8 <= b && !found; i++)
+		if (word_at(t, b, i, "operator")) {
+			k = skip_ws(t, b, i + 8);
+			if (k < b && t[k] == '(') {
+				k = skip_ws(t, b, k + 1);
+				found = k < b && t[k] == ')';
+			}
+		}
+	if (!found)
+		return -1;
+	i = skip_ws(t, b, a);
+	if (!word_at(t, b, i, "template"))
+		return 0; /* a plain operator(): converts any argument */
+	lt = skip_ws(t, b, i + 8);
+	if (lt >= b || t[lt] != '<')
+		return 0;
+	for (gt = lt; gt < b; gt++) {
+		if (t[gt] == '<')
+			depth++;
+		else if (t[gt] == '>' && --depth == 0)
+			break;
+		else if (t[gt] == '!')
+			return 0; /* a negated trait: unsure */
+	}
+	if (gt >= b)
+		return 0;
+	for (k = lt; k < gt;) {
+		size_t e = k;
+		if (!id_start(t[k]) || (k > 0 && id_char(t[k - 1]))) {
+			k++;
+			continue;
+		}
+		while (e < gt && id_char(t[e]))
+			e++;
+		if (e - k > 3 && memcmp(t + k, "is_", 3) == 0) {
+			char *w;
+			if (!non_integral_trait(t + k, e - k))
+				return 0; /* another trait: unsure */
+			limited = 1;
+			w = xstrndup(t + k, e - k);
+			if (!lim->data || !strstr(lim->data, w))
+				buf_printf(lim, "%s%s", lim->len ? ", " : "", w);
+			free(w);
+		}
+		k = e;
+	}
+	return limited;
+}
+
+/* The functors `struct NAME_functor {...}` of kernel file FILE (masked
+ * text t): the placeholder marker (searched in the file's own text, as
+ * it sits in a comment) and the operator() overloads. */
+static void scan_functors(struct hs_model *m, size_t file, const char *t)
+{
+	struct priv *p = m->priv;
+	const struct hs_file *f = &m->files[file];
+	size_t n = f->len, ov[4], at = 0;
+	/* most files hold no marker: one search decides */
+	int any_marker = strstr(f->text, HS_PLACEHOLDER) != NULL;
+	while (re_match(&p->re_functor, t, n, at, ov, 2)) {
+		size_t open = ov[1] - 1, close = match_close(t, n, open, '{', '}');
+		size_t i, mstart;
+		int nop = 0, nlimited = 0;
+		struct hs_functor *fu;
+		struct buf lim;
+		const char *mk;
+		GROW(m->functors, m->nfunctors, CAP(m).functors);
+		fu = &m->functors[m->nfunctors++];
+		memset(fu, 0, sizeof *fu);
+		fu->name = xstrndup(t + ov[2], ov[3] - ov[2]);
+		fu->kernel = xstrndup(t + ov[2], ov[3] - ov[2] - 8); /* "_functor" */
+		fu->at.file = file;
+		fu->at.off = ov[2];
+		mk = any_marker ? strstr(f->text + open, HS_PLACEHOLDER) : NULL;
+		if (mk && (size_t)(mk - f->text) < close) {
+			fu->placeholder = 1;
+			fu->marker.file = file;
+			fu->marker.off = (size_t)(mk - f->text);
+		}
+		/* members: headers end at ';' or at a '{' (a body, skipped) */
+		buf_init(&lim);
+		mstart = open + 1;
+		for (i = open + 1; i < close;) {
+			char c = t[i];
+			int r;
+			if (c == '"' || c == '\'') {
+				i = skip_lit(t, close, i);
+				continue;
+			}
+			if (c == '(' || c == '[') {
+				i = match_close(t, close, i, c, c == '(' ? ')' : ']') + 1;
+				continue;
+			}
+			if (c != ';' && c != '{') {
+				i++;
+				continue;
+			}
+			r = functor_member(t, mstart, i, &lim);
+			if (r >= 0) {
+				nop++;
+				nlimited += r;
+			}
+			if (c == '{')
+				i = match_close(t, close, i, '{', '}');
+			i++;
+			mstart = i;
+		}
+		if (nop > 0 && nlimited == nop) {
+			fu->no_integral = 1;
+			fu->limits = lim.data ? lim.data : xstrdup("");
+		} else {
+			buf_free(&lim);
+		}
+		at = close < n ? close : ov[1];
+	}
+}
+
 static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 {
 	struct priv *p = m->priv;
@@ -1584,6 +1721,7 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		pr.alpha = r->alpha;
 		pr.out = r->out;
 		h->name = xstrdup(r->name);
+		h->in = xstrdup(r->in);
 		h->kernel = mr_kernel_name(r->name, "dense", &pr);
 		if (r->alpha)
 			h->call = xasprintf("%s(%s, %s, %s, %s)", r->core->macro, r->name,
@@ -1603,16 +1741,16 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		m->hostnames[m->nhostnames++] = xstrndup(masked + ov[2], ov[3] - ov[2]);
 		at = ov[1];
 	}
+	scan_functors(m, file, masked);
 }
 
-/* ---------------- common_mps.py ---------------- */
+/* ---------------- common_mps.py, test_mps.py ---------------- */
 
 static void scan_python(struct hs_model *m, size_t file, const char *t,
-                        size_t n)
+                        size_t n, struct mk_re *re)
 {
-	struct priv *p = m->priv;
 	size_t ov[6], at = 0;
-	while (re_match(&p->re_xlist, t, n, at, ov, 3)) {
+	while (re_match(re, t, n, at, ov, 3)) {
 		size_t open = ov[4], close, i;
 		char o = t[open], cl = o == '[' ? ']' : o == '{' ? '}' : ')';
 		int depth = 0;
@@ -1676,6 +1814,13 @@ static void compile_patterns(struct priv *p)
 	           "[ \\t\\r]*$",
 	           PCRE2_MULTILINE);
 	re_compile(&p->re_ns, "\\bnamespace\\s+(\\w+(?:\\s*::\\s*\\w+)*)\\s*\\{", 0);
+	re_compile(&p->re_functor,
+	           "\\bstruct\\s+(\\w+_functor)\\s*(?:final\\s*)?(?::[^{;]*)?\\{", 0);
+	/* test_mps.py: upper-case constants only (see hostscan.h) */
+	re_compile(&p->re_tlist,
+	           "\\b([A-Z0-9_]*(?:XFAIL|SKIP|BLOCKLIST)[A-Z0-9_]*)\\s*"
+	           "(?:\\.\\s*update\\s*\\(\\s*|[|+]?=\\s*)([\\[{(])",
+	           0);
 	p->re_ready = 1;
 }
 
@@ -1814,22 +1959,31 @@ int hs_load(struct hs_model *m, const char *root)
 	rels = NULL;
 	nrels = caprels = 0; /* the fail path frees rels[0..nrels) */
 
-	/* the test lists */
+	/* the test lists: common_mps.py, else (older releases) test_mps.py */
 	{
-		char *path = strcmp(root, ".") == 0
-		                 ? xstrdup(COMMON_MPS_REL)
-		                 : xasprintf("%s/%s", root, COMMON_MPS_REL);
-		int ok = stat(path, &st) == 0;
-		free(path);
-		if (ok) {
-			long k = add_file(m, COMMON_MPS_REL, HS_PYTHON);
+		static const char *const lists[] = {COMMON_MPS_REL, TEST_MPS_REL};
+		size_t li;
+		for (li = 0; li < 2; li++) {
+			char *path = strcmp(root, ".") == 0
+			                 ? xstrdup(lists[li])
+			                 : xasprintf("%s/%s", root, lists[li]);
+			int ok = stat(path, &st) == 0;
+			long k;
 			char *masked;
-			if (k < 0)
+			free(path);
+			if (!ok)
+				continue;
+			if ((k = add_file(m, lists[li], HS_PYTHON)) < 0)
 				goto fail;
-			m->have_common_mps = 1;
+			if (li == 0)
+				m->have_common_mps = 1;
+			else
+				m->have_test_mps = 1;
 			masked = mask_code(m->files[k].text, m->files[k].len, LANG_PYTHON);
-			scan_python(m, (size_t)k, masked, m->files[k].len);
+			scan_python(m, (size_t)k, masked, m->files[k].len,
+			            li == 0 ? &p->re_xlist : &p->re_tlist);
 			free(masked);
+			break;
 		}
 	}
 	return 0;
@@ -2005,6 +2159,7 @@ void hs_free(struct hs_model *m)
 	free(m->incs);
 	for (i = 0; i < m->nmetals; i++) {
 		free(m->metals[i].name);
+		free(m->metals[i].in);
 		free(m->metals[i].kernel);
 		free(m->metals[i].call);
 		free(m->metals[i].via);
@@ -2019,6 +2174,12 @@ void hs_free(struct hs_model *m)
 	for (i = 0; i < m->ndecls; i++)
 		free(m->decls[i].stub);
 	free(m->decls);
+	for (i = 0; i < m->nfunctors; i++) {
+		free(m->functors[i].name);
+		free(m->functors[i].kernel);
+		free(m->functors[i].limits);
+	}
+	free(m->functors);
 	if (p) {
 		hs_map_free(&p->defname);
 		for (i = 0; i < p->nidtext; i++) {
@@ -2058,6 +2219,8 @@ void hs_free(struct hs_model *m)
 			re_free(&p->re_xlist);
 			re_free(&p->re_decl);
 			re_free(&p->re_ns);
+			re_free(&p->re_functor);
+			re_free(&p->re_tlist);
 		}
 		free(p);
 	}

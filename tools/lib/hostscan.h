@@ -5,13 +5,19 @@
  *   MPS_DIR_REL/...     host files: *.mm, *.h, *.cpp, recursively, except
  *                       the kernels/ folder
  *   MPS_KERNELS_REL/    kernel files: *.metal (and *.h, kept for reference)
- *   COMMON_MPS_REL      the test suite's expected-failure lists, when present
+ *   COMMON_MPS_REL      the test suite's expected-failure lists, when present;
+ *   TEST_MPS_REL        when COMMON_MPS_REL is absent (PyTorch releases
+ *                       before the lists moved, e.g. 1.13 and 2.6): the
+ *                       same lists, kept in the test file itself
  *   aten/src/ATen/native/NAME.h  DECLARE_DISPATCH lines, only when
  *                       hs_load_decls() is called
  *
  * What it finds (comments and `#if 0` blocks never count: every file goes
  * through mask_code() first; preprocessor lines are not code either, but
- * #define bodies are kept as macros and expanded where they are called):
+ * #define bodies are kept as macros and expanded where they are called;
+ * C++ raw strings R"d(...)d" and digit separators 1'000 are read as such,
+ * and a stray token before `namespace x {` or `extern "C" {` does not
+ * hide the scope):
  *   - function definitions in host code (`TORCH_IMPL_FUNC(x)(...) {`,
  *     `Tensor& x(...) {`, and those a function-like macro of the host files
  *     generates, e.g. `CREATE_MPS_..._FUNC(x_out_mps, ...)`), each with
@@ -29,7 +35,17 @@
  *   - .metal registrations through metalreg.h (REGISTER_UNARY_OP and
  *     friends, file-local helper macros expanded from their #define), and
  *     raw `host_name("prefix...")` kernel names;
- *   - entries of the xfail/skip lists in common_mps.py.
+ *   - functors `struct NAME_functor { ... }` of the kernel files: whether
+ *     the body still holds mps-register's placeholder marker, and whether
+ *     every operator() is limited to floating-point or complex types;
+ *   - entries of the xfail/skip lists: in common_mps.py, variables whose
+ *     name holds "xfail" or "skip" (any case); in test_mps.py, upper-case
+ *     names holding XFAIL, SKIP or BLOCKLIST (1.13's BLOCKLIST; 2.6's
+ *     UNIMPLEMENTED_XFAILLIST, SKIPLIST, ...), so that local variables of
+ *     the tests do not count.  Each assigned a dict, set, list or tuple
+ *     literal (`=`, `|=`, `+=`) or extended with `.update(`; the entries
+ *     are the quoted strings at the literal's first level followed by
+ *     `:`, `,` or its end.  Comments are not read.
  *
  * Locations are byte offsets into a file's text; for things a macro call
  * produces, the offset of the macro call.  Errors: hs_load prints
@@ -43,6 +59,10 @@
 #define MK_HOSTSCAN_H
 
 #include <stddef.h>
+
+/* The test file that held the expected-failure lists before
+ * COMMON_MPS_REL existed. */
+#define TEST_MPS_REL "test/test_mps.py"
 
 enum hs_kind { HS_HOST, HS_KERNEL, HS_PYTHON, HS_DECL };
 
@@ -94,12 +114,36 @@ struct hs_include {           /* #include <ATen/ops/X_native.h> */
 
 struct hs_metal {             /* one .metal registration (per dtype) */
 	char *name;               /* kernel NAME ("sqrt") */
+	char *in;                 /* input dtype token as written ("half") */
 	char *kernel;             /* first kernel it produces
 	                             ("sqrt_dense_float_half") */
 	char *call;               /* the core call, "REGISTER_UNARY_OP(sqrt,
 	                             half, float)" */
 	char *via;                /* helper macro written in the file, or NULL */
 	struct hs_where at;       /* the call written in the file */
+};
+
+/* The marker mps-register's --functor skeleton writes into each
+ * operator() it generates (tools/src/mps-register.c functor_overload:
+ * "// TODO(mps-register): the math of NAME for ... inputs goes here"). */
+#define HS_PLACEHOLDER "TODO(mps-register)"
+
+struct hs_functor {           /* struct NAME_functor { ... } in a kernel file */
+	char *name;               /* "i0_functor" */
+	char *kernel;             /* the kernel NAME it serves: "i0" */
+	struct hs_where at;       /* the name after `struct` */
+	int placeholder;          /* the body holds HS_PLACEHOLDER (in code or
+	                             a comment) */
+	struct hs_where marker;   /* its first occurrence, when placeholder */
+	int no_integral;          /* the body declares operator() and every
+	                             one is a template whose header names only
+	                             is_scalar_floating_point_v,
+	                             is_floating_point_v or is_complex_v (no
+	                             '!'): integral inputs have no overload.
+	                             0 when unsure (a plain operator(), an
+	                             unconstrained template, another trait) */
+	char *limits;             /* when no_integral: those traits as written,
+	                             ", "-joined, first seen first */
 };
 
 struct hs_xfail {             /* an entry of an xfail / skip list */
@@ -124,7 +168,10 @@ struct hs_model {
 	char **hostnames;       size_t nhostnames; /* raw host_name prefixes */
 	struct hs_xfail *xfails; size_t nxfails;
 	struct hs_decl *decls;  size_t ndecls;
+	struct hs_functor *functors; size_t nfunctors;
 	int have_common_mps;    /* COMMON_MPS_REL exists */
+	int have_test_mps;      /* it does not, TEST_MPS_REL does (its lists
+	                           were read) */
 	int decls_loaded;
 	void *priv;             /* private indexes */
 };

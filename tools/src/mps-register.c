@@ -449,7 +449,7 @@ static int test_stub(const char *m, size_t len, const void *stub)
 	return mr_text_declares_stub(m, len, stub);
 }
 
-/* the first c10/metal/*.h under the root that #defines macro, as a
+/* the first c10/metal/NAME.h under the root that #defines macro, as a
  * malloc'd path relative to the root; NULL when none does */
 static char *core_header(const char *macro)
 {
@@ -504,7 +504,7 @@ static int tree_test(const char *dir, int depth, const char *needle,
 }
 
 /* the kernel file k (masked) may receive registrations of kind: its core
- * macro is used or #defined there, or #defined in c10/metal/*.h (then
+ * macro is used or #defined there, or #defined in c10/metal/NAME.h (then
  * core_hdr names the header).  Otherwise prints why and returns -1. */
 static int check_core(const char *masked, size_t len, const char *display,
                       int kind, const char *name)
@@ -517,10 +517,10 @@ static int check_core(const char *masked, size_t len, const char *display,
 		return 0;
 	fprintf(stderr,
 	        "%s: %s: error: %s is neither used nor #defined in this file, "
-	        "and no c10/metal/*.h header under the root #defines it: the "
-	        "tree predates the c10/metal kernels (PyTorch 2.6 and older), "
-	        "and what mps-register writes would not compile there; register "
-	        "%s by hand following the file's own style [no-c10-metal]\n",
+	        "nor #defined in a c10/metal/*.h header under the root: the tree "
+	        "predates the c10/metal kernels (PyTorch 2.6 and older) and the "
+	        "code mps-register writes would not compile there; register %s "
+	        "by hand following the file's own style [no-c10-metal]\n",
 	        diag_prog(), display, macro, name);
 	return -1;
 }
@@ -543,16 +543,16 @@ static int check_exec(const char *m, size_t len, const char *display,
 		return 0;
 	fprintf(stderr,
 	        "%s: %s: error: neither this file nor any file under %s/ "
-	        "mentions lib.%s (the MetalShaderLibrary member of current "
-	        "PyTorch that the host stub calls): the tree predates the "
-	        "c10/metal kernels (PyTorch 2.6 and older); write the host stub "
-	        "of %s by hand following the file's own style [no-exec-kernel]\n",
+	        "mentions lib.%s, which the host stub would call: the tree "
+	        "predates the c10/metal kernels (PyTorch 2.6 and older); write "
+	        "the host stub of %s by hand following the file's own style "
+	        "[no-exec-kernel]\n",
 	        diag_prog(), display, MPS_DIR_REL, exec, name);
 	return -1;
 }
 
 /* NAME_stub, which the host stub registers, is declared in
- * aten/src/ATen/native/*.h or */*.h */
+ * aten/src/ATen/native/NAME.h or aten/src/ATen/native/DIR/NAME.h */
 static int check_stub(const char *display, const char *name)
 {
 	char *dir = xasprintf("%s/aten/src/ATen/native", tree_root), **v;
@@ -724,11 +724,16 @@ static int plan_metal(struct kfile *k, int kind, const char *name,
 		off = len;
 		indent = xstrdup("");
 		lead_blank = !prev_line_blank(t, len, len);
-		if (nmissing > 0)
+		if (nmissing > 0 && core_hdr)
 			fprintf(stderr,
 			        "%s: %s: note: no %s registration in this file yet; "
-			        "the new ones go at its end (the macro comes from "
-			        "c10/metal/indexing.h in current PyTorch)\n",
+			        "the new ones go at its end (%s defines the macro)\n",
+			        diag_prog(), k->ef->display, mr_kind_macro(kind),
+			        core_hdr);
+		else if (nmissing > 0)
+			fprintf(stderr,
+			        "%s: %s: note: no %s registration in this file yet; "
+			        "the new ones go at its end\n",
 			        diag_prog(), k->ef->display, mr_kind_macro(kind));
 	}
 
@@ -904,6 +909,55 @@ static void blank_directives(char *m, size_t len)
 	}
 }
 
+/* where a new host stub goes when no REGISTER_DISPATCH line leads the
+ * way: the start of the line holding the '}' that closes the last named
+ * namespace block of masked code c (the innermost one when blocks close
+ * together, as in "} }").  Returns 0 and sets *at, or -1 when the file
+ * has no named namespace block or its '}' does not start its line. */
+static int namespace_end(const char *c, size_t len, size_t *at)
+{
+	struct mk_re re;
+	size_t ov[2], start = 0, bo = 0, bc = 0, n = 0, cap = 0, i;
+	size_t *opens = NULL, *closes = NULL;
+	int changed;
+
+	re_compile(&re, "\\bnamespace\\s+[A-Za-z_][\\w:]*\\s*\\{", 0);
+	while (start < len && re_match(&re, c, len, start, ov, 1)) {
+		size_t open = ov[1] - 1, close = match_brace(c, len, open);
+		if (close > open && c[close - 1] == '}') {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				opens = xrealloc(opens, cap * sizeof *opens);
+				closes = xrealloc(closes, cap * sizeof *closes);
+			}
+			opens[n] = open;
+			closes[n++] = close;
+			if (close > bc) {
+				bo = open;
+				bc = close;
+			}
+		}
+		start = ov[1];
+	}
+	re_free(&re);
+	do {
+		changed = 0;
+		for (i = 0; i < n; i++)
+			if (opens[i] > bo && closes[i] < bc &&
+			    blank_range(c, closes[i], bc - 1)) {
+				bo = opens[i];
+				bc = closes[i];
+				changed = 1;
+			}
+	} while (changed);
+	free(opens);
+	free(closes);
+	if (bc == 0 || !blank_range(c, line_start(c, bc - 1), bc - 1))
+		return -1;
+	*at = line_start(c, bc - 1);
+	return 0;
+}
+
 static int plan_host(struct edit_file *ef, int idx, int kind, const char *name)
 {
 	const char *t = ef->old, *eol = edit_eol(ef->old, ef->oldlen);
@@ -938,6 +992,16 @@ static int plan_host(struct edit_file *ef, int idx, int kind, const char *name)
 		free(m);
 		free(code);
 		return 0;
+	}
+	{
+		int bad = check_exec(m, len, ef->display, kind, name) != 0;
+		if (check_stub(ef->display, name) != 0)
+			bad = 1;
+		if (bad) {
+			free(m);
+			free(code);
+			return -1;
+		}
 	}
 	ti = kind == MR_UNARY &&
 	     has_match("^[ \\t]*#[ \\t]*define[ \\t]+REGISTER_UNARY_TI_DISPATCH\\(",
@@ -1057,13 +1121,24 @@ static int plan_host(struct edit_file *ef, int idx, int kind, const char *name)
 			size_t at;
 			if (have_reg) {
 				at = reg_off;
-			} else {
-				size_t o[2];
-				if (find_last("^\\}.*namespace", code, len, len, o, 1) ||
-				    find_last("^\\}", code, len, len, o, 1))
-					at = o[0];
-				else
-					at = len;
+			} else if (namespace_end(code, len, &at) != 0) {
+				fprintf(stderr,
+				        "%s: %s: error: no REGISTER_DISPATCH line and no "
+				        "namespace block closing on its own line: no place "
+				        "for the host stub of %s (the host file is the "
+				        ".mm file of the host stubs, e.g. %s/%s) "
+				        "[no-host-anchor]\n",
+				        diag_prog(), ef->display, name, MPS_OPS_REL,
+				        kind == MR_UNARY || kind == MR_UNARY_ALPHA
+				            ? "UnaryKernel.mm"
+				            : "BinaryKernel.mm");
+				free(fn);
+				free(regline);
+				free(bind);
+				buf_free(&b);
+				free(m);
+				free(code);
+				return -1;
 			}
 			if (!prev_line_blank(t, len, at))
 				buf_puts(&b, eol);
@@ -1222,30 +1297,45 @@ static void print_json(struct edit_set *set, const char *name, int kind,
 	}
 }
 
-/* path and display name of a file: the default under root, or as given */
-static void resolve(const char *root, const char *given, const char *rel,
-                    char **path, char **display)
+/* path and display name of a file: the default under root, or as given.
+ * The file must lie under the root once symbolic links are resolved
+ * (given files and defaults alike): otherwise prints why, in the words
+ * of edit_finish, and returns -1 before anything is read.  A file that does not exist is left to the
+ * loader, which reports "cannot open". */
+static int resolve(const char *root, const char *given, const char *rel,
+                   char **path, char **display)
 {
 	char *rr, *rg;
 	size_t n;
-	if (!given) {
-		*path = xasprintf("%s/%s", root, rel);
-		*display = xstrdup(rel);
-		return;
-	}
-	*path = xstrdup(given);
-	*display = NULL;
+	int inside = 0, exists;
+	*path = given ? xstrdup(given) : xasprintf("%s/%s", root, rel);
+	*display = given ? NULL : xstrdup(rel);
 	rr = realpath(root, NULL);
-	rg = realpath(given, NULL);
+	rg = realpath(*path, NULL);
+	exists = rg != NULL;
 	if (rr && rg) {
 		n = strlen(rr);
-		if (strncmp(rg, rr, n) == 0 && rg[n] == '/')
-			*display = xstrdup(rg + n + 1);
+		if (strncmp(rg, rr, n) == 0 && (rg[n] == '/' || rr[n - 1] == '/')) {
+			inside = 1;
+			if (!*display)
+				*display = xstrdup(rg + n + (rg[n] == '/'));
+		}
 	}
 	free(rr);
 	free(rg);
 	if (!*display)
 		*display = xstrdup(given);
+	if (exists && !inside) {
+		/* the edit engine's wording (edit_finish), given before reading */
+		char *r1 = realpath(*path, NULL), *r2 = realpath(root, NULL);
+		warnx_("error: '%s' resolves to '%s', outside the root '%s'; "
+		       "nothing written",
+		       *display, r1 ? r1 : *path, r2 ? r2 : root);
+		free(r1);
+		free(r2);
+		return -1;
+	}
+	return 0;
 }
 
 static struct edit_file *load(struct edit_set *set, const char *path,
@@ -1283,6 +1373,7 @@ int main(int argc, char **argv)
 			cli_usage(&info, opts);
 		}
 		eo.root = opt.root;
+		eo.json = opt.json;
 		return close_stdout(edit_undo(&eo));
 	}
 	if (n != 2) {
@@ -1327,25 +1418,35 @@ int main(int argc, char **argv)
 
 	if (opt.host_file)
 		opt.host = 1;
+	if (opt.host_file && ends_with(opt.host_file, ".metal")) {
+		warnx_("error: --host-file '%s' is a .metal file; the host stub "
+		       "goes into the .mm file of the host stubs (%s/UnaryKernel.mm "
+		       "or BinaryKernel.mm)",
+		       opt.host_file, MPS_OPS_REL);
+		return MK_EXIT_ERROR;
+	}
 	root = find_root(opt.root);
 	if (!root)
 		return MK_EXIT_ERROR;
 	eo.root = root;
-	{
-		int unary = kind == MR_UNARY || kind == MR_UNARY_ALPHA;
-		resolve(root, opt.kernel_file,
-		        unary ? MPS_KERNELS_REL "/UnaryKernel.metal"
-		              : MPS_KERNELS_REL "/BinaryKernel.metal",
-		        &kpath, &kdisp);
-		if (opt.host)
-			resolve(root, opt.host_file,
-			        unary ? MPS_OPS_REL "/UnaryKernel.mm"
-			              : MPS_OPS_REL "/BinaryKernel.mm",
-			        &hpath, &hdisp);
-	}
+	tree_root = root;
 	memset(&set, 0, sizeof set);
 	memset(&k, 0, sizeof k);
 	rc = MK_EXIT_ERROR;
+	{
+		int unary = kind == MR_UNARY || kind == MR_UNARY_ALPHA;
+		if (resolve(root, opt.kernel_file,
+		            unary ? MPS_KERNELS_REL "/UnaryKernel.metal"
+		                  : MPS_KERNELS_REL "/BinaryKernel.metal",
+		            &kpath, &kdisp) != 0)
+			goto out;
+		if (opt.host &&
+		    resolve(root, opt.host_file,
+		            unary ? MPS_OPS_REL "/UnaryKernel.mm"
+		                  : MPS_OPS_REL "/BinaryKernel.mm",
+		            &hpath, &hdisp) != 0)
+			goto out;
+	}
 	k.ef = load(&set, kpath, kdisp);
 	if (!k.ef)
 		goto out;
@@ -1365,10 +1466,27 @@ int main(int argc, char **argv)
 	k.masked = mask_code(k.ef->old, k.ef->oldlen, LANG_C);
 	mr_file_parse(&k.mf, k.masked, k.ef->oldlen);
 
-	if (plan_metal(&k, kind, name, want, (size_t)nwant) != 0)
-		goto out;
-	if (opt.host)
-		plan_host(&set.files[1], 1, kind, name);
+	{
+		/* every refusal is reported, before any note, and before giving
+		 * up; the host file is planned first for that, then its items
+		 * are moved after the kernel file's */
+		int bad = check_core(k.masked, k.ef->oldlen, k.ef->display, kind,
+		                     name) != 0;
+		size_t nhost;
+		struct item *tmp;
+		if (opt.host && plan_host(&set.files[1], 1, kind, name) != 0)
+			bad = 1;
+		if (bad)
+			goto out;
+		nhost = nitems;
+		if (plan_metal(&k, kind, name, want, (size_t)nwant) != 0)
+			goto out;
+		tmp = xcalloc(nitems + 1, sizeof *tmp);
+		memcpy(tmp, items + nhost, (nitems - nhost) * sizeof *tmp);
+		memcpy(tmp + (nitems - nhost), items, nhost * sizeof *tmp);
+		memcpy(items, tmp, nitems * sizeof *tmp);
+		free(tmp);
+	}
 
 	for (i = 0; i < set.n; i++)
 		build(&set.files[i], (int)i);
@@ -1431,5 +1549,6 @@ out:
 	free(kdisp);
 	free(hpath);
 	free(hdisp);
+	free(core_hdr);
 	return close_stdout(rc);
 }
