@@ -750,17 +750,6 @@ void mr_file_free(struct mr_file *f)
 
 /* ---- the c10/metal infrastructure ---- */
 
-static int text_match(const char *pattern, const char *t, size_t len)
-{
-	struct mk_re re;
-	size_t ov[2];
-	int r;
-	re_compile(&re, pattern, PCRE2_MULTILINE);
-	r = re_match(&re, t, len, 0, ov, 1);
-	re_free(&re);
-	return r;
-}
-
 /* callers pass identifiers only (checked here: anything else would be
  * a pattern) */
 static int ident(const char *s)
@@ -781,7 +770,7 @@ int mr_text_uses_macro(const char *t, size_t len, const char *macro)
 	if (!ident(macro))
 		return 0;
 	p = xasprintf("\\b%s\\s*\\(", macro);
-	r = text_match(p, t, len);
+	r = re_has_match(p, PCRE2_MULTILINE, t, len);
 	free(p);
 	return r;
 }
@@ -793,7 +782,7 @@ int mr_text_defines_macro(const char *t, size_t len, const char *macro)
 	if (!ident(macro))
 		return 0;
 	p = xasprintf("^[ \\t]*#[ \\t]*define[ \\t]+%s\\(", macro);
-	r = text_match(p, t, len);
+	r = re_has_match(p, PCRE2_MULTILINE, t, len);
 	free(p);
 	return r;
 }
@@ -805,7 +794,7 @@ int mr_text_has_exec(const char *t, size_t len, int binary)
 	                    "\\b%s\\s*\\(\\s*(?:const\\s+)?"
 	                    "(?:(?:::)?at::)?TensorIteratorBase\\b",
 	                    k, k);
-	int r = text_match(p, t, len);
+	int r = re_has_match(p, PCRE2_MULTILINE, t, len);
 	free(p);
 	return r;
 }
@@ -819,7 +808,7 @@ int mr_text_declares_stub(const char *t, size_t len, const char *stub)
 	p = xasprintf("\\bDECLARE_DISPATCH\\s*\\([^;()]*(?:\\([^;()]*\\)"
 	              "[^;()]*)*,\\s*%s\\s*\\)",
 	              stub);
-	r = text_match(p, t, len);
+	r = re_has_match(p, PCRE2_MULTILINE, t, len);
 	free(p);
 	return r;
 }

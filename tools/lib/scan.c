@@ -522,3 +522,15 @@ void line_col(const char *src, size_t off, unsigned long *line,
 	*line = l;
 	*col = (unsigned long)(off - bol) + 1;
 }
+
+int re_has_match(const char *pattern, unsigned options, const char *t,
+                 size_t len)
+{
+	struct mk_re re;
+	size_t ov[2];
+	int r;
+	re_compile(&re, pattern, options);
+	r = re_match(&re, t, len, 0, ov, 1);
+	re_free(&re);
+	return r;
+}

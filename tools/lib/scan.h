@@ -40,6 +40,13 @@ int re_match(struct mk_re *re, const char *subject, size_t len, size_t start,
 
 void re_free(struct mk_re *re);
 
+/* re_has_match: compile PATTERN with OPTIONS, report whether it matches
+ * anywhere in t[0..len) (1 or 0), free it.  For one-off questions; a
+ * pattern used in a loop is compiled once with re_compile instead.
+ * Errors as re_compile / re_match (exit 2). */
+int re_has_match(const char *pattern, unsigned options, const char *t,
+                 size_t len);
+
 /* Languages known to mask_code(). */
 enum scan_lang { LANG_C = 0 /* .mm .h .cpp .metal */, LANG_PYTHON };
 

@@ -240,17 +240,6 @@ static int find_last(const char *pattern, const char *t, size_t len,
 	return found;
 }
 
-static int has_match(const char *pattern, const char *t, size_t len)
-{
-	struct mk_re re;
-	size_t ov[2];
-	int r;
-	re_compile(&re, pattern, PCRE2_MULTILINE);
-	r = re_match(&re, t, len, 0, ov, 1);
-	re_free(&re);
-	return r;
-}
-
 /* ---- dtype classes ---- */
 
 static int is_float(const char *d)
@@ -801,15 +790,15 @@ static int plan_metal(struct kfile *k, int kind, const char *name,
 	{
 		char *pat = xasprintf("\\b%s_functor\\b|\\bDEFINE_\\w*FUNCTOR\\s*\\(\\s*%s\\s*[,)]",
 		                      name, name);
-		functor_exists = has_match(pat, k->masked, len);
+		functor_exists = re_has_match(pat, PCRE2_MULTILINE, k->masked, len);
 		free(pat);
 	}
 	if (opt.functor && !functor_exists) {
-		if (has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+metal[ \\t]*;",
-		              k->masked, len))
+		if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+metal[ \\t]*;",
+		                 PCRE2_MULTILINE, k->masked, len))
 			ns_metal = "";
-		if (has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+c10::metal[ \\t]*;",
-		              k->masked, len))
+		if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+c10::metal[ \\t]*;",
+		                 PCRE2_MULTILINE, k->masked, len))
 			ns_c10 = "";
 		size_t limit = nmissing > 0 ? off : first_call_of(k, name);
 		size_t ov[2], at;
@@ -975,7 +964,7 @@ static int plan_host(struct edit_file *ef, int idx, int kind, const char *name)
 	                "\\bREGISTER_(?:MPS_)?DISPATCH\\s*\\(\\s*%s_stub\\s*,",
 	                name, name);
 	blank_directives(code, len);
-	present = has_match(pat, code, len);
+	present = re_has_match(pat, PCRE2_MULTILINE, code, len);
 	free(pat);
 	if (present) {
 		size_t o[2];
@@ -1004,8 +993,8 @@ static int plan_host(struct edit_file *ef, int idx, int kind, const char *name)
 		}
 	}
 	ti = kind == MR_UNARY &&
-	     has_match("^[ \\t]*#[ \\t]*define[ \\t]+REGISTER_UNARY_TI_DISPATCH\\(",
-	               m, len);
+	     re_has_match("^[ \\t]*#[ \\t]*define[ \\t]+REGISTER_UNARY_TI_DISPATCH\\(",
+	                  PCRE2_MULTILINE, m, len);
 	it = new_item(W_HOST, idx);
 	buf_init(&b);
 	if (ti) {
