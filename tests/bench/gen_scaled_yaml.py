@@ -4,6 +4,9 @@
 name prefixed "sK_" (in `func:`, `structured_delegate:` and `autogen:`),
 so names stay unique and every reference still resolves.  Structure,
 comments, dispatch sections and line endings are kept as they are.
+(torchgen's name-based exceptions such as resize_, set_ and polygamma_
+no longer apply to the renamed copies, so a copy indexes ~12 fewer
+autogen'd functions than the original; the size is what matters here.)
 
 usage: gen_scaled_yaml.py SRC_YAML OUT_YAML [N]
 """

@@ -30,9 +30,9 @@ for y in "$repo"/tests/fixtures/bad/*.yaml "$G"/*.yaml; do
   sed "s|^mps-overloads: $T/||" "$work/err" >"$work/first"
   for c in "mps-overloads --all" "$DI" "$DI --in-place" "$DI --add --in-place" "$VE" "mps-verify --all"; do
     set -- $c
-    # mps-overloads names the yaml by its full path, the others relative
-    # to the root
-    p=; [ "$1" = mps-overloads ] && p=$T/
+    # with --root (found from the current folder) every tool names the
+    # yaml relative to the root
+    p=
     expect 2 "$1: $p$N/native_functions.yaml:" "$T" "$c: $b" -- sh -c 'cd "$1" && shift && exec "$@"' sh "$T" "$@"
     checks=$((checks + 1))
     if sed "s|^$1: $p||" "$work/err" | cmp -s - "$work/first"; then ok "$c: $b: same message as mps-overloads"

@@ -1256,17 +1256,19 @@ int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
 	return 0;
 }
 
-int nf_load(struct nf_index *ix, const char *path)
+int nf_load(struct nf_index *ix, const char *path, const char *display)
 {
 	char *data;
 	size_t len;
 	int ret;
+	if (!display)
+		display = path;
 	if (read_file(path, &data, &len) != 0) {
-		warnx_("cannot open '%s': %s", path, strerror(errno));
+		warnx_("cannot open '%s': %s", display, strerror(errno));
 		memset(ix, 0, sizeof *ix);
 		return -1;
 	}
-	ret = nf_load_buffer(ix, path, data, len);
+	ret = nf_load_buffer(ix, display, data, len);
 	free(data);
 	return ret;
 }

@@ -78,13 +78,15 @@ struct nf_index {
 	size_t hashcap;
 };
 
-/* nf_load: read and index PATH.  Returns 0, or prints a diagnostic
- * ("prog: cannot open 'PATH': REASON", or "prog: PATH:LINE:COL: error:
+/* nf_load: read and index PATH; messages name the file DISPLAY (e.g.
+ * the path relative to the checkout root), or PATH when DISPLAY is NULL.
+ * Returns 0, or prints a diagnostic ("prog: cannot open 'DISPLAY':
+ * REASON", or "prog: DISPLAY:LINE:COL: error:
  * MESSAGE" for malformed YAML from libyaml's problem mark, an entry
  * without `func`, an empty dispatch value, a schema that does not parse,
  * a structured_delegate naming no function) and returns -1 with ix
  * released.  ix is owned by the caller: nf_free(). */
-int nf_load(struct nf_index *ix, const char *path);
+int nf_load(struct nf_index *ix, const char *path, const char *display);
 
 /* nf_load_buffer: as nf_load, on len bytes at data (copied); path is
  * used in messages only.  For fuzzing and tests. */

@@ -291,10 +291,13 @@ int main(int argc, char **argv)
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
 	path = xasprintf("%s/%s", root, NF_YAML_REL);
-	if (!(ef = edit_set_load(&set, path, NF_YAML_REL)))
+	if (!(ef = edit_set_load(&set, path, NF_YAML_REL)) ||
+	    nf_load_buffer(&ix, NF_YAML_REL, ef->old, ef->oldlen) != 0) {
+		edit_set_free(&set);
+		free(root);
+		free(path);
 		return MK_EXIT_ERROR;
-	if (nf_load_buffer(&ix, NF_YAML_REL, ef->old, ef->oldlen) != 0)
-		return MK_EXIT_ERROR;
+	}
 
 	for (k = 0; k < nops; k++) {
 		int found = 0, outs = 0;
@@ -342,12 +345,15 @@ int main(int argc, char **argv)
 			       NF_YAML_REL);
 			nf_free(&ix);
 			edit_set_free(&set);
+			free(root);
+			free(path);
 			return MK_EXIT_ERROR;
 		}
 	}
 
 	/* apply the edits in file order */
-	qsort(edits, nedits, sizeof *edits, cmp_edit);
+	if (nedits > 1) /* edits is NULL when there are none */
+		qsort(edits, nedits, sizeof *edits, cmp_edit);
 	buf_init(&out);
 	for (i = 0, pos = 0; i < nedits; i++) {
 		buf_add(&out, ix.text + pos, edits[i].start - pos);

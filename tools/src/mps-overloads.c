@@ -454,8 +454,11 @@ int main(int argc, char **argv)
 			return MK_EXIT_ERROR;
 		path = xasprintf("%s/%s", root, NF_YAML_REL);
 	}
-	if (nf_load(&ix, path) != 0)
+	if (nf_load(&ix, path, opt_yaml ? NULL : NF_YAML_REL) != 0) {
+		free(path);
+		free(root);
 		return MK_EXIT_ERROR;
+	}
 	free(path);
 	free(root);
 

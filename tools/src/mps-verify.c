@@ -951,7 +951,7 @@ int main(int argc, char **argv)
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
 	if (opt_before) {
-		if (nf_load(&bx, opt_before) != 0) {
+		if (nf_load(&bx, opt_before, NULL) != 0) {
 			free(root);
 			return MK_EXIT_ERROR;
 		}
@@ -964,7 +964,7 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	}
 	free(root);
-	if (nf_load(&ix, NF_YAML_REL) != 0)
+	if (nf_load(&ix, NF_YAML_REL, NULL) != 0)
 		return MK_EXIT_ERROR;
 
 	/* operators: every base name of both yamls, in file order */
