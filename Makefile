@@ -22,7 +22,7 @@ TOOL_BIN := $(TOOL_SRC:tools/src/%.c=$(BIN)/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
-.PHONY: all deps check check-unit check-cli check-real check-skill check-asan \
+.PHONY: all deps check check-asan check-valgrind \
         demo bench fuzz install install-user uninstall clean
 
 all: deps-quiet $(TOOL_BIN)
@@ -64,6 +64,10 @@ check-asan:
 	$(MAKE) check CC=clang OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 	$(MAKE) clean
+
+# Every CLI golden case with each tool under valgrind memcheck.
+check-valgrind: all
+	@sh tests/hardening/valgrind.sh
 
 demo: all
 	@sh examples/run-demo.sh
