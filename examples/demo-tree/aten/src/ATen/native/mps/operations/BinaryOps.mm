@@ -19,41 +19,41 @@
 namespace at::native {
 namespace mps {
 
-struct BinaryOpCachedGraph : public MPSCachedGraph {
-  BinaryOpCachedGraph(MPSGraph* graph) : MPSCachedGraph(graph) {}
-  MPSGraphTensor* primaryTensor = nil;
-  MPSGraphTensor* secondaryTensor = nil;
+struct TwoInputGraph : public MPSCachedGraph {
+  TwoInputGraph(MPSGraph* graph) : MPSCachedGraph(graph) {}
+  MPSGraphTensor* lhsTensor = nil;
+  MPSGraphTensor* rhsTensor = nil;
   MPSGraphTensor* outputTensor = nil;
 };
 
-typedef MPSGraphTensor* (^BinaryOpBlock)(BinaryOpCachedGraph*, MPSGraphTensor*, MPSGraphTensor*);
+typedef MPSGraphTensor* (^TwoInputBody)(TwoInputGraph*, MPSGraphTensor*, MPSGraphTensor*);
 #define BinaryOpFn(graph, primary, secondary) \
-  MPSGraphTensor*(mps::BinaryOpCachedGraph * graph, MPSGraphTensor * primary, MPSGraphTensor * secondary)
+  MPSGraphTensor*(mps::TwoInputGraph * graph, MPSGraphTensor * primary, MPSGraphTensor * secondary)
 
 // Looks up (or builds) the graph for op_name and these tensors, then runs it.
 static void binaryOpTensor(const Tensor& self,
                            const Tensor& other,
                            const Tensor& output,
                            const std::string& op_name,
-                           BinaryOpBlock binaryBlock) {
+                           TwoInputBody body) {
   if (output.numel() == 0) {
     return;
   }
   MPSStream* stream = getCurrentMPSStream();
   @autoreleasepool {
     const std::string key = op_name + getTensorsStringKey({self, other, output});
-    auto cachedGraph = LookUpOrCreateCachedGraph<BinaryOpCachedGraph>(
-        key, ^(MPSGraph* mpsGraph, BinaryOpCachedGraph* newCachedGraph) {
-          newCachedGraph->primaryTensor = mpsGraphRankedPlaceHolder(mpsGraph, self);
-          newCachedGraph->secondaryTensor = mpsGraphRankedPlaceHolder(mpsGraph, other);
+    auto cachedGraph = LookUpOrCreateCachedGraph<TwoInputGraph>(
+        key, ^(MPSGraph* mpsGraph, TwoInputGraph* newCachedGraph) {
+          newCachedGraph->lhsTensor = mpsGraphRankedPlaceHolder(mpsGraph, self);
+          newCachedGraph->rhsTensor = mpsGraphRankedPlaceHolder(mpsGraph, other);
           newCachedGraph->outputTensor =
-              binaryBlock(newCachedGraph, newCachedGraph->primaryTensor, newCachedGraph->secondaryTensor);
+              body(newCachedGraph, newCachedGraph->lhsTensor, newCachedGraph->rhsTensor);
         });
-    Placeholder selfPlaceholder(cachedGraph->primaryTensor, self);
-    Placeholder otherPlaceholder(cachedGraph->secondaryTensor, other);
-    Placeholder outputPlaceholder(cachedGraph->outputTensor, output);
-    auto feeds = dictionaryFromPlaceholders(selfPlaceholder, otherPlaceholder);
-    runMPSGraph(stream, cachedGraph->graph(), feeds, outputPlaceholder);
+    Placeholder selfFeed(cachedGraph->lhsTensor, self);
+    Placeholder otherFeed(cachedGraph->rhsTensor, other);
+    Placeholder resultFeed(cachedGraph->outputTensor, output);
+    auto feeds = dictionaryFromPlaceholders(selfFeed, otherFeed);
+    runMPSGraph(stream, cachedGraph->graph(), feeds, resultFeed);
   }
 }
 
@@ -64,9 +64,9 @@ static void div_mode_template(const Tensor& self,
                               std::optional<std::string_view> rounding_mode,
                               const Tensor& output,
                               const std::string& op_name) {
-  BinaryOpBlock divBlock = ^BinaryOpFn(cachedGraph, primary, secondary) {
+  TwoInputBody divBlock = ^BinaryOpFn(cachedGraph, primary, secondary) {
     MPSGraph* mpsGraph = cachedGraph->graph();
-    MPSGraphTensor* quotient = [mpsGraph divisionWithPrimaryTensor:primary secondaryTensor:secondary name:nil];
+    MPSGraphTensor* quotient = [mpsGraph divisionWithPrimaryTensor:primary rhsTensor:secondary name:nil];
     if (!rounding_mode.has_value()) {
       return quotient;
     }
@@ -85,7 +85,7 @@ TORCH_IMPL_FUNC(atan2_out_mps)(const Tensor& self, const Tensor& other, const Te
   TORCH_CHECK(self.scalar_type() != ScalarType::Long, "atan2: int64 input is not supported on MPS");
   mps::binaryOpTensor(self, other, output, "atan2", ^BinaryOpFn(cachedGraph, primary, secondary) {
     MPSGraph* mpsGraph = cachedGraph->graph();
-    return [mpsGraph atan2WithPrimaryTensor:primary secondaryTensor:secondary name:nil];
+    return [mpsGraph atan2WithPrimaryTensor:primary rhsTensor:secondary name:nil];
   });
 }
 

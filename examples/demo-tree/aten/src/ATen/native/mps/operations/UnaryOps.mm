@@ -18,24 +18,24 @@
 namespace at::native {
 namespace mps {
 
-typedef MPSGraphTensor* (^UnaryOpBlock)(MPSGraph*, MPSGraphTensor*);
+typedef MPSGraphTensor* (^OneInputBody)(MPSGraph*, MPSGraphTensor*);
 
-// Builds (once per key) and runs a one-input graph whose body is unaryBlock.
-static void unary_op(const Tensor& self, const Tensor& output, const std::string& op_name, UnaryOpBlock unaryBlock) {
+// Builds (once per key) and runs a one-input graph whose body is body.
+static void unary_op(const Tensor& self, const Tensor& output, const std::string& op_name, OneInputBody body) {
   if (output.numel() == 0) {
     return;
   }
   @autoreleasepool {
     const std::string key = op_name + getTensorsStringKey({self, output});
-    auto cachedGraph = LookUpOrCreateCachedGraph<MPSUnaryCachedGraph>(
-        key, ^(MPSGraph* mpsGraph, MPSUnaryCachedGraph* newCachedGraph) {
-          newCachedGraph->inputTensor_ = mpsGraphRankedPlaceHolder(mpsGraph, self);
-          newCachedGraph->outputTensor_ = unaryBlock(mpsGraph, newCachedGraph->inputTensor_);
+    auto cachedGraph = LookUpOrCreateCachedGraph<OneInputGraph>(
+        key, ^(MPSGraph* mpsGraph, OneInputGraph* newCachedGraph) {
+          newCachedGraph->in_ = mpsGraphRankedPlaceHolder(mpsGraph, self);
+          newCachedGraph->out_ = body(mpsGraph, newCachedGraph->in_);
         });
-    Placeholder selfPlaceholder(cachedGraph->inputTensor_, self);
-    Placeholder outputPlaceholder(cachedGraph->outputTensor_, output);
-    auto feeds = dictionaryFromPlaceholders(selfPlaceholder);
-    runMPSGraph(getCurrentMPSStream(), cachedGraph->graph(), feeds, outputPlaceholder);
+    Placeholder selfFeed(cachedGraph->in_, self);
+    Placeholder resultFeed(cachedGraph->out_, output);
+    auto feeds = dictionaryFromPlaceholders(selfFeed);
+    runMPSGraph(getCurrentMPSStream(), cachedGraph->graph(), feeds, resultFeed);
   }
 }
 

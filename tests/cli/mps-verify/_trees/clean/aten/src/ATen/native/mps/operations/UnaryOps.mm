@@ -5,9 +5,9 @@
 namespace at::native {
 namespace mps {
 // A helper that builds a graph for one input and one output.
-static void unary_op(const Tensor& self, const Tensor& output, std::string name, UnaryOpBlock block) {
-  auto graph = LookUpOrCreateCachedGraph<MPSUnaryCachedGraph>(name, [&](auto* mpsGraph, auto* newCachedGraph) {
-    newCachedGraph->outputTensor_ = block(mpsGraph, newCachedGraph->inputTensor_);
+static void unary_op(const Tensor& self, const Tensor& output, std::string name, OneInputBody block) {
+  auto graph = LookUpOrCreateCachedGraph<OneInputGraph>(name, [&](auto* mpsGraph, auto* newCachedGraph) {
+    newCachedGraph->out_ = block(mpsGraph, newCachedGraph->in_);
   });
   runMPSGraph(getCurrentMPSStream(), graph->graph(), feeds(self), results(output));
 }
