@@ -6,26 +6,15 @@ time counts.  Peak memory is the child's ru_maxrss.
 usage: bench.py REPO TREE(2.6.0) BUILD_DIR
 """
 import os
-import resource
 import subprocess
 import sys
-import tempfile
-import time
 
 repo, tree, build = sys.argv[1:4]
-REPEAT = int(os.environ.get("BENCH_REPEAT", "5"))
 bindir = os.path.join(repo, "tools/bin")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import REPEAT, best as run  # noqa: E402
+
 yaml_path = os.path.join(tree, "aten/src/ATen/native/native_functions.yaml")
-
-
-def run(cmd, repeat=REPEAT, **kw):
-    best = None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True, **kw)
-        dt = time.perf_counter() - t0
-        best = dt if best is None or dt < best else best
-    return best
 
 
 def peak_kib(cmd):

@@ -25,20 +25,11 @@ done
 cp "$tree/$NAT/native_functions.yaml" "$tmp/x1/$NAT/"
 python3 "$here/gen_scaled_yaml.py" "$tree/$NAT/native_functions.yaml" \
   "$tmp/x10/$NAT/native_functions.yaml" 10 || exit 2
-python3 - "$tmp" <<'PY'
-import os, subprocess, sys, time
+BENCH_DIR=$here python3 - "$tmp" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["BENCH_DIR"])
+from timing import best
 tmp = sys.argv[1]
-R = int(os.environ.get("BENCH_REPEAT", "5"))
-def best(cmd):
-    b = None
-    for _ in range(R):
-        t0 = time.perf_counter()
-        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if r.returncode > 1:
-            sys.exit(f"bench: {' '.join(cmd)} exited {r.returncode}")
-        d = time.perf_counter() - t0
-        b = d if b is None or d < b else b
-    return b
 y = "aten/src/ATen/native/native_functions.yaml"
 s1, s10 = (os.path.getsize(os.path.join(tmp, x, y)) for x in ("x1", "x10"))
 print(f"scale: native_functions.yaml {s1/1e6:.1f} MB vs {s10/1e6:.1f} MB ({s10/s1:.1f}x)")
