@@ -10,7 +10,7 @@ SAN     ?=
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(SAN) -Itools/lib $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(SAN) $(PKG_LIBS) $(LDFLAGS) $(LDLIBS)
+LDLIBS_ALL := $(SAN) $(PKG_LIBS) -lpthread $(LDFLAGS) $(LDLIBS)
 
 BUILD   ?= build
 BIN     ?= tools/bin

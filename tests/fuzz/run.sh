@@ -24,7 +24,7 @@ pkgs="yaml-0.1 libpcre2-8 zlib jansson"
 flags="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g
   -fno-omit-frame-pointer -fno-sanitize-recover=all -I$repo/tools/lib
   $(pkg-config --cflags $pkgs)"
-libs=$(pkg-config --libs $pkgs)
+libs="$(pkg-config --libs $pkgs) -lpthread"
 
 # the library, instrumented for coverage
 objs=

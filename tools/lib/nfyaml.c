@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,8 +400,12 @@ struct reader {
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	int have_ev;
-	size_t *lines;   /* byte offset where each line starts */
+	size_t *lines;   /* byte offset where each line starts (whole file) */
 	size_t nlines;
+	/* the slice of ix->text this reader parses: all of it, or a run of
+	 * whole top-level entries (see split_entries) */
+	size_t base_off;        /* byte offset of the slice */
+	unsigned long line_off; /* lines before the slice */
 	/* per-entry raw data, moved into nf_func */
 	size_t cap;
 	/* per entry extra fields not kept in nf_func */
@@ -418,10 +423,10 @@ struct reader {
 /* byte offset of a libyaml mark (libyaml counts characters, not bytes) */
 static size_t mark_offset(const struct reader *r, const yaml_mark_t *m)
 {
-	size_t off, c;
-	if (m->line >= r->nlines)
+	size_t off, c, line = m->line + r->line_off;
+	if (line >= r->nlines)
 		return r->ix->len;
-	off = r->lines[m->line];
+	off = r->lines[line];
 	for (c = 0; c < m->column && off < r->ix->len; c++) {
 		unsigned char ch = (unsigned char)r->ix->text[off];
 		off++;
@@ -437,7 +442,8 @@ static int error_at(struct reader *r, const yaml_mark_t *m, const char *fmt,
                     const char *arg)
 {
 	char *msg = xasprintf(fmt, arg ? arg : "");
-	diag_at(r->ix->path, m->line + 1, m->column + 1, "error: %s", msg);
+	diag_at(r->ix->path, m->line + 1 + r->line_off, m->column + 1,
+	        "error: %s", msg);
 	free(msg);
 	return -1;
 }
@@ -454,14 +460,15 @@ static int next(struct reader *r)
 		if (r->parser.error == YAML_READER_ERROR) {
 			/* reader errors carry a byte offset, not a mark */
 			unsigned long line, col;
-			line_col(r->ix->text, r->parser.problem_offset, &line, &col);
+			line_col(r->ix->text, r->parser.problem_offset + r->base_off,
+			         &line, &col);
 			diag_at(r->ix->path, line, col, "error: %s", problem);
 		} else if (r->parser.context)
-			diag_at(r->ix->path, m->line + 1, m->column + 1,
+			diag_at(r->ix->path, m->line + 1 + r->line_off, m->column + 1,
 			        "error: %s %s", problem, r->parser.context);
 		else
-			diag_at(r->ix->path, m->line + 1, m->column + 1, "error: %s",
-			        problem);
+			diag_at(r->ix->path, m->line + 1 + r->line_off, m->column + 1,
+			        "error: %s", problem);
 		return -1;
 	}
 	r->have_ev = 1;
@@ -574,7 +581,7 @@ static int read_dispatch(struct reader *r, struct nf_func *f)
 		d = &f->dispatch[f->ndispatch];
 		memset(d, 0, sizeof *d);
 		km = r->ev.start_mark;
-		d->line = km.line + 1;
+		d->line = km.line + 1 + r->line_off;
 		d->col = km.column + 1;
 		d->key_start = mark_offset(r, &km);
 		k = scalar(r);
@@ -664,7 +671,7 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 	char *func = NULL;
 	int ret = -1;
 
-	f->line = start.line + 1;
+	f->line = start.line + 1 + r->line_off;
 	f->entry_start = mark_offset(r, &start);
 	f->delegate = f->declared_by = -1;
 	for (;;) {
@@ -706,7 +713,7 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 		} else if (strcmp(key, "dispatch") == 0) {
 			seen[nseen++] = "dispatch";
 			f->has_dispatch = 1;
-			f->dispatch_line = km.line + 1;
+			f->dispatch_line = km.line + 1 + r->line_off;
 			if (r->ev.type == YAML_SCALAR_EVENT && is_null_scalar(r)) {
 				error_at(r, &km, "'dispatch' has no entries%s", NULL);
 				goto out;
@@ -733,14 +740,14 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 			if (expect_scalar(r, key, "an operator name"))
 				goto out;
 			f->structured_delegate = xstrdup(scalar(r));
-			x->delegate_line = r->ev.start_mark.line + 1;
+			x->delegate_line = r->ev.start_mark.line + 1 + r->line_off;
 			x->delegate_col = r->ev.start_mark.column + 1;
 		} else if (strcmp(key, "autogen") == 0) {
 			seen[nseen++] = "autogen";
 			if (expect_scalar(r, key, "a list of operator names"))
 				goto out;
 			x->autogen = xstrdup(scalar(r));
-			x->autogen_line = r->ev.start_mark.line + 1;
+			x->autogen_line = r->ev.start_mark.line + 1 + r->line_off;
 			x->autogen_col = r->ev.start_mark.column + 1;
 		} else if (strcmp(key, "tags") == 0) {
 			seen[nseen++] = "tags";
@@ -1112,10 +1119,11 @@ void nf_free(struct nf_index *ix)
 	memset(ix, 0, sizeof *ix);
 }
 
-static int parse_all(struct reader *r)
+/* parse_entries: the YAML stream of r's slice, a list of entries, into
+ * r->ix->funcs and r->extra (appended, file order) */
+static int parse_entries(struct reader *r)
 {
 	struct nf_index *ix = r->ix;
-	size_t i;
 
 	if (next(r) || r->ev.type != YAML_STREAM_START_EVENT)
 		return -1;
@@ -1154,6 +1162,16 @@ static int parse_all(struct reader *r)
 	if (r->ev.type != YAML_STREAM_END_EVENT)
 		return error_at(r, &r->ev.start_mark, "expected one YAML document%s",
 		                NULL);
+	return 0;
+}
+
+/* finish: the rules over the whole list of entries — names declared
+ * twice, routes, autogen'd functions, structured_delegate targets */
+static int finish(struct reader *r)
+{
+	struct nf_index *ix = r->ix;
+	size_t i;
+
 	ix->nentries = ix->nfuncs;
 	{
 		size_t room = ix->nfuncs;
@@ -1193,12 +1211,306 @@ static int parse_all(struct reader *r)
 	return 0;
 }
 
-int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
-                   size_t len)
+/* ------------------------------------------------------------------ */
+/* slices: parsing runs of whole entries on their own                  */
+
+/* line_starts: byte offset of every line start; CRLF, LF and a lone CR
+ * each end a line, as in libyaml.  Caller frees. */
+static size_t *line_starts(const char *data, size_t len, size_t *n)
+{
+	size_t cap = 1024, i, *lines = xmalloc(cap * sizeof *lines);
+	*n = 0;
+	lines[(*n)++] = 0;
+	if (!memchr(data, '\r', len)) {
+		const char *p = data, *end = data + len;
+		while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+			if (*n == cap)
+				lines = xrealloc(lines, (cap *= 2) * sizeof *lines);
+			lines[(*n)++] = (size_t)(++p - data);
+		}
+		return lines;
+	}
+	for (i = 0; i < len; i++) {
+		int brk = data[i] == '\n' ||
+		          (data[i] == '\r' && (i + 1 >= len || data[i + 1] != '\n'));
+		if (brk) {
+			if (*n == cap)
+				lines = xrealloc(lines, (cap *= 2) * sizeof *lines);
+			lines[(*n)++] = i + 1;
+		}
+	}
+	return lines;
+}
+
+/* split_entries: the byte offsets of the lines that start a top-level
+ * entry ("- " or a lone "-" in column 1), in *starts (caller frees).
+ * Returns -1, and no slicing is done, unless every line of the file
+ * starts with one of those, a space, '#' or nothing at all: then no
+ * other column-1 text (a "---" marker, a directive, a continuation line
+ * of a multi-line scalar, a tab) can make a slice mean something else
+ * than the same text inside the whole file.  A flow or quoted scalar
+ * cut at an entry start leaves a slice that does not parse, and every
+ * failed slice sends the whole file to the one serial pass. */
+static int split_entries(const char *t, size_t len, const size_t *lines,
+                         size_t nlines, size_t **starts, size_t *n)
+{
+	size_t i, cap = 256;
+	*n = 0;
+	if (memchr(t, '\r', len) || (len >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0))
+		return -1;
+	*starts = xmalloc(cap * sizeof **starts);
+	for (i = 0; i < nlines; i++) {
+		size_t o = lines[i];
+		char c = o < len ? t[o] : '\n';
+		if (c == ' ' || c == '\n' || c == '#')
+			continue;
+		if (c == '-' && (o + 1 == len || t[o + 1] == ' ' || t[o + 1] == '\n')) {
+			if (*n == cap)
+				*starts = xrealloc(*starts, (cap *= 2) * sizeof **starts);
+			(*starts)[(*n)++] = o;
+			continue;
+		}
+		free(*starts);
+		*starts = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* line_index: the line that starts at byte offset off */
+static unsigned long line_index(const size_t *lines, size_t nlines, size_t off)
+{
+	size_t lo = 0, hi = nlines;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (unsigned long)lo;
+}
+
+/* reader_parse: parse the slice [a, b) of ix->text into r->ix (entries
+ * appended).  r->lines, r->nlines, r->extra and r->cap are kept. */
+static int reader_parse(struct reader *r, size_t a, size_t b)
+{
+	int ret;
+	const struct nf_index *text = r->ix;
+	r->base_off = a;
+	r->line_off = line_index(r->lines, r->nlines, a);
+	r->have_ev = 0;
+	if (!yaml_parser_initialize(&r->parser))
+		die("cannot initialise the YAML parser");
+	yaml_parser_set_input_string(&r->parser,
+	                             (const unsigned char *)text->text + a, b - a);
+	yaml_parser_set_encoding(&r->parser, YAML_UTF8_ENCODING);
+	ret = parse_entries(r);
+	if (r->have_ev)
+		yaml_event_delete(&r->ev);
+	r->have_ev = 0;
+	yaml_parser_delete(&r->parser);
+	return ret;
+}
+
+/* drop_entries: free what a reader parsed into ix, keep text and path */
+static void drop_entries(struct nf_index *ix, struct reader *r)
+{
+	size_t i;
+	for (i = 0; i < ix->nfuncs; i++)
+		free_func(&ix->funcs[i]);
+	for (i = 0; i < r->cap && r->extra; i++)
+		free(r->extra[i].autogen);
+	free(ix->funcs);
+	free(ix->hash);
+	free(r->extra);
+	ix->funcs = NULL;
+	ix->hash = NULL;
+	ix->nfuncs = ix->nentries = ix->hashcap = 0;
+	r->extra = NULL;
+	r->cap = 0;
+}
+
+struct slice {
+	struct nf_index sub;   /* text, len and path borrowed from the index */
+	struct reader r;
+	size_t a, b;
+	int ret;
+	pthread_t tid;
+};
+
+static void *slice_main(void *arg)
+{
+	struct slice *sl = arg;
+	diag_mute(1);
+	sl->ret = reader_parse(&sl->r, sl->a, sl->b);
+	diag_mute(0);
+	return NULL;
+}
+
+/* parse_sliced: parse the entries of r->ix in nt slices on nt threads and
+ * join them in file order into r->ix and r->extra.  0 on success; -1
+ * (nothing kept, nothing printed) when any slice fails. */
+static int parse_sliced(struct reader *r, const size_t *starts, size_t n,
+                        size_t nt)
+{
+	struct nf_index *ix = r->ix;
+	struct slice *sl = xcalloc(nt, sizeof *sl);
+	size_t k, total = 0, at = 0;
+	int ok = 1;
+
+	for (k = 0; k < nt; k++) {
+		size_t first = n * k / nt, last = n * (k + 1) / nt;
+		sl[k].a = k == 0 ? 0 : starts[first];
+		sl[k].b = k + 1 == nt ? ix->len : starts[last];
+		sl[k].sub.path = ix->path;
+		sl[k].sub.text = ix->text;
+		sl[k].sub.len = ix->len;
+		sl[k].r.ix = &sl[k].sub;
+		sl[k].r.lines = r->lines;
+		sl[k].r.nlines = r->nlines;
+		if (k > 0 && pthread_create(&sl[k].tid, NULL, slice_main, &sl[k]) != 0)
+			sl[k].ret = -2; /* no thread: parsed below */
+	}
+	slice_main(&sl[0]);
+	for (k = 1; k < nt; k++) {
+		if (sl[k].ret == -2)
+			slice_main(&sl[k]);
+		else
+			pthread_join(sl[k].tid, NULL);
+	}
+	for (k = 0; k < nt; k++) {
+		ok &= sl[k].ret == 0;
+		total += sl[k].sub.nfuncs;
+	}
+	if (ok) {
+		ix->funcs = xmalloc((total + 1) * sizeof *ix->funcs);
+		r->extra = xmalloc((total + 1) * sizeof *r->extra);
+		r->cap = total + 1;
+		for (k = 0; k < nt; k++) {
+			size_t m = sl[k].sub.nfuncs;
+			memcpy(ix->funcs + at, sl[k].sub.funcs, m * sizeof *ix->funcs);
+			memcpy(r->extra + at, sl[k].r.extra, m * sizeof *r->extra);
+			at += m;
+			free(sl[k].sub.funcs);
+			free(sl[k].r.extra);
+		}
+		memset(ix->funcs + at, 0, sizeof *ix->funcs);
+		memset(r->extra + at, 0, sizeof *r->extra);
+		ix->nfuncs = total;
+	} else {
+		for (k = 0; k < nt; k++)
+			drop_entries(&sl[k].sub, &sl[k].r);
+	}
+	free(sl);
+	return ok ? 0 : -1;
+}
+
+/* select_entries: mark the entries whose text holds one of the names */
+static size_t select_entries(const char *t, size_t len, const size_t *starts,
+                             size_t n, const char *const *names, size_t nnames,
+                             unsigned char *sel)
+{
+	size_t k, count = 0;
+	for (k = 0; k < nnames; k++) {
+		const char *p = t, *hit;
+		size_t nl = strlen(names[k]);
+		if (nl == 0)
+			continue;
+		while ((hit = strstr(p, names[k])) != NULL) {
+			size_t off = (size_t)(hit - t), lo = 0, hi = n;
+			if (off >= starts[0]) {
+				while (hi - lo > 1) {
+					size_t mid = lo + (hi - lo) / 2;
+					if (starts[mid] <= off)
+						lo = mid;
+					else
+						hi = mid;
+				}
+				if (!sel[lo]) {
+					sel[lo] = 1;
+					count++;
+				}
+				/* on to the next entry */
+				p = t + (lo + 1 < n ? starts[lo + 1] : len);
+			} else
+				p = hit + nl;
+		}
+	}
+	return count;
+}
+
+/* missing_delegates: the structured_delegate names of the parsed entries
+ * that no parsed entry declares (borrowed pointers, caller frees the
+ * array) */
+static const char **missing_delegates(const struct nf_index *ix, size_t *n)
+{
+	const char **miss = xcalloc(ix->nfuncs + 1, sizeof *miss);
+	size_t i, j;
+	*n = 0;
+	for (i = 0; i < ix->nfuncs; i++) {
+		const char *d = ix->funcs[i].structured_delegate;
+		if (!d)
+			continue;
+		for (j = 0; j < ix->nfuncs && strcmp(ix->funcs[j].name, d) != 0; j++)
+			;
+		if (j == ix->nfuncs)
+			miss[(*n)++] = d;
+	}
+	return miss;
+}
+
+/* parse_selected: parse only the selected entries (runs of neighbours as
+ * one slice), adding the entries that mention a delegate target the
+ * selection lacks, and finish the index over them.  Silent; -1 when
+ * anything fails (nothing kept). */
+static int parse_selected(struct reader *r, const size_t *starts, size_t n,
+                          unsigned char *sel)
+{
+	int ret = 0, round;
+	diag_mute(1);
+	for (round = 0; round < 4; round++) {
+		size_t k = 0, nmiss, added;
+		const char **miss;
+		ret = 0;
+		while (k < n && ret == 0) {
+			size_t e;
+			if (!sel[k]) {
+				k++;
+				continue;
+			}
+			for (e = k; e < n && sel[e]; e++)
+				;
+			ret = reader_parse(r, starts[k], e < n ? starts[e] : r->ix->len);
+			k = e;
+		}
+		if (ret)
+			break;
+		miss = missing_delegates(r->ix, &nmiss);
+		added = nmiss ? select_entries(r->ix->text, r->ix->len, starts, n,
+		                               miss, nmiss, sel) : 0;
+		free(miss);
+		if (!added)
+			break;
+		drop_entries(r->ix, r); /* and again with the targets */
+		ret = -1;               /* unless a later round settles */
+	}
+	if (ret == 0)
+		ret = finish(r);
+	diag_mute(0);
+	if (ret)
+		drop_entries(r->ix, r);
+	return ret;
+}
+
+/* load: the shared body of nf_load_buffer and nf_load_ops; names NULL
+ * means the whole file */
+static int load(struct nf_index *ix, const char *path, const char *data,
+                size_t len, const char *const *names, size_t nnames)
 {
 	struct reader r;
-	size_t i, cap = 1024;
-	int ret;
+	size_t *starts = NULL, nstarts = 0;
+	int ret = -1, sliced;
 
 	memset(ix, 0, sizeof *ix);
 	memset(&r, 0, sizeof r);
@@ -1216,36 +1528,32 @@ int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
 		return -1;
 	}
 	r.ix = ix;
-	r.lines = xmalloc(cap * sizeof *r.lines);
-	r.lines[r.nlines++] = 0;
-	if (!memchr(data, '\r', len)) {
-		const char *p = data, *end = data + len;
-		while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-			if (r.nlines == cap)
-				r.lines = xrealloc(r.lines, (cap *= 2) * sizeof *r.lines);
-			r.lines[r.nlines++] = (size_t)(++p - data);
+	r.lines = line_starts(ix->text, len, &r.nlines);
+	sliced = split_entries(ix->text, len, r.lines, r.nlines, &starts,
+	                       &nstarts) == 0 && nstarts > 0;
+	if (sliced && names) {
+		unsigned char *sel = xcalloc(nstarts, 1);
+		if (select_entries(ix->text, len, starts, nstarts, names, nnames,
+		                   sel) > 0 &&
+		    parse_selected(&r, starts, nstarts, sel) == 0) {
+			ix->partial = 1;
+			ret = 0;
 		}
-	} else {
-		for (i = 0; i < len; i++) {
-			/* CRLF, LF and a lone CR each end a line, as in libyaml */
-			int brk = data[i] == '\n' ||
-			          (data[i] == '\r' && (i + 1 >= len || data[i + 1] != '\n'));
-			if (brk) {
-				if (r.nlines == cap)
-					r.lines = xrealloc(r.lines, (cap *= 2) * sizeof *r.lines);
-				r.lines[r.nlines++] = i + 1;
-			}
-		}
+		free(sel);
 	}
-	if (!yaml_parser_initialize(&r.parser))
-		die("cannot initialise the YAML parser");
-	yaml_parser_set_input_string(&r.parser, (const unsigned char *)ix->text, len);
-	yaml_parser_set_encoding(&r.parser, YAML_UTF8_ENCODING);
-	ret = parse_all(&r);
-	if (r.have_ev)
-		yaml_event_delete(&r.ev);
-	yaml_parser_delete(&r.parser);
-	for (i = 0; i < r.cap && r.extra; i++)
+	if (ret != 0) {
+		size_t nt = sliced ? mk_threads(nstarts, 256) : 1;
+		if (nt < 2 || parse_sliced(&r, starts, nstarts, nt) != 0) {
+			/* one serial pass: the reference, and the one that reports */
+			drop_entries(ix, &r);
+			ret = reader_parse(&r, 0, len);
+		} else
+			ret = 0;
+		if (ret == 0)
+			ret = finish(&r);
+	}
+	free(starts);
+	for (size_t i = 0; i < r.cap && r.extra; i++)
 		free(r.extra[i].autogen);
 	free(r.extra);
 	free(r.lines);
@@ -1256,7 +1564,14 @@ int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
 	return 0;
 }
 
-int nf_load(struct nf_index *ix, const char *path, const char *display)
+int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
+                   size_t len)
+{
+	return load(ix, path, data, len, NULL, 0);
+}
+
+static int load_file(struct nf_index *ix, const char *path, const char *display,
+                     const char *const *names, size_t nnames)
 {
 	char *data;
 	size_t len;
@@ -1268,7 +1583,18 @@ int nf_load(struct nf_index *ix, const char *path, const char *display)
 		memset(ix, 0, sizeof *ix);
 		return -1;
 	}
-	ret = nf_load_buffer(ix, display, data, len);
+	ret = load(ix, display, data, len, names, nnames);
 	free(data);
 	return ret;
+}
+
+int nf_load(struct nf_index *ix, const char *path, const char *display)
+{
+	return load_file(ix, path, display, NULL, 0);
+}
+
+int nf_load_ops(struct nf_index *ix, const char *path, const char *display,
+                const char *const *bases, size_t nbases)
+{
+	return load_file(ix, path, display, bases, nbases);
 }

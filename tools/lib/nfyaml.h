@@ -73,6 +73,7 @@ struct nf_index {
 	struct nf_func *funcs;/* yaml entries in file order, then autogen'd */
 	size_t nfuncs;
 	size_t nentries;      /* how many of funcs come from yaml entries */
+	int partial;          /* nf_load_ops kept only some entries */
 	/* private: name hash */
 	size_t *hash;
 	size_t hashcap;
@@ -87,6 +88,32 @@ struct nf_index {
  * a structured_delegate naming no function) and returns -1 with ix
  * released.  ix is owned by the caller: nf_free(). */
 int nf_load(struct nf_index *ix, const char *path, const char *display);
+
+/* How nf_load reads a big file: when every line starts with an entry's
+ * "- ", a space, '#' or nothing, the entries are cut into slices that
+ * are parsed on up to 8 threads (one per online CPU, at least 256
+ * entries each; the environment variable MK_THREADS=N sets N slices,
+ * whatever the size, e.g. MK_THREADS=1 for one serial pass).  Results,
+ * including line numbers and byte offsets, are those of one pass over
+ * the whole file: tests/real compares them.  When any slice fails to
+ * parse, one serial pass over the whole file runs again and its first
+ * error is the one printed.  Needs -lpthread. */
+
+/* nf_load_ops: as nf_load, but keeps only the entries whose text holds
+ * one of the nbases strings BASES (operator base names): every function
+ * of those operators, their autogen'd functions and delegate targets —
+ * the same structs, fields, lines and offsets nf_load gives for them —
+ * and possibly a few other entries that mention the names.  ix->partial
+ * is then 1: ix holds no other operators, so callers must not draw
+ * conclusions about absent names (reload with nf_load for that).  Falls
+ * back to nf_load (ix->partial 0) when no entry mentions the names, when
+ * the file cannot be sliced (see above), or when the selection does not
+ * parse or does not stand alone (e.g. a delegate to an entry not kept),
+ * so errors are reported exactly as nf_load reports them.  The entries
+ * not kept are not checked: a malformed entry elsewhere in the file goes
+ * unnoticed here. */
+int nf_load_ops(struct nf_index *ix, const char *path, const char *display,
+                const char *const *bases, size_t nbases);
 
 /* nf_load_buffer: as nf_load, on len bytes at data (copied); path is
  * used in messages only.  For fuzzing and tests. */

@@ -5,6 +5,7 @@
 #include "nfyaml.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,32 +129,37 @@ static void print_row(const struct nf_index *ix, const struct nf_func *f)
 	putchar('\n');
 }
 
-/* Print one JSON Lines row and release it.  json_dumpb into one buffer
- * then one fwrite: json_dumpf writes token by token and costs more than
- * the whole yaml parse (make bench). */
-static void emit_json(json_t *o)
+/* JSON Lines rows are formatted by jansson into a per-thread buffer:
+ * json_dumpb into one buffer per row, then one fwrite per part (json_dumpf
+ * writes token by token and costs more than the whole yaml parse). */
+struct jpart {
+	const struct nf_index *ix;
+	const size_t *rows;
+	size_t n;
+	struct buf out;
+	pthread_t tid;
+	int threaded;
+};
+
+static void emit_json(struct buf *out, json_t *o)
 {
-	static char *jbuf;
-	static size_t jcap;
-	size_t n = json_dumpb(o, jbuf, jcap, JSON_COMPACT);
-	if (n + 1 > jcap) {
-		jcap = 2 * (n + 1);
-		jbuf = xrealloc(jbuf, jcap);
-		n = json_dumpb(o, jbuf, jcap, JSON_COMPACT);
+	size_t room = out->cap - out->len;
+	size_t n = json_dumpb(o, out->data + out->len, room, JSON_COMPACT);
+	if (n + 2 > room) { /* the row, '\n' and the NUL */
+		out->cap = 2 * out->cap + n + 2;
+		out->data = xrealloc(out->data, out->cap);
+		n = json_dumpb(o, out->data + out->len, out->cap - out->len,
+		               JSON_COMPACT);
 	}
-	jbuf[n] = '\n';
-	fwrite(jbuf, 1, n + 1, stdout);
-	json_decref(o);
+	out->len += n;
+	out->data[out->len++] = '\n';
+	out->data[out->len] = '\0';
 }
 
-static void json_row(const struct nf_index *ix, const struct nf_func *f)
+/* one object reused for every row of a part: its keys keep their order
+ * and json_object_set_new replaces the values */
+static void json_row(json_t *o, struct buf *out, const struct nf_func *f)
 {
-	/* one object reused for every row: its keys keep their order and
-	 * json_object_set_new replaces the values */
-	static json_t *o;
-	(void)ix;
-	if (!o)
-		o = json_object();
 	json_object_set_new(o, "name", json_string(f->name));
 	json_object_set_new(o, "base", json_string(f->base));
 	json_object_set_new(o, "overload", json_string(f->overload));
@@ -168,7 +174,44 @@ static void json_row(const struct nf_index *ix, const struct nf_func *f)
 	json_object_set_new(o, "mps_kernel",
 	                    f->mps_kernel ? json_string(f->mps_kernel) : json_null());
 	json_object_set_new(o, "mps_route", json_string(nf_route_name(f->route)));
-	emit_json(json_incref(o));
+	emit_json(out, o);
+}
+
+static void *json_part(void *arg)
+{
+	struct jpart *p = arg;
+	json_t *o = json_object();
+	size_t i;
+	for (i = 0; i < p->n; i++)
+		json_row(o, &p->out, &p->ix->funcs[p->rows[i]]);
+	json_decref(o);
+	return NULL;
+}
+
+/* json_rows: the rows as JSON Lines, formatted on up to mk_threads()
+ * threads (each its own jansson objects) and written in order */
+static void json_rows(const struct nf_index *ix, const size_t *rows, size_t n)
+{
+	size_t nt = mk_threads(n, 1024), k;
+	struct jpart *parts = xcalloc(nt, sizeof *parts);
+	json_decref(json_object()); /* jansson seeds its hash once, here */
+	for (k = 0; k < nt; k++) {
+		parts[k].ix = ix;
+		parts[k].rows = rows + n * k / nt;
+		parts[k].n = n * (k + 1) / nt - n * k / nt;
+		buf_init(&parts[k].out);
+		parts[k].threaded = k > 0 &&
+		    pthread_create(&parts[k].tid, NULL, json_part, &parts[k]) == 0;
+	}
+	for (k = 0; k < nt; k++) {
+		if (!parts[k].threaded)
+			json_part(&parts[k]);
+		else
+			pthread_join(parts[k].tid, NULL);
+		fwrite(parts[k].out.data, 1, parts[k].out.len, stdout);
+		buf_free(&parts[k].out);
+	}
+	free(parts);
 }
 
 /* rows in yaml order; autogen'd functions right after their declaring entry */
@@ -322,12 +365,12 @@ static void list_rows(const struct nf_index *ix, const size_t *rows, size_t n)
 	for (i = 0; i < n; i++)
 		if (strlen(ix->funcs[rows[i]].name) > name_width)
 			name_width = strlen(ix->funcs[rows[i]].name);
-	for (i = 0; i < n; i++) {
-		if (opt_json)
-			json_row(ix, &ix->funcs[rows[i]]);
-		else
-			print_row(ix, &ix->funcs[rows[i]]);
+	if (opt_json) {
+		json_rows(ix, rows, n);
+		return;
 	}
+	for (i = 0; i < n; i++)
+		print_row(ix, &ix->funcs[rows[i]]);
 }
 
 struct opcount {
@@ -395,7 +438,12 @@ static void survey(const struct nf_index *ix)
 			for (r = 0; r < NF_NROUTES; r++)
 				json_object_set_new(o, nf_route_name((enum nf_route)r),
 				                    json_integer((json_int_t)ops[i].n[r]));
-			emit_json(o);
+			struct buf line;
+			buf_init(&line);
+			emit_json(&line, o);
+			fwrite(line.data, 1, line.len, stdout);
+			buf_free(&line);
+			json_decref(o);
 			continue;
 		}
 		printf("%-*s  %9zu  %6zu  %12zu  %8zu  %9zu  %4zu\n", (int)w,
@@ -454,13 +502,34 @@ int main(int argc, char **argv)
 			return MK_EXIT_ERROR;
 		path = xasprintf("%s/%s", root, NF_YAML_REL);
 	}
-	if (nf_load(&ix, path, opt_yaml ? NULL : NF_YAML_REL) != 0) {
-		free(path);
-		free(root);
-		return MK_EXIT_ERROR;
-	}
+	/* OP queries read only the entries that mention the operators; a
+	 * name that matches nothing there gets the whole file, for the
+	 * suggestions */
+	if (nops > 0 && !opt_survey) {
+		char **keys = xcalloc((size_t)nops + 1, sizeof *keys);
+		for (k = 0; k < nops; k++)
+			keys[k] = xstrndup(argv[k], strcspn(argv[k], "."));
+		if (nf_load_ops(&ix, path, opt_yaml ? NULL : NF_YAML_REL,
+		                (const char *const *)keys, (size_t)nops) != 0)
+			status = MK_EXIT_ERROR;
+		for (k = 0; k < nops; k++)
+			free(keys[k]);
+		free(keys);
+		for (k = 0; status == MK_EXIT_CLEAN && ix.partial && k < nops; k++) {
+			for (i = 0; i < ix.nfuncs && !matches(&ix.funcs[i], argv[k]); i++)
+				;
+			if (i == ix.nfuncs) {
+				nf_free(&ix);
+				if (nf_load(&ix, path, opt_yaml ? NULL : NF_YAML_REL) != 0)
+					status = MK_EXIT_ERROR;
+			}
+		}
+	} else if (nf_load(&ix, path, opt_yaml ? NULL : NF_YAML_REL) != 0)
+		status = MK_EXIT_ERROR;
 	free(path);
 	free(root);
+	if (status != MK_EXIT_CLEAN)
+		return status;
 
 	if (opt_survey) {
 		survey(&ix);

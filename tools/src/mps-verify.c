@@ -931,6 +931,7 @@ int main(int argc, char **argv)
 	int nargs, k, status;
 	size_t i, total[3] = {0, 0, 0}, rules[NRULES], nhost = 0, nkern = 0;
 	int need_decls = 0;
+	char **bases = NULL;
 
 	diag_init("mps-verify");
 	once_each(argc, argv);
@@ -950,8 +951,18 @@ int main(int argc, char **argv)
 		}
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
+	/* operator names: only the yaml entries that mention them are read
+	 * (nfyaml.h nf_load_ops); --all reads every entry */
+	if (!opt_all) {
+		bases = xcalloc((size_t)nargs + 1, sizeof *bases);
+		for (k = 0; k < nargs; k++)
+			bases[k] = xstrndup(argv[k], strcspn(argv[k], "."));
+	}
 	if (opt_before) {
-		if (nf_load(&bx, opt_before, NULL) != 0) {
+		if ((opt_all ? nf_load(&bx, opt_before, NULL)
+		             : nf_load_ops(&bx, opt_before, NULL,
+		                           (const char *const *)bases,
+		                           (size_t)nargs)) != 0) {
 			free(root);
 			return MK_EXIT_ERROR;
 		}
@@ -964,8 +975,13 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	}
 	free(root);
-	if (nf_load(&ix, NF_YAML_REL, NULL) != 0)
+	if ((opt_all ? nf_load(&ix, NF_YAML_REL, NULL)
+	             : nf_load_ops(&ix, NF_YAML_REL, NULL, (const char *const *)bases,
+	                           (size_t)nargs)) != 0)
 		return MK_EXIT_ERROR;
+	for (k = 0; bases && k < nargs; k++)
+		free(bases[k]);
+	free(bases);
 
 	/* operators: every base name of both yamls, in file order */
 	for (i = 0; i < ix.nfuncs; i++) {
