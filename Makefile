@@ -38,6 +38,12 @@ $(BUILD)/lib/%.o: tools/lib/%.c $(wildcard tools/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
+# the cache (tools/lib/cache.h) keys stored models by the library's sources
+MK_BUILD_ID := $(shell cat $(LIB_SRC) $(wildcard tools/lib/*.h) | cksum | cut -d' ' -f1)
+$(BUILD)/lib/cache.o: tools/lib/cache.c $(LIB_SRC) $(wildcard tools/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DMK_BUILD_ID='"$(MK_BUILD_ID)"' -c -o $@ $<
+
 $(BUILD)/libmk.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $(LIB_OBJ)

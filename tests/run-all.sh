@@ -6,8 +6,9 @@
 #     The case runs in a fresh copy of its tree (the case's own `tree/`
 #     folder, or the repo-relative folder named in its `treeref` file, or
 #     an empty folder), with tools/bin first on PATH, MK_REPO set to the
-#     repo, and XDG_STATE_HOME set to a private folder.  What it printed is
-#     stdout, a line "--- stderr", stderr, and "RC=<exit status>", with the
+#     repo, and XDG_STATE_HOME set to a private folder (MK_CACHE_DIR, the
+#     store of parsed models, is one private folder for the whole run).
+#     What it printed is stdout, a line "--- stderr", stderr, and "RC=<exit status>", with the
 #     case's folders written <work> and <state> and the repo <repo>; that
 #     text must equal the case's `expected` file byte for byte.
 #     UPDATE=1 rewrites `expected` files instead (review the diff!).
@@ -20,6 +21,11 @@ cd "$repo" || exit 2
 out=$repo/tests/out
 [ -n "${ONLY:-}" ] || rm -rf "$out"   # each case also clears its own folder
 mkdir -p "$out"
+# one cache (tools/lib/cache.h) for the whole run, never the user's: the
+# first case on a tree stores its models, later ones read them, and every
+# output must be the same either way
+MK_CACHE_DIR=$out/cache
+export MK_CACHE_DIR
 pass=0 fail=0 skip=0
 only=${ONLY:-}
 

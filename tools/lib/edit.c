@@ -45,7 +45,7 @@
 
 /* ---- small helpers ---- */
 
-static uint32_t crc_of(const char *p, size_t n)
+uint32_t edit_crc32(const char *p, size_t n)
 {
 	uLong c = crc32(0L, Z_NULL, 0);
 	while (n > 0) {
@@ -95,7 +95,7 @@ struct edit_file *edit_set_load(struct edit_set *set, const char *path,
 	f->path = xstrdup(path);
 	f->old = data;
 	f->oldlen = len;
-	f->oldcrc = crc_of(data, len);
+	f->oldcrc = edit_crc32(data, len);
 	f->mode = st.st_mode & 07777;
 	return f;
 }
@@ -159,7 +159,7 @@ static struct line *split_lines(const char *s, size_t len, size_t *count)
 		}
 		v[n].p = s + i;
 		v[n].n = e - i;
-		v[n].h = crc_of(s + i, e - i);
+		v[n].h = edit_crc32(s + i, e - i);
 		n++;
 		i = e;
 	}
@@ -435,6 +435,12 @@ static int write_all(int fd, const char *p, size_t n)
 static int atomic_write(const char *target, const char *data, size_t len,
                         mode_t mode)
 {
+	return edit_write_file(target, data, len, mode, 1);
+}
+
+int edit_write_file(const char *target, const char *data, size_t len,
+                    mode_t mode, int durable)
+{
 	char *dir = dir_of(target);
 	const char *base = strrchr(target, '/');
 	char *tmp;
@@ -446,7 +452,7 @@ static int atomic_write(const char *target, const char *data, size_t len,
 	if (fd < 0)
 		goto fail;
 	if (write_all(fd, data, len) != 0 || fchmod(fd, mode & 07777) != 0 ||
-	    fsync(fd) != 0) {
+	    (durable && fsync(fd) != 0)) {
 		e = errno;
 		close(fd);
 		unlink(tmp);
@@ -459,7 +465,8 @@ static int atomic_write(const char *target, const char *data, size_t len,
 		errno = e;
 		goto fail;
 	}
-	fsync_dir(dir);
+	if (durable)
+		fsync_dir(dir);
 	free(tmp);
 	free(dir);
 	return 0;
@@ -497,8 +504,7 @@ static char *journal_dir(const struct edit_opts *o)
 	return NULL;
 }
 
-/* mkdir -p with mode 0700 for new folders. */
-static int mkdirs(const char *path)
+int edit_mkdirs(const char *path)
 {
 	char *p = xstrdup(path), *s;
 	struct stat st;
@@ -755,7 +761,7 @@ int edit_finish(struct edit_set *set, const struct edit_opts *o)
 			       strerror(errno));
 			goto out;
 		}
-		same = len == f->oldlen && crc_of(data, len) == f->oldcrc;
+		same = len == f->oldlen && edit_crc32(data, len) == f->oldcrc;
 		free(data);
 		if (!same) {
 			refuse("'%s' changed since it was read", f->display);
@@ -803,7 +809,7 @@ int edit_finish(struct edit_set *set, const struct edit_opts *o)
 		}
 		buf_printf(&j, "file %o %08lx %08lx %lu %lu %lu %lu\n",
 		           (unsigned)(f->mode & 07777), (unsigned long)f->oldcrc,
-		           (unsigned long)crc_of(f->new, f->newlen),
+		           (unsigned long)edit_crc32(f->new, f->newlen),
 		           (unsigned long)f->oldlen, (unsigned long)gz.len,
 		           (unsigned long)strlen(real[i]),
 		           (unsigned long)strlen(f->display));
@@ -812,7 +818,7 @@ int edit_finish(struct edit_set *set, const struct edit_opts *o)
 		buf_puts(&j, "\n");
 		buf_free(&gz);
 	}
-	if (mkdirs(jdir) != 0 || !(entry = journal_store(jdir, &j))) {
+	if (edit_mkdirs(jdir) != 0 || !(entry = journal_store(jdir, &j))) {
 		refuse("cannot write the journal in '%s': %s", jdir,
 		       strerror(errno));
 		goto out;
@@ -1042,7 +1048,7 @@ int edit_undo(const struct edit_opts *o)
 			goto out;
 		}
 		free(real);
-		now = crc_of(data, len);
+		now = edit_crc32(data, len);
 		free(data);
 		if (now != f->post) {
 			snprintf(msg, sizeof msg, "%08lx, the edit left %08lx",
@@ -1054,7 +1060,7 @@ int edit_undo(const struct edit_opts *o)
 		buf_init(&pre[i]);
 		if (gunzip_bytes(f->gz, f->gzlen, &pre[i]) != 0 ||
 		    pre[i].len != f->prelen ||
-		    crc_of(pre[i].data, pre[i].len) != f->pre) {
+		    edit_crc32(pre[i].data, pre[i].len) != f->pre) {
 			undo_err("journal entry '%s' is damaged (%s)", epath,
 			         f->display);
 			goto out;

@@ -92,6 +92,24 @@ int edit_finish(struct edit_set *set, const struct edit_opts *o);
  * (including "nothing to undo").  The entry is removed once restored. */
 int edit_undo(const struct edit_opts *o);
 
+/* edit_crc32: zlib's crc32 of n bytes at p (any n: fed in 1 GiB
+ * pieces). */
+uint32_t edit_crc32(const char *p, size_t n);
+
+/* edit_write_file: replace TARGET with LEN bytes at DATA atomically: a
+ * temporary ".NAME.mk-XXXXXX" in the same folder, written, given MODE's
+ * permission bits and renamed over TARGET; with DURABLE also fsync'ed
+ * (file, then folder) before and after the rename, as every edit of a
+ * source file is.  A reader sees the old file or the new one, never a
+ * mix.  Returns 0, or -1 with errno set (TARGET untouched, temporary
+ * removed). */
+int edit_write_file(const char *target, const char *data, size_t len,
+                    mode_t mode, int durable);
+
+/* edit_mkdirs: mkdir -p PATH, new folders with mode 0700.  Returns 0, or
+ * -1 with errno set (ENOTDIR when PATH exists and is not a folder). */
+int edit_mkdirs(const char *path);
+
 /* edit_set_free: release every buffer of set. */
 void edit_set_free(struct edit_set *set);
 

@@ -86,7 +86,9 @@ struct hs_def {               /* a function definition in host code */
 	int graph;                /* body builds an MPSGraph (transitively) */
 	char *why;                /* the MPSGraph marker seen, or "NAME()"
 	                             of the host callee that builds one */
-	char **calls;             /* identifiers called in the body (owned) */
+	char **calls;             /* identifiers called in the body (owned);
+	                             only the scan needs them, so a model taken
+	                             from the cache (cache.h) has none */
 	size_t ncalls;
 };
 

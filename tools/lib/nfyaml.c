@@ -11,6 +11,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "cache.h"
 #include "scan.h"
 
 /* ------------------------------------------------------------------ */
@@ -1570,11 +1571,140 @@ int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
 	return load(ix, path, data, len, NULL, 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* the index in the cache (cache.h)                                    */
+
+static void save_index(const struct nf_index *ix, struct buf *b)
+{
+	size_t i, j, k;
+	ser_u64(b, ix->nfuncs);
+	ser_u64(b, ix->nentries);
+	for (i = 0; i < ix->nfuncs; i++) {
+		const struct nf_func *f = &ix->funcs[i];
+		ser_str(b, f->name);
+		ser_str(b, f->base);
+		ser_str(b, f->overload);
+		ser_u64(b, (uint64_t)f->inplace);
+		ser_u64(b, (uint64_t)f->kind);
+		ser_u64(b, f->line);
+		ser_u64(b, (uint64_t)f->structured);
+		ser_str(b, f->structured_delegate);
+		ser_u64(b, (uint64_t)f->autogen);
+		ser_u64(b, (uint64_t)f->composite);
+		ser_u64(b, f->mps_kernel != NULL);
+		ser_u64(b, (uint64_t)f->route);
+		ser_u64(b, f->ndispatch);
+		for (j = 0; j < f->ndispatch; j++) {
+			const struct nf_dispatch *d = &f->dispatch[j];
+			ser_u64(b, d->nkeys);
+			for (k = 0; k < d->nkeys; k++)
+				ser_str(b, d->keys[k]);
+			ser_str(b, d->kernel);
+			ser_u64(b, d->line);
+			ser_u64(b, d->col);
+			ser_u64(b, d->key_start);
+			ser_u64(b, d->value_end);
+		}
+		ser_u64(b, (uint64_t)f->has_dispatch);
+		ser_u64(b, f->dispatch_line);
+		ser_u64(b, f->entry_start);
+		ser_u64(b, f->entry_end);
+		ser_u64(b, (uint64_t)(f->delegate + 1));
+		ser_u64(b, (uint64_t)(f->declared_by + 1));
+	}
+}
+
+/* restore_index: ix (path, text and len set) from a stored payload;
+ * -1 when the payload does not hold a consistent index */
+static int restore_index(struct nf_index *ix, const char *payload, size_t n)
+{
+	struct deser d = {(const unsigned char *)payload, n, 0, 0};
+	uint64_t nf = de_u64(&d), ne = de_u64(&d), i, j, k;
+	if (d.bad || nf > n || ne > nf)
+		return -1;
+	ix->funcs = xcalloc((size_t)nf + 1, sizeof *ix->funcs);
+	for (i = 0; i < nf && !d.bad; i++) {
+		struct nf_func *f = &ix->funcs[i];
+		uint64_t nd, has_mps;
+		ix->nfuncs = (size_t)i + 1;
+		f->name = de_str(&d);
+		f->base = de_str(&d);
+		f->overload = de_str(&d);
+		f->inplace = (int)de_u64(&d);
+		f->kind = (enum nf_kind)de_u64(&d);
+		f->line = (unsigned long)de_u64(&d);
+		f->structured = (int)de_u64(&d);
+		f->structured_delegate = de_str(&d);
+		f->autogen = (int)de_u64(&d);
+		f->composite = (int)de_u64(&d);
+		has_mps = de_u64(&d);
+		f->route = (enum nf_route)de_u64(&d);
+		nd = de_u64(&d);
+		if (d.bad || nd > n || !f->name || !f->base || !f->overload ||
+		    (unsigned)f->kind > NF_SCRATCH || (unsigned)f->route >= NF_NROUTES) {
+			d.bad = 1;
+			break;
+		}
+		f->dispatch = xcalloc((size_t)nd + 1, sizeof *f->dispatch);
+		for (j = 0; j < nd && !d.bad; j++) {
+			struct nf_dispatch *x = &f->dispatch[j];
+			uint64_t nk = de_u64(&d);
+			f->ndispatch = (size_t)j + 1;
+			if (d.bad || nk > n) {
+				d.bad = 1;
+				break;
+			}
+			x->keys = xcalloc((size_t)nk + 1, sizeof *x->keys);
+			for (k = 0; k < nk && !d.bad; k++) {
+				x->keys[k] = de_str(&d);
+				x->nkeys = (size_t)k + 1;
+				d.bad |= !x->keys[k];
+			}
+			x->kernel = de_str(&d);
+			x->line = (unsigned long)de_u64(&d);
+			x->col = (unsigned long)de_u64(&d);
+			x->key_start = (size_t)de_u64(&d);
+			x->value_end = (size_t)de_u64(&d);
+			d.bad |= !x->kernel || x->key_start > ix->len ||
+			         x->value_end > ix->len;
+		}
+		f->has_dispatch = (int)de_u64(&d);
+		f->dispatch_line = (unsigned long)de_u64(&d);
+		f->entry_start = (size_t)de_u64(&d);
+		f->entry_end = (size_t)de_u64(&d);
+		f->delegate = (long)de_u64(&d) - 1;
+		f->declared_by = (long)de_u64(&d) - 1;
+		if (d.bad || f->entry_start > ix->len || f->entry_end > ix->len ||
+		    f->delegate >= (long)nf || f->declared_by >= (long)nf) {
+			d.bad = 1;
+			break;
+		}
+		if (has_mps) {
+			const struct nf_dispatch *mps = nf_mps_dispatch(f);
+			if (!mps) {
+				d.bad = 1;
+				break;
+			}
+			f->mps_kernel = entity_name(mps->kernel);
+		}
+	}
+	if (d.bad || d.at != n)
+		return -1;
+	ix->nentries = (size_t)ne;
+	hash_build(ix, ix->nfuncs);
+	for (i = 0; i < ix->nfuncs; i++)
+		if (find_index(ix, ix->funcs[i].name) != (long)i)
+			return -1; /* two functions of one name */
+	return 0;
+}
+
 static int load_file(struct nf_index *ix, const char *path, const char *display,
                      const char *const *names, size_t nnames)
 {
-	char *data;
-	size_t len;
+	char *data, *file;
+	const char *payload;
+	size_t len, plen;
+	struct buf man;
 	int ret;
 	if (!display)
 		display = path;
@@ -1583,7 +1713,39 @@ static int load_file(struct nf_index *ix, const char *path, const char *display,
 		memset(ix, 0, sizeof *ix);
 		return -1;
 	}
+	/* the index stored for these bytes (cache.h); a query of some
+	 * operators reads their entries instead: cheaper than the whole
+	 * stored index */
+	buf_init(&man);
+	buf_puts(&man, "nfyaml\n");
+	if (!names)
+		cache_manifest_add(&man, "native_functions.yaml", data, len);
+	if (!names && cache_load("nfyaml", &man, &file, &payload, &plen)) {
+		memset(ix, 0, sizeof *ix);
+		ix->path = xstrdup(display);
+		ix->text = data;
+		ix->len = len;
+		ret = restore_index(ix, payload, plen);
+		free(file);
+		if (ret == 0) {
+			buf_free(&man);
+			return 0;
+		}
+		data = ix->text;
+		ix->text = NULL;
+		nf_free(ix);
+	}
 	ret = load(ix, display, data, len, names, nnames);
+	if (ret == 0 && !ix->partial) {
+		struct buf b;
+		if (names)
+			cache_manifest_add(&man, "native_functions.yaml", data, len);
+		buf_init(&b);
+		save_index(ix, &b);
+		cache_store("nfyaml", &man, b.data, b.len);
+		buf_free(&b);
+	}
+	buf_free(&man);
 	free(data);
 	return ret;
 }

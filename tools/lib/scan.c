@@ -30,7 +30,9 @@ int read_file(const char *path, char **data, size_t *len)
 		errno = EISDIR;
 		goto fail;
 	}
-	cap = (st.st_size > 0 ? (size_t)st.st_size : 0) + 1;
+	/* the size, the NUL, and one byte more so that the read which finds
+	 * the end needs no bigger buffer */
+	cap = (st.st_size > 0 ? (size_t)st.st_size : 0) + 2;
 	p = xmalloc(cap);
 	for (;;) {
 		ssize_t r;

@@ -156,35 +156,82 @@ static void emit_json(struct buf *out, json_t *o)
 	out->data[out->len] = '\0';
 }
 
-/* one object reused for every row of a part: its keys keep their order
- * and json_object_set_new replaces the values */
-static void json_row(json_t *o, struct buf *out, const struct nf_func *f)
+/* One object reused for every row of a part: its keys keep their order,
+ * and a value whose type stays the same is changed in place
+ * (json_string_set, json_integer_set) instead of replaced, so most rows
+ * cost no hash lookups and no new values. */
+struct jrow {
+	json_t *o;
+	json_t *name, *base, *overload, *kind, *line, *route;
+	json_t *delegate, *kernel; /* string, or NULL while the key holds null */
+	int structured, autogen, composite; /* booleans as stored, -1 unset */
+};
+
+static void jrow_init(struct jrow *r)
 {
-	json_object_set_new(o, "name", json_string(f->name));
-	json_object_set_new(o, "base", json_string(f->base));
-	json_object_set_new(o, "overload", json_string(f->overload));
-	json_object_set_new(o, "kind", json_string(nf_kind_name(f->kind)));
-	json_object_set_new(o, "line", json_integer((json_int_t)f->line));
-	json_object_set_new(o, "structured", json_boolean(f->structured));
-	json_object_set_new(o, "structured_delegate",
-	                    f->structured_delegate ? json_string(f->structured_delegate)
-	                                           : json_null());
-	json_object_set_new(o, "autogen", json_boolean(f->autogen));
-	json_object_set_new(o, "composite", json_boolean(f->composite));
-	json_object_set_new(o, "mps_kernel",
-	                    f->mps_kernel ? json_string(f->mps_kernel) : json_null());
-	json_object_set_new(o, "mps_route", json_string(nf_route_name(f->route)));
-	emit_json(out, o);
+	memset(r, 0, sizeof *r);
+	r->o = json_object();
+	r->structured = r->autogen = r->composite = -1;
+#define KEY(field, key, value)                                              \
+	json_object_set_new(r->o, key, r->field = value)
+	KEY(name, "name", json_string(""));
+	KEY(base, "base", json_string(""));
+	KEY(overload, "overload", json_string(""));
+	KEY(kind, "kind", json_string(""));
+	KEY(line, "line", json_integer(0));
+#undef KEY
+	json_object_set_new(r->o, "structured", json_null());
+	json_object_set_new(r->o, "structured_delegate", json_null());
+	json_object_set_new(r->o, "autogen", json_null());
+	json_object_set_new(r->o, "composite", json_null());
+	json_object_set_new(r->o, "mps_kernel", json_null());
+	json_object_set_new(r->o, "mps_route", r->route = json_string(""));
+}
+
+static void set_bool(json_t *o, const char *key, int *now, int v)
+{
+	if (*now != !!v)
+		json_object_set_new(o, key, json_boolean(v));
+	*now = !!v;
+}
+
+static void set_opt(json_t *o, const char *key, json_t **now, const char *v)
+{
+	if (v && *now) {
+		json_string_set(*now, v);
+	} else if (v) {
+		json_object_set_new(o, key, *now = json_string(v));
+	} else if (*now) {
+		json_object_set_new(o, key, json_null());
+		*now = NULL;
+	}
+}
+
+static void json_row(struct jrow *r, struct buf *out, const struct nf_func *f)
+{
+	json_string_set(r->name, f->name);
+	json_string_set(r->base, f->base);
+	json_string_set(r->overload, f->overload);
+	json_string_set(r->kind, nf_kind_name(f->kind));
+	json_integer_set(r->line, (json_int_t)f->line);
+	set_bool(r->o, "structured", &r->structured, f->structured);
+	set_opt(r->o, "structured_delegate", &r->delegate, f->structured_delegate);
+	set_bool(r->o, "autogen", &r->autogen, f->autogen);
+	set_bool(r->o, "composite", &r->composite, f->composite);
+	set_opt(r->o, "mps_kernel", &r->kernel, f->mps_kernel);
+	json_string_set(r->route, nf_route_name(f->route));
+	emit_json(out, r->o);
 }
 
 static void *json_part(void *arg)
 {
 	struct jpart *p = arg;
-	json_t *o = json_object();
+	struct jrow r;
 	size_t i;
+	jrow_init(&r);
 	for (i = 0; i < p->n; i++)
-		json_row(o, &p->out, &p->ix->funcs[p->rows[i]]);
-	json_decref(o);
+		json_row(&r, &p->out, &p->ix->funcs[p->rows[i]]);
+	json_decref(r.o);
 	return NULL;
 }
 
