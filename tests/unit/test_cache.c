@@ -62,7 +62,7 @@ static void test_strings_and_truncation(void **state)
 	ser_str(&b, "sqrt_out_mps");
 	ser_str(&b, NULL);
 	ser_str(&b, "");
-	assert_int_equal(b.len, 1 + 12 + 1 + 1);
+	assert_int_equal(b.len, 1 + 13 + 1 + 2);
 	assert_int_equal((unsigned char)b.data[0], 13);
 	for (cut = 0; cut <= b.len; cut++) {
 		struct deser d = {(const unsigned char *)b.data, cut, 0, 0};
@@ -80,6 +80,25 @@ static void test_strings_and_truncation(void **state)
 		free(e);
 	}
 	buf_free(&b);
+}
+
+static void test_ref_needs_its_nul(void **state)
+{
+	/* length 3 + 1, but the fourth byte is not a NUL; then one holding a
+	 * NUL inside */
+	static const unsigned char p1[] = {4, 'a', 'b', 'c', 'd'};
+	static const unsigned char p2[] = {4, 'a', 0, 'c', 0};
+	static const unsigned char p3[] = {4, 'a', 'b', 'c', 0};
+	struct deser d1 = {p1, sizeof p1, 0, 0}, d2 = {p2, sizeof p2, 0, 0},
+	             d3 = {p3, sizeof p3, 0, 0};
+	(void)state;
+	assert_null(de_ref(&d1));
+	assert_int_equal(d1.bad, 1);
+	assert_null(de_ref(&d2));
+	assert_int_equal(d2.bad, 1);
+	assert_string_equal(de_ref(&d3), "abc");
+	assert_ptr_equal(de_ref(&d3) , NULL); /* past the end */
+	assert_int_equal(d3.bad, 1);
 }
 
 static void test_huge_length_refused(void **state)
@@ -214,6 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_varint_bytes),
 		cmocka_unit_test(test_strings_and_truncation),
+		cmocka_unit_test(test_ref_needs_its_nul),
 		cmocka_unit_test(test_huge_length_refused),
 		cmocka_unit_test(test_store_and_load),
 		cmocka_unit_test(test_prune),

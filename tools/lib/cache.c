@@ -228,12 +228,6 @@ void ser_u64(struct buf *b, uint64_t v)
 	buf_add(b, c, n);
 }
 
-void ser_bytes(struct buf *b, const char *p, size_t n)
-{
-	ser_u64(b, n);
-	buf_add(b, p, n);
-}
-
 void ser_str(struct buf *b, const char *s)
 {
 	if (!s) {
@@ -241,7 +235,7 @@ void ser_str(struct buf *b, const char *s)
 		return;
 	}
 	ser_u64(b, strlen(s) + 1);
-	buf_add(b, s, strlen(s));
+	buf_add(b, s, strlen(s) + 1); /* with its NUL: de_ref points at it */
 }
 
 uint64_t de_u64(struct deser *d)
@@ -263,36 +257,24 @@ uint64_t de_u64(struct deser *d)
 	return 0;
 }
 
-char *de_bytes(struct deser *d, size_t *n)
+const char *de_ref(struct deser *d)
 {
 	uint64_t k = de_u64(d);
-	char *s;
-	if (d->bad || k > d->n - d->at) {
+	const char *s;
+	if (d->bad || k == 0)
+		return NULL;
+	if (k > d->n - d->at || d->p[d->at + k - 1] != '\0' ||
+	    memchr(d->p + d->at, '\0', (size_t)(k - 1))) {
 		d->bad = 1;
-		*n = 0;
 		return NULL;
 	}
-	s = xmalloc((size_t)k + 1);
-	memcpy(s, d->p + d->at, (size_t)k);
-	s[k] = '\0';
+	s = (const char *)d->p + d->at;
 	d->at += (size_t)k;
-	*n = (size_t)k;
 	return s;
 }
 
 char *de_str(struct deser *d)
 {
-	uint64_t k = de_u64(d);
-	char *s;
-	if (d->bad || k == 0)
-		return NULL;
-	if (k - 1 > d->n - d->at) {
-		d->bad = 1;
-		return NULL;
-	}
-	s = xmalloc((size_t)k);
-	memcpy(s, d->p + d->at, (size_t)(k - 1));
-	s[k - 1] = '\0';
-	d->at += (size_t)(k - 1);
-	return s;
+	const char *s = de_ref(d);
+	return s ? xstrdup(s) : NULL;
 }

@@ -64,11 +64,10 @@ void cache_store(const char *kind, const struct buf *m, const char *payload,
                  size_t len);
 
 /* ---- serialization of models into a payload ----
- * Integers as LEB128 varints; a string as its length + 1 then its bytes,
- * NULL as 0. */
+ * Integers as LEB128 varints; a string as its length + 1 then its bytes
+ * and a NUL (so that a reader may point into the payload), NULL as 0. */
 void ser_u64(struct buf *b, uint64_t v);
 void ser_str(struct buf *b, const char *s);
-void ser_bytes(struct buf *b, const char *p, size_t n);
 
 /* A reader over a payload.  Each de_* returns 0 / NULL and sets bad
  * when the payload ends early or holds an impossible value; callers
@@ -82,7 +81,9 @@ uint64_t de_u64(struct deser *d);
 /* de_str: the next string, malloc'd (caller frees), or NULL for a
  * stored NULL (and on error). */
 char *de_str(struct deser *d);
-/* de_bytes: the next n bytes as a malloc'd NUL-terminated copy. */
-char *de_bytes(struct deser *d, size_t *n);
+/* de_ref: the same string in place: a pointer into the payload, valid as
+ * long as the payload is (a string holding a NUL, or not ending in one,
+ * is an error). */
+const char *de_ref(struct deser *d);
 
 #endif

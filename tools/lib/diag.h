@@ -1,4 +1,5 @@
-/* diag.h — diagnostics, exit codes and allocators shared by every tool.
+/* diag.h — diagnostics, exit codes, allocators and the thread count
+ * shared by every tool.
  *
  * Model: sbase's eprintf/enprintf and git's "error: ..." style.  Every
  * message goes to stderr, starts with the program name set by

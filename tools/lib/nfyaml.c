@@ -1092,9 +1092,16 @@ static int add_autogen(struct reader *r)
 	return 0;
 }
 
-static void free_func(struct nf_func *f)
+static void free_func(struct nf_func *f, int borrowed)
 {
 	size_t i, j;
+	if (borrowed) {
+		/* the strings point into the stored model (nf_index.blob) */
+		for (i = 0; i < f->ndispatch; i++)
+			free(f->dispatch[i].keys);
+		free(f->dispatch);
+		return;
+	}
 	free(f->name);
 	free(f->base);
 	free(f->overload);
@@ -1112,11 +1119,12 @@ void nf_free(struct nf_index *ix)
 {
 	size_t i;
 	for (i = 0; i < ix->nfuncs; i++)
-		free_func(&ix->funcs[i]);
+		free_func(&ix->funcs[i], ix->blob != NULL);
 	free(ix->funcs);
 	free(ix->hash);
 	free(ix->text);
 	free(ix->path);
+	free(ix->blob);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -1319,7 +1327,7 @@ static void drop_entries(struct nf_index *ix, struct reader *r)
 {
 	size_t i;
 	for (i = 0; i < ix->nfuncs; i++)
-		free_func(&ix->funcs[i]);
+		free_func(&ix->funcs[i], 0);
 	for (i = 0; i < r->cap && r->extra; i++)
 		free(r->extra[i].autogen);
 	free(ix->funcs);
@@ -1627,14 +1635,14 @@ static int restore_index(struct nf_index *ix, const char *payload, size_t n)
 		struct nf_func *f = &ix->funcs[i];
 		uint64_t nd, has_mps;
 		ix->nfuncs = (size_t)i + 1;
-		f->name = de_str(&d);
-		f->base = de_str(&d);
-		f->overload = de_str(&d);
+		f->name = (char *)de_ref(&d);
+		f->base = (char *)de_ref(&d);
+		f->overload = (char *)de_ref(&d);
 		f->inplace = (int)de_u64(&d);
 		f->kind = (enum nf_kind)de_u64(&d);
 		f->line = (unsigned long)de_u64(&d);
 		f->structured = (int)de_u64(&d);
-		f->structured_delegate = de_str(&d);
+		f->structured_delegate = (char *)de_ref(&d);
 		f->autogen = (int)de_u64(&d);
 		f->composite = (int)de_u64(&d);
 		has_mps = de_u64(&d);
@@ -1656,11 +1664,11 @@ static int restore_index(struct nf_index *ix, const char *payload, size_t n)
 			}
 			x->keys = xcalloc((size_t)nk + 1, sizeof *x->keys);
 			for (k = 0; k < nk && !d.bad; k++) {
-				x->keys[k] = de_str(&d);
+				x->keys[k] = (char *)de_ref(&d);
 				x->nkeys = (size_t)k + 1;
 				d.bad |= !x->keys[k];
 			}
-			x->kernel = de_str(&d);
+			x->kernel = (char *)de_ref(&d);
 			x->line = (unsigned long)de_u64(&d);
 			x->col = (unsigned long)de_u64(&d);
 			x->key_start = (size_t)de_u64(&d);
@@ -1725,8 +1733,8 @@ static int load_file(struct nf_index *ix, const char *path, const char *display,
 		ix->path = xstrdup(display);
 		ix->text = data;
 		ix->len = len;
+		ix->blob = file; /* the strings stay in it */
 		ret = restore_index(ix, payload, plen);
-		free(file);
 		if (ret == 0) {
 			buf_free(&man);
 			return 0;

@@ -74,6 +74,9 @@ struct nf_index {
 	size_t nfuncs;
 	size_t nentries;      /* how many of funcs come from yaml entries */
 	int partial;          /* nf_load_ops kept only some entries */
+	char *blob;           /* an index from the cache (cache.h): the stored
+	                         file its strings point into (owned); NULL when
+	                         parsed (each string then owned by its field) */
 	/* private: name hash */
 	size_t *hash;
 	size_t hashcap;
@@ -97,7 +100,14 @@ int nf_load(struct nf_index *ix, const char *path, const char *display);
  * including line numbers and byte offsets, are those of one pass over
  * the whole file: tests/real compares them.  When any slice fails to
  * parse, one serial pass over the whole file runs again and its first
- * error is the one printed.  Needs -lpthread. */
+ * error is the one printed.  Needs -lpthread.
+ *
+ * nf_load (not nf_load_buffer) first looks in the store of parsed models
+ * (cache.h) for an index of exactly these bytes and takes it when there
+ * is one (nf_index.blob then owns its strings); after parsing the whole
+ * file it stores the index there.  nf_load_ops does not read the store
+ * (its partial read is cheaper than a stored whole index); when it falls
+ * back to the whole file, it stores that index. */
 
 /* nf_load_ops: as nf_load, but keeps only the entries whose text holds
  * one of the nbases strings BASES (operator base names): every function

@@ -180,6 +180,9 @@ static struct hs_map opmap;
 static struct nf_index ix, bx;
 static int have_before;
 static struct hs_model hm;
+/* the base names of the OP arguments (file scope: an early error exit
+ * leaves them reachable, not leaked) */
+static char **bases;
 
 /* hs_load on a second thread, silent (diag_mute) */
 static pthread_t hs_thread;
@@ -945,7 +948,6 @@ int main(int argc, char **argv)
 	int nargs, k, status;
 	size_t i, total[3] = {0, 0, 0}, rules[NRULES], nhost = 0, nkern = 0;
 	int need_decls = 0;
-	char **bases = NULL;
 
 	diag_init("mps-verify");
 	once_each(argc, argv);
