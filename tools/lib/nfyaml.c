@@ -1286,18 +1286,20 @@ static int split_entries(const char *t, size_t len, const size_t *lines,
 	return 0;
 }
 
-/* line_index: the line that starts at byte offset off */
-static unsigned long line_index(const size_t *lines, size_t nlines, size_t off)
+/* last_le: the index of the last of the n ascending offsets v[] that is
+ * at most off (0 when none is); the line holding byte off, when v are
+ * the line starts */
+static size_t last_le(const size_t *v, size_t n, size_t off)
 {
-	size_t lo = 0, hi = nlines;
+	size_t lo = 0, hi = n;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (lines[mid] <= off)
+		if (v[mid] <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return (unsigned long)lo;
+	return lo;
 }
 
 /* reader_parse: parse the slice [a, b) of ix->text into r->ix (entries
@@ -1307,7 +1309,7 @@ static int reader_parse(struct reader *r, size_t a, size_t b)
 	int ret;
 	const struct nf_index *text = r->ix;
 	r->base_off = a;
-	r->line_off = line_index(r->lines, r->nlines, a);
+	r->line_off = (unsigned long)last_le(r->lines, r->nlines, a);
 	r->have_ev = 0;
 	if (!yaml_parser_initialize(&r->parser))
 		die("cannot initialise the YAML parser");
@@ -1427,15 +1429,9 @@ static size_t select_entries(const char *t, size_t len, const size_t *starts,
 		if (nl == 0)
 			continue;
 		while ((hit = strstr(p, names[k])) != NULL) {
-			size_t off = (size_t)(hit - t), lo = 0, hi = n;
+			size_t off = (size_t)(hit - t), lo;
 			if (off >= starts[0]) {
-				while (hi - lo > 1) {
-					size_t mid = lo + (hi - lo) / 2;
-					if (starts[mid] <= off)
-						lo = mid;
-					else
-						hi = mid;
-				}
+				lo = last_le(starts, n, off);
 				if (!sel[lo]) {
 					sel[lo] = 1;
 					count++;
