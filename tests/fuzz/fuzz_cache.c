@@ -152,6 +152,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    f->entry_end > ix.len ||
 			    (f->delegate >= 0 && (size_t)f->delegate >= ix.nfuncs))
 				abort();
+			/* what mps-overloads relies on when it prints */
+			if ((i >= ix.nentries) != (f->autogen != 0) ||
+			    (f->autogen && (f->declared_by < 0 ||
+			                    (size_t)f->declared_by >= ix.nentries)) ||
+			    ((f->route == ROUTE_SHARED ||
+			      f->route == ROUTE_MPS_SPECIFIC) && !f->mps_kernel))
+				abort();
 			for (j = 0; j < f->ndispatch; j++)
 				if (!f->dispatch[j].kernel ||
 				    f->dispatch[j].value_end > ix.len)

@@ -47,6 +47,44 @@ for cmd in "mps-verify hypot" "mps-verify --all" "mps-overloads --all --json"; d
   check_differs "$cmd: after same-size edits, not the old answer" first edited
 done
 
+# stored yaml indexes with a right checksum but contents the parse never
+# gives (tests/hardening/forge_store.py): refused, parsed again
+for what in declared-by route; do
+  rm -rf "$MK_CACHE_DIR"
+  make_tree "$T"
+  # a yaml with an autogen'd function
+  cp "$repo/tests/fixtures/slices/cross-delegate.yaml" "$T/$N/native_functions.yaml"
+  MK_CACHE=off run plain "$T" mps-overloads --all
+  (cd "$T" && mps-overloads --all >/dev/null 2>&1)
+  for f in "$MK_CACHE_DIR"/nfyaml-*.mkc; do
+    python3 "$repo/tests/hardening/forge_store.py" "$f" $what || fail "forge_store.py $what"
+  done
+  run forged "$T" mps-overloads --all
+  check_same "a stored index forged ($what): refused, same as no store" plain forged
+done
+
+# a store file that is a FIFO or a device: a miss, no hang
+TO=; command -v timeout >/dev/null 2>&1 && TO="timeout 10"
+rm -rf "$MK_CACHE_DIR"
+make_tree "$T"
+(cd "$T" && mps-overloads --all >/dev/null 2>&1)
+for f in "$MK_CACHE_DIR"/nfyaml-*.mkc; do rm -f "$f"; mkfifo "$f"; done
+MK_CACHE=off run plain "$T" mps-overloads --all
+run fifo "$T" $TO mps-overloads --all
+check_same "a FIFO in the store: a miss, same as no store" plain fifo
+for f in "$MK_CACHE_DIR"/nfyaml-*.mkc; do rm -f "$f"; ln -s /dev/zero "$f"; done
+run devzero "$T" $TO mps-overloads --all
+check_same "/dev/zero in the store: a miss, same as no store" plain devzero
+
+# a relative MK_CACHE_DIR is not used (the tools change folders)
+rm -rf "$T/relstore" "$work/relstore"
+MK_CACHE_DIR=relstore run rel "$T" mps-verify hypot
+MK_CACHE=off run plain "$T" mps-verify hypot
+check_same "a relative MK_CACHE_DIR: same output" plain rel
+checks=$((checks + 1))
+if [ -e "$T/relstore" ] || [ -e "$work/relstore" ]; then fail "a relative MK_CACHE_DIR was written"
+else ok "a relative MK_CACHE_DIR: nothing written"; fi
+
 # stores that cannot be used
 make_tree "$T"
 MK_CACHE=off run plain "$T" mps-verify --all

@@ -1,15 +1,21 @@
 /* cache.c — see cache.h. */
 #include "cache.h"
 #include "edit.h"
-#include "scan.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include <zlib.h>
+
+/* the largest stored file read: far above any real model */
+#define CACHE_MAX_FILE (256u << 20)
 
 static const char magic[] = "metal-kernel cache\n";
 
@@ -27,20 +33,58 @@ static int debug(void)
 	return e && *e && strcmp(e, "0") != 0;
 }
 
-/* the store's folder (malloc'd), or NULL when the store is off */
+/* the store's folder (malloc'd), or NULL when the store is off.  Only
+ * absolute folders count (a tool may change folders before it stores;
+ * a relative XDG_CACHE_HOME is ignored by the XDG rules too). */
 static char *cache_dir(void)
 {
 	const char *e = getenv("MK_CACHE");
-	if (e && (strcmp(e, "off") == 0 || strcmp(e, "0") == 0 ||
-	          strcmp(e, "no") == 0))
+	if (e && (strcasecmp(e, "off") == 0 || strcmp(e, "0") == 0 ||
+	          strcasecmp(e, "no") == 0 || strcasecmp(e, "false") == 0))
 		return NULL;
 	if ((e = getenv("MK_CACHE_DIR")) && *e)
-		return xstrdup(e);
+		return e[0] == '/' ? xstrdup(e) : NULL;
 	if ((e = getenv("XDG_CACHE_HOME")) && e[0] == '/')
 		return xasprintf("%s/metal-kernel", e);
-	if ((e = getenv("HOME")) && *e)
+	if ((e = getenv("HOME")) && e[0] == '/')
 		return xasprintf("%s/.cache/metal-kernel", e);
 	return NULL;
+}
+
+/* read_stored: the whole stored file at path, if it is a regular file
+ * of at most CACHE_MAX_FILE bytes (opened without blocking: a FIFO or a
+ * device there is a miss, not a hang).  0 or -1. */
+static int read_stored(const char *path, char **data, size_t *len)
+{
+	struct stat st;
+	size_t n = 0;
+	char *p;
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+	    (uintmax_t)st.st_size > CACHE_MAX_FILE) {
+		close(fd);
+		return -1;
+	}
+	p = xmalloc((size_t)st.st_size + 1);
+	while (n < (size_t)st.st_size) {
+		ssize_t r = read(fd, p + n, (size_t)st.st_size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (n != (size_t)st.st_size) {
+		free(p);
+		return -1;
+	}
+	p[n] = '\0';
+	*data = p;
+	*len = n;
+	return 0;
 }
 
 static void put_le(struct buf *b, uint64_t v, int bytes)
@@ -95,7 +139,7 @@ int cache_load(const char *kind, const struct buf *m, char **file,
 	if (!dir)
 		return 0;
 	path = cache_path(dir, kind, m);
-	if (read_file(path, &data, &n) != 0)
+	if (read_stored(path, &data, &n) != 0)
 		goto out;
 	u = (const unsigned char *)data;
 	at = sizeof magic - 1;
@@ -120,6 +164,8 @@ int cache_load(const char *kind, const struct buf *m, char **file,
 	*len = pl;
 	data = NULL;
 	hit = 1;
+	/* used now: pruning removes the models used longest ago */
+	(void)utimensat(AT_FDCWD, path, NULL, 0);
 out:
 	if (debug())
 		fprintf(stderr, "cache: %s %s\n", hit ? "hit" : "miss", kind);
@@ -155,11 +201,23 @@ static void prune(const char *dir, const char *kind)
 		struct stat st;
 		char *p;
 		size_t el = strlen(e->d_name);
-		if (strncmp(e->d_name, kind, kl) != 0 || e->d_name[kl] != '-' ||
-		    el < 4 || strcmp(e->d_name + el - 4, ".mkc") != 0)
+		/* ".KIND-KEY.mkc.mk-XXXXXX": the temporary of a writer that was
+		 * killed, once it is an hour old */
+		int tmp = e->d_name[0] == '.' &&
+		          strncmp(e->d_name + 1, kind, kl) == 0 &&
+		          e->d_name[kl + 1] == '-' && strstr(e->d_name, ".mkc.mk-");
+		if (!tmp && (strncmp(e->d_name, kind, kl) != 0 ||
+		             e->d_name[kl] != '-' || el < 4 ||
+		             strcmp(e->d_name + el - 4, ".mkc") != 0))
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
-		if (stat(p, &st) != 0) {
+		if (lstat(p, &st) != 0) {
+			free(p);
+			continue;
+		}
+		if (tmp) {
+			if (time(NULL) - st.st_mtime > 3600)
+				(void)unlink(p);
 			free(p);
 			continue;
 		}

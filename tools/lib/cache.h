@@ -8,17 +8,24 @@
  * relative to the checkout, its size and zlib's crc32 of its bytes.  The
  * next run reads the same files, builds the same manifest and, when a
  * stored model has exactly that manifest, takes the model from the store
- * instead of parsing.  A changed byte in any input changes the manifest
- * (up to a crc32 collision of the changed file: 1 in 2^32), so a stored
- * model is never used for other inputs; nothing depends on file times.
+ * instead of parsing.  A changed byte in any input changes the manifest,
+ * up to a crc32 collision of the changed file: 1 in 2^32 for an
+ * accidental change, but crc32 is no cryptographic hash, and an edit
+ * made on purpose to keep it defeats the store (MK_CACHE=off for files
+ * one does not trust).  Nothing depends on file times.
  *
  * Where: $MK_CACHE_DIR, else $XDG_CACHE_HOME/metal-kernel, else
- * $HOME/.cache/metal-kernel (created with mode 0700).  MK_CACHE=off (or
- * 0, no) turns the store off.  One file per model, "KIND-KEY.mkc"; a
- * store keeps at most CACHE_KEEP files of a kind and removes the oldest.
- * Writes are atomic (edit.h edit_write_file, no fsync: a lost or torn
- * file is only a miss).  A file that is short, has a bad checksum, a
- * bad magic or another format is a miss, never an error.  Every failure
+ * $HOME/.cache/metal-kernel (created with mode 0700); only absolute
+ * folders count (a relative one turns the store off: the tools change
+ * folders).  MK_CACHE=off (or 0, no, false; any case) turns the store
+ * off.  One file per model, "KIND-KEY.mkc"; a store keeps at most
+ * CACHE_KEEP files of a kind and removes those used longest ago (a hit
+ * touches its file), and the temporaries of killed writers after an
+ * hour.  Writes are atomic (edit.h edit_write_file, no fsync: a lost or
+ * torn file is only a miss).  A file that is short, has a bad checksum,
+ * a bad magic or another format, or is not a regular file, is a miss,
+ * never an error, and the readers of stored models (nfyaml, hostscan)
+ * check what they read against what a parse guarantees.  Every failure
  * to create, read or write the store is silent: the tool then parses as
  * if there were no store.  MK_CACHE_DEBUG=1 prints "cache: hit KIND" /
  * "cache: miss KIND" / "cache: stored KIND" to stderr (for tests).

@@ -203,6 +203,8 @@ size_t mk_threads(size_t items, size_t per_thread)
 		n = strtol(env, NULL, 10);
 		if (n < 1)
 			n = 1;
+		if (n > 64)
+			n = 64;
 	} else {
 #ifdef _SC_NPROCESSORS_ONLN
 		n = sysconf(_SC_NPROCESSORS_ONLN);

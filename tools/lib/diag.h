@@ -65,7 +65,7 @@ void diag_mute(int on);
  * at most ITEMS (1 when ITEMS is 0).  The environment variable
  * MK_THREADS=N overrides the CPU count and the PER_THREAD floor (tests
  * use MK_THREADS=1 for the serial path and a large N to cut small inputs
- * into many parts); it is still capped by ITEMS. */
+ * into many parts); it is still capped by ITEMS, and by 64. */
 size_t mk_threads(size_t items, size_t per_thread);
 
 /* Allocators that die (exit 2, "out of memory") instead of returning NULL,

@@ -1223,14 +1223,29 @@ static int finish(struct reader *r)
 /* ------------------------------------------------------------------ */
 /* slices: parsing runs of whole entries on their own                  */
 
-/* line_starts: byte offset of every line start; CRLF, LF and a lone CR
- * each end a line, as in libyaml.  Caller frees. */
+/* unicode_break: the length of a NEL (U+0085), LS (U+2028) or PS
+ * (U+2029) at t[i] in UTF-8, else 0: libyaml breaks lines there too */
+static size_t unicode_break(const char *t, size_t len, size_t i)
+{
+	const unsigned char *u = (const unsigned char *)t + i;
+	if (u[0] == 0xC2 && i + 1 < len && u[1] == 0x85)
+		return 2;
+	if (u[0] == 0xE2 && i + 2 < len && u[1] == 0x80 &&
+	    (u[2] == 0xA8 || u[2] == 0xA9))
+		return 3;
+	return 0;
+}
+
+/* line_starts: the byte offset of every line start, the lines being
+ * those libyaml counts in its marks: CRLF, LF, a lone CR, NEL, LS and PS
+ * each end one.  Caller frees. */
 static size_t *line_starts(const char *data, size_t len, size_t *n)
 {
 	size_t cap = 1024, i, *lines = xmalloc(cap * sizeof *lines);
 	*n = 0;
 	lines[(*n)++] = 0;
-	if (!memchr(data, '\r', len)) {
+	if (!memchr(data, '\r', len) && !memchr(data, 0xC2, len) &&
+	    !memchr(data, 0xE2, len)) {
 		const char *p = data, *end = data + len;
 		while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
 			if (*n == cap)
@@ -1240,31 +1255,97 @@ static size_t *line_starts(const char *data, size_t len, size_t *n)
 		return lines;
 	}
 	for (i = 0; i < len; i++) {
-		int brk = data[i] == '\n' ||
+		size_t u = unicode_break(data, len, i);
+		int brk = data[i] == '\n' || u ||
 		          (data[i] == '\r' && (i + 1 >= len || data[i + 1] != '\n'));
 		if (brk) {
 			if (*n == cap)
 				lines = xrealloc(lines, (cap *= 2) * sizeof *lines);
+			i += u ? u - 1 : 0;
 			lines[(*n)++] = i + 1;
 		}
 	}
 	return lines;
 }
 
+/* inside_scalar: walk the text as a YAML reader sees scalars start and
+ * end, outside comments: a quote opens a quoted scalar where a scalar
+ * may begin (at the start, after a space, a line break, '[', '{', ',' or
+ * ':'), and '[' / '{' open a flow collection.  Returns 1 when a line
+ * that looks like an entry start ("- " in column 1) lies inside a quoted
+ * scalar or a flow collection, 0 otherwise; sets *escapes when a
+ * double-quoted scalar holds a backslash (an escape can spell a name in
+ * other bytes).  Conservative: any doubt (a quote in a block scalar, an
+ * unbalanced bracket) can only answer 1, which costs a serial pass. */
+static int inside_scalar(const char *t, size_t len, int *escapes)
+{
+	size_t i;
+	int dq = 0, sq = 0;
+	long depth = 0;
+	*escapes = 0;
+	for (i = 0; i < len; i++) {
+		char c = t[i], prev = i ? t[i - 1] : '\n';
+		if (prev == '\n' && c == '-' && (i + 1 == len || t[i + 1] == ' ' ||
+		                                  t[i + 1] == '\n') &&
+		    (dq || sq || depth > 0))
+			return 1;
+		if (dq) {
+			if (c == '\\') {
+				*escapes = 1;
+				i++;
+			} else if (c == '"') {
+				dq = 0;
+			}
+		} else if (sq) {
+			if (c == '\'') {
+				if (i + 1 < len && t[i + 1] == '\'')
+					i++;
+				else
+					sq = 0;
+			}
+		} else if (c == '#' && (prev == ' ' || prev == '\t' || prev == '\n')) {
+			while (i + 1 < len && t[i + 1] != '\n')
+				i++;
+		} else if ((c == '"' || c == '\'') &&
+		           (prev == ' ' || prev == '\t' || prev == '\n' || prev == '[' ||
+		            prev == '{' || prev == ',' || prev == ':')) {
+			dq = c == '"';
+			sq = c == '\'';
+		} else if (c == '[' || c == '{') {
+			depth++;
+		} else if ((c == ']' || c == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return 0;
+}
+
 /* split_entries: the byte offsets of the lines that start a top-level
- * entry ("- " or a lone "-" in column 1), in *starts (caller frees).
- * Returns -1, and no slicing is done, unless every line of the file
- * starts with one of those, a space, '#' or nothing at all: then no
- * other column-1 text (a "---" marker, a directive, a continuation line
- * of a multi-line scalar, a tab) can make a slice mean something else
- * than the same text inside the whole file.  A flow or quoted scalar
- * cut at an entry start leaves a slice that does not parse, and every
- * failed slice sends the whole file to the one serial pass. */
+ * entry ("- " or a lone "-" in column 1), in *starts (caller frees), and
+ * in *escapes whether a double-quoted scalar holds an escape (then only
+ * whole-file reads are exact, not reads of the entries that mention a
+ * name).  Returns -1, and no slicing is done, unless every line of the
+ * file starts with one of those, a space, '#' or nothing at all, and no
+ * such entry start lies inside a quoted scalar or a flow collection
+ * (inside_scalar): then no other column-1 text (a "---" marker, a
+ * directive, a continuation line of a multi-line scalar, a tab) can make
+ * a slice mean something else than the same text inside the whole file.
+ * Lines are those of line_starts, which breaks where libyaml does.  A
+ * slice that fails to parse anyway sends the whole file to the one
+ * serial pass. */
 static int split_entries(const char *t, size_t len, const size_t *lines,
-                         size_t nlines, size_t **starts, size_t *n)
+                         size_t nlines, size_t **starts, size_t *n,
+                         int *escapes)
 {
 	size_t i, cap = 256;
 	*n = 0;
+	if (inside_scalar(t, len, escapes))
+		return -1;
+	/* a NEL, LS or PS line break: a line may start in the middle of a
+	 * quoted scalar without inside_scalar seeing it */
+	for (i = 0; i < len; i++)
+		if (unicode_break(t, len, i))
+			return -1;
 	if (memchr(t, '\r', len) || (len >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0))
 		return -1;
 	*starts = xmalloc(cap * sizeof **starts);
@@ -1515,7 +1596,7 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 {
 	struct reader r;
 	size_t *starts = NULL, nstarts = 0;
-	int ret = -1, sliced;
+	int ret = -1, sliced, escapes = 0;
 
 	memset(ix, 0, sizeof *ix);
 	memset(&r, 0, sizeof r);
@@ -1535,8 +1616,8 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 	r.ix = ix;
 	r.lines = line_starts(ix->text, len, &r.nlines);
 	sliced = split_entries(ix->text, len, r.lines, r.nlines, &starts,
-	                       &nstarts) == 0 && nstarts > 0;
-	if (sliced && names) {
+	                       &nstarts, &escapes) == 0 && nstarts > 0;
+	if (sliced && names && !escapes) {
 		unsigned char *sel = xcalloc(nstarts, 1);
 		if (select_entries(ix->text, len, starts, nstarts, names, nnames,
 		                   sel) > 0 &&
@@ -1695,6 +1776,24 @@ static int restore_index(struct nf_index *ix, const char *payload, size_t n)
 	if (d.bad || d.at != n)
 		return -1;
 	ix->nentries = (size_t)ne;
+	/* what the parse guarantees and the tools rely on: entries first,
+	 * then the autogen'd functions, each declared by an entry; a route
+	 * through MPS has its MPS kernel; a delegate resolves */
+	for (i = 0; i < ix->nfuncs; i++) {
+		const struct nf_func *f = &ix->funcs[i];
+		int gen = i >= ne;
+		if (f->autogen != gen ||
+		    (gen ? f->declared_by < 0 || (uint64_t)f->declared_by >= ne
+		         : f->declared_by != -1) ||
+		    ((f->route == ROUTE_SHARED || f->route == ROUTE_MPS_SPECIFIC) &&
+		     !f->mps_kernel) ||
+		    (f->route == ROUTE_DELEGATE && !f->structured_delegate) ||
+		    (!f->structured_delegate != (f->delegate < 0)))
+			return -1;
+		for (j = 0; j < f->ndispatch; j++)
+			if (f->dispatch[j].nkeys == 0)
+				return -1;
+	}
 	hash_build(ix, ix->nfuncs);
 	for (i = 0; i < ix->nfuncs; i++)
 		if (find_index(ix, ix->funcs[i].name) != (long)i)

@@ -999,9 +999,28 @@ int main(int argc, char **argv)
 	             : nf_load_ops(&ix, NF_YAML_REL, NULL, (const char *const *)bases,
 	                           (size_t)nargs)) != 0)
 		return MK_EXIT_ERROR;
+	/* an operator that the entries read do not hold: read them all (a
+	 * name can be spelled with escapes); the error below is then exact */
+	for (k = 0; ix.partial && k < nargs; k++) {
+		size_t f = 0;
+		char *b, *ovl;
+		int inplace;
+		if (nf_parse_opname(argv[k], &b, &ovl, &inplace) != 0)
+			continue;
+		while (f < ix.nfuncs && strcmp(ix.funcs[f].base, b) != 0)
+			f++;
+		free(b);
+		free(ovl);
+		if (f == ix.nfuncs) {
+			nf_free(&ix);
+			if (nf_load(&ix, NF_YAML_REL, NULL) != 0)
+				return MK_EXIT_ERROR;
+		}
+	}
 	for (k = 0; bases && k < nargs; k++)
 		free(bases[k]);
 	free(bases);
+	bases = NULL;
 
 	/* operators: every base name of both yamls, in file order */
 	for (i = 0; i < ix.nfuncs; i++) {
