@@ -1589,6 +1589,27 @@ static int parse_selected(struct reader *r, const size_t *starts, size_t n,
 	return ret;
 }
 
+/* all_named: every name (an operator's base, or a function's name before
+ * its overload) names a function of ix */
+static int all_named(const struct nf_index *ix, const char *const *names,
+                     size_t nnames)
+{
+	size_t k, i;
+	for (k = 0; k < nnames; k++) {
+		size_t n = strlen(names[k]);
+		for (i = 0; i < ix->nfuncs; i++) {
+			const char *nm = ix->funcs[i].name;
+			if (strcmp(ix->funcs[i].base, names[k]) == 0 ||
+			    (strncmp(nm, names[k], n) == 0 &&
+			     (nm[n] == '\0' || nm[n] == '.')))
+				break;
+		}
+		if (i == ix->nfuncs)
+			return 0;
+	}
+	return 1;
+}
+
 /* load: the shared body of nf_load_buffer and nf_load_ops; names NULL
  * means the whole file */
 static int load(struct nf_index *ix, const char *path, const char *data,
@@ -1622,8 +1643,12 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 		if (select_entries(ix->text, len, starts, nstarts, names, nnames,
 		                   sel) > 0 &&
 		    parse_selected(&r, starts, nstarts, sel) == 0) {
-			ix->partial = 1;
-			ret = 0;
+			if (all_named(ix, names, nnames)) {
+				ix->partial = 1;
+				ret = 0;
+			} else {
+				drop_entries(ix, &r);
+			}
 		}
 		free(sel);
 	}
@@ -1859,7 +1884,17 @@ int nf_load(struct nf_index *ix, const char *path, const char *display)
 }
 
 int nf_load_ops(struct nf_index *ix, const char *path, const char *display,
-                const char *const *bases, size_t nbases)
+                const char *const *ops, size_t nops)
 {
-	return load_file(ix, path, display, bases, nbases);
+	/* what the entries' text must hold: each name before its overload */
+	char **names = xcalloc(nops + 1, sizeof *names);
+	size_t k;
+	int ret;
+	for (k = 0; k < nops; k++)
+		names[k] = xstrndup(ops[k], strcspn(ops[k], "."));
+	ret = load_file(ix, path, display, (const char *const *)names, nops);
+	for (k = 0; k < nops; k++)
+		free(names[k]);
+	free(names);
+	return ret;
 }

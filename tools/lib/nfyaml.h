@@ -110,20 +110,23 @@ int nf_load(struct nf_index *ix, const char *path, const char *display);
  * back to the whole file, it stores that index. */
 
 /* nf_load_ops: as nf_load, but keeps only the entries whose text holds
- * one of the nbases strings BASES (operator base names): every function
- * of those operators, their autogen'd functions and delegate targets —
- * the same structs, fields, lines and offsets nf_load gives for them —
- * and possibly a few other entries that mention the names.  ix->partial
- * is then 1: ix holds no other operators, so callers must not draw
- * conclusions about absent names (reload with nf_load for that).  Falls
- * back to nf_load (ix->partial 0) when no entry mentions the names, when
- * the file cannot be sliced (see above), or when the selection does not
- * parse or does not stand alone (e.g. a delegate to an entry not kept),
- * so errors are reported exactly as nf_load reports them.  The entries
- * not kept are not checked: a malformed entry elsewhere in the file goes
- * unnoticed here. */
+ * the name of one of the nops operators OPS, given as on a command line
+ * ("atan2", "add_", "div.out_mode": the part before the '.' is searched):
+ * every function of those operators, their autogen'd functions and
+ * delegate targets — the same structs, fields, lines and offsets nf_load
+ * gives for them — and possibly a few other entries that mention the
+ * names.  ix->partial is then 1: ix holds no other operators, so callers
+ * must not draw conclusions about other names (reload with nf_load for
+ * that).  Falls back to reading the whole file (ix->partial 0) when a
+ * name names no function among the kept ones (as an operator's base, or
+ * a function's name before its overload), when the file cannot be sliced
+ * or may spell names with escapes (see above), or when the selection
+ * does not parse or does not stand alone (e.g. a delegate to an entry
+ * not kept), so errors and absent operators are reported exactly as
+ * nf_load reports them.  The entries not kept are not checked: a
+ * malformed entry elsewhere in the file goes unnoticed here. */
 int nf_load_ops(struct nf_index *ix, const char *path, const char *display,
-                const char *const *bases, size_t nbases);
+                const char *const *ops, size_t nops);
 
 /* nf_load_buffer: as nf_load, on len bytes at data (copied); path is
  * used in messages only.  For fuzzing and tests. */

@@ -549,19 +549,13 @@ int main(int argc, char **argv)
 			return MK_EXIT_ERROR;
 		path = xasprintf("%s/%s", root, NF_YAML_REL);
 	}
-	/* OP queries read only the entries that mention the operators; a
-	 * name that matches nothing there gets the whole file, for the
-	 * suggestions */
+	/* OP queries read only the entries that mention the operators; an
+	 * exact function name ("atan2.outx") that matches nothing there gets
+	 * the whole file, for the suggestions */
 	if (nops > 0 && !opt_survey) {
-		char **keys = xcalloc((size_t)nops + 1, sizeof *keys);
-		for (k = 0; k < nops; k++)
-			keys[k] = xstrndup(argv[k], strcspn(argv[k], "."));
 		if (nf_load_ops(&ix, path, opt_yaml ? NULL : NF_YAML_REL,
-		                (const char *const *)keys, (size_t)nops) != 0)
+		                (const char *const *)argv, (size_t)nops) != 0)
 			status = MK_EXIT_ERROR;
-		for (k = 0; k < nops; k++)
-			free(keys[k]);
-		free(keys);
 		for (k = 0; status == MK_EXIT_CLEAN && ix.partial && k < nops; k++) {
 			for (i = 0; i < ix.nfuncs && !matches(&ix.funcs[i], argv[k]); i++)
 				;

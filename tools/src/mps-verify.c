@@ -180,9 +180,6 @@ static struct hs_map opmap;
 static struct nf_index ix, bx;
 static int have_before;
 static struct hs_model hm;
-/* the base names of the OP arguments (file scope: an early error exit
- * leaves them reachable, not leaked) */
-static char **bases;
 
 /* hs_load on a second thread, silent (diag_mute) */
 static pthread_t hs_thread;
@@ -969,15 +966,10 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	/* operator names: only the yaml entries that mention them are read
 	 * (nfyaml.h nf_load_ops); --all reads every entry */
-	if (!opt_all) {
-		bases = xcalloc((size_t)nargs + 1, sizeof *bases);
-		for (k = 0; k < nargs; k++)
-			bases[k] = xstrndup(argv[k], strcspn(argv[k], "."));
-	}
 	if (opt_before) {
 		if ((opt_all ? nf_load(&bx, opt_before, NULL)
 		             : nf_load_ops(&bx, opt_before, NULL,
-		                           (const char *const *)bases,
+		                           (const char *const *)argv,
 		                           (size_t)nargs)) != 0) {
 			free(root);
 			return MK_EXIT_ERROR;
@@ -996,31 +988,9 @@ int main(int argc, char **argv)
 	 * the yaml's own messages, to print its message) */
 	hs_started = pthread_create(&hs_thread, NULL, hs_worker, NULL) == 0;
 	if ((opt_all ? nf_load(&ix, NF_YAML_REL, NULL)
-	             : nf_load_ops(&ix, NF_YAML_REL, NULL, (const char *const *)bases,
+	             : nf_load_ops(&ix, NF_YAML_REL, NULL, (const char *const *)argv,
 	                           (size_t)nargs)) != 0)
 		return MK_EXIT_ERROR;
-	/* an operator that the entries read do not hold: read them all (a
-	 * name can be spelled with escapes); the error below is then exact */
-	for (k = 0; ix.partial && k < nargs; k++) {
-		size_t f = 0;
-		char *b, *ovl;
-		int inplace;
-		if (nf_parse_opname(argv[k], &b, &ovl, &inplace) != 0)
-			continue;
-		while (f < ix.nfuncs && strcmp(ix.funcs[f].base, b) != 0)
-			f++;
-		free(b);
-		free(ovl);
-		if (f == ix.nfuncs) {
-			nf_free(&ix);
-			if (nf_load(&ix, NF_YAML_REL, NULL) != 0)
-				return MK_EXIT_ERROR;
-		}
-	}
-	for (k = 0; bases && k < nargs; k++)
-		free(bases[k]);
-	free(bases);
-	bases = NULL;
 
 	/* operators: every base name of both yamls, in file order */
 	for (i = 0; i < ix.nfuncs; i++) {
