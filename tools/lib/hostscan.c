@@ -2386,7 +2386,7 @@ void hs_line_col(const struct hs_model *m, struct hs_where w,
 {
 	struct priv *p = m->priv;
 	const struct hs_file *f = &m->files[w.file];
-	size_t lo, hi, *ls;
+	size_t lo, *ls;
 	if (!p) {
 		line_col(f->text, w.off, line, col);
 		return;
@@ -2415,16 +2415,7 @@ void hs_line_col(const struct hs_model *m, struct hs_where w,
 		p->nlines[w.file] = n;
 	}
 	ls = p->linetab[w.file];
-	/* the last line start <= off */
-	lo = 0;
-	hi = p->nlines[w.file];
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ls[mid] <= w.off)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = last_le(ls, p->nlines[w.file], w.off);
 	*line = (unsigned long)lo + 1;
 	*col = (unsigned long)(w.off - ls[lo]) + 1;
 }

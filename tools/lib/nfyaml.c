@@ -1367,22 +1367,6 @@ static int split_entries(const char *t, size_t len, const size_t *lines,
 	return 0;
 }
 
-/* last_le: the index of the last of the n ascending offsets v[] that is
- * at most off (0 when none is); the line holding byte off, when v are
- * the line starts */
-static size_t last_le(const size_t *v, size_t n, size_t off)
-{
-	size_t lo = 0, hi = n;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* reader_parse: parse the slice [a, b) of ix->text into r->ix (entries
  * appended).  r->lines, r->nlines, r->extra and r->cap are kept. */
 static int reader_parse(struct reader *r, size_t a, size_t b)

@@ -510,6 +510,19 @@ char *mask_code(const char *src, size_t len, enum scan_lang lang)
 	return out;
 }
 
+size_t last_le(const size_t *v, size_t n, size_t x)
+{
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void line_col(const char *src, size_t off, unsigned long *line,
               unsigned long *col)
 {

@@ -58,6 +58,11 @@ enum scan_lang { LANG_C = 0 /* .mm .h .cpp .metal */, LANG_PYTHON };
  * are kept (comment markers inside them are not comments). */
 char *mask_code(const char *src, size_t len, enum scan_lang lang);
 
+/* last_le: the index of the last of the n ascending values v[] that is
+ * at most x (0 when none is, or n is 0): with v the byte offsets where
+ * lines start, the 0-based line holding byte x.  Binary search. */
+size_t last_le(const size_t *v, size_t n, size_t x);
+
 /* line_col: 1-based line and column (in bytes) of byte offset off. */
 void line_col(const char *src, size_t off, unsigned long *line,
               unsigned long *col);
