@@ -193,6 +193,45 @@ static void test_line_col(void **state)
 	assert_int_equal(c, 1);
 }
 
+/* read_regular_file: a regular file within the bound comes back byte for
+ * byte; over the bound is EFBIG, a device EINVAL, a folder EISDIR, and a
+ * FIFO with no writer is refused at once instead of blocking */
+static void test_read_regular_file(void **state)
+{
+	char dir[] = "/tmp/mk-test-rrf.XXXXXX", *p, *f, *data = NULL;
+	size_t len = 0;
+	FILE *fp;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	p = xasprintf("%s/ten", dir);
+	fp = fopen(p, "wb");
+	fputs("0123456789", fp);
+	fclose(fp);
+	assert_int_equal(read_regular_file(p, 10, &data, &len), 0);
+	assert_int_equal(len, 10);
+	assert_string_equal(data, "0123456789");
+	free(data);
+	errno = 0;
+	assert_int_equal(read_regular_file(p, 9, &data, &len), -1);
+	assert_int_equal(errno, EFBIG);
+	errno = 0;
+	assert_int_equal(read_regular_file("/dev/null", 100, &data, &len), -1);
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_int_equal(read_regular_file(dir, 100, &data, &len), -1);
+	assert_int_equal(errno, EISDIR);
+	f = xasprintf("%s/fifo", dir);
+	assert_int_equal(mkfifo(f, 0600), 0);
+	errno = 0;
+	assert_int_equal(read_regular_file(f, 100, &data, &len), -1);
+	assert_int_equal(errno, EINVAL);
+	unlink(f);
+	unlink(p);
+	rmdir(dir);
+	free(f);
+	free(p);
+}
+
 static void test_read_file(void **state)
 {
 	char dir[] = "/tmp/test_scan.XXXXXX";
@@ -362,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_python),
 		cmocka_unit_test(test_line_col),
 		cmocka_unit_test(test_read_file),
+		cmocka_unit_test(test_read_regular_file),
 		cmocka_unit_test(test_re_match),
 		cmocka_unit_test(test_re_errors_exit_2),
 	};

@@ -1,6 +1,7 @@
 /* cache.c — see cache.h. */
 #include "cache.h"
 #include "edit.h"
+#include "scan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,42 +50,6 @@ static char *cache_dir(void)
 	if ((e = getenv("HOME")) && e[0] == '/')
 		return xasprintf("%s/.cache/metal-kernel", e);
 	return NULL;
-}
-
-/* read_stored: the whole stored file at path, if it is a regular file
- * of at most CACHE_MAX_FILE bytes (opened without blocking: a FIFO or a
- * device there is a miss, not a hang).  0 or -1. */
-static int read_stored(const char *path, char **data, size_t *len)
-{
-	struct stat st;
-	size_t n = 0;
-	char *p;
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
-	    (uintmax_t)st.st_size > CACHE_MAX_FILE) {
-		close(fd);
-		return -1;
-	}
-	p = xmalloc((size_t)st.st_size + 1);
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, p + n, (size_t)st.st_size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	if (n != (size_t)st.st_size) {
-		free(p);
-		return -1;
-	}
-	p[n] = '\0';
-	*data = p;
-	*len = n;
-	return 0;
 }
 
 static void put_le(struct buf *b, uint64_t v, int bytes)
@@ -139,7 +104,7 @@ int cache_load(const char *kind, const struct buf *m, char **file,
 	if (!dir)
 		return 0;
 	path = cache_path(dir, kind, m);
-	if (read_stored(path, &data, &n) != 0)
+	if (read_regular_file(path, CACHE_MAX_FILE, &data, &n) != 0)
 		goto out;
 	u = (const unsigned char *)data;
 	at = sizeof magic - 1;

@@ -8,26 +8,39 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int read_file(const char *path, char **data, size_t *len)
+/* read_with: the body of read_file and read_regular_file: open PATH with
+ * O_RDONLY | FLAGS; refuse a folder (EISDIR), with REGULAR anything but a
+ * regular file (EINVAL), with MAX a file of more than MAX bytes (EFBIG) */
+static int read_with(const char *path, int flags, int regular, size_t max,
+                     char **data, size_t *len)
 {
 	struct stat st;
 	size_t cap, n = 0;
 	char *p;
 	int fd, saved;
 
-	fd = open(path, O_RDONLY);
+	fd = open(path, O_RDONLY | flags);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) != 0)
 		goto fail;
 	if (S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
+		goto fail;
+	}
+	if (regular && !S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if (max && st.st_size > 0 && (uintmax_t)st.st_size > max) {
+		errno = EFBIG;
 		goto fail;
 	}
 	/* the size, the NUL, and one byte more so that the read which finds
@@ -41,10 +54,10 @@ int read_file(const char *path, char **data, size_t *len)
 			p = xrealloc(p, cap);
 		}
 		r = read(fd, p + n, cap - n - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			saved = errno;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || (max && n + (size_t)r > max)) {
+			saved = r < 0 ? errno : EFBIG;
 			free(p);
 			close(fd);
 			errno = saved;
@@ -64,6 +77,16 @@ fail:
 	close(fd);
 	errno = saved;
 	return -1;
+}
+
+int read_file(const char *path, char **data, size_t *len)
+{
+	return read_with(path, 0, 0, 0, data, len);
+}
+
+int read_regular_file(const char *path, size_t max, char **data, size_t *len)
+{
+	return read_with(path, O_NONBLOCK, 1, max, data, len);
 }
 
 /* ---- PCRE2 ---- */

@@ -14,6 +14,11 @@
  * errno set (nothing allocated).  A folder gives -1 with EISDIR. */
 int read_file(const char *path, char **data, size_t *len);
 
+/* read_regular_file: as read_file, but only a regular file of at most
+ * MAX bytes, opened without blocking, so that a FIFO or a device at PATH
+ * is an error (EINVAL) and not a hang; more than MAX bytes: EFBIG. */
+int read_regular_file(const char *path, size_t max, char **data, size_t *len);
+
 /* A compiled pattern: PCRE2, JIT-compiled with PCRE2_JIT_COMPLETE when
  * the library supports it, interpreter otherwise (as pcre2grep does).
  * The environment variable MK_PCRE2_NO_JIT (any value) forces the
