@@ -10,7 +10,7 @@ SAN     ?=
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(SAN) -Itools/lib $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(SAN) $(PKG_LIBS) -lpthread $(LDFLAGS) $(LDLIBS)
+LDLIBS_ALL := $(SAN) $(PKG_LIBS) $(LDFLAGS) $(LDLIBS)
 
 BUILD   ?= build
 BIN     ?= tools/bin
@@ -22,27 +22,24 @@ TOOL_BIN := $(TOOL_SRC:tools/src/%.c=$(BIN)/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
-.PHONY: all deps check check-asan check-valgrind \
+.PHONY: all tools deps check check-asan check-valgrind \
         demo bench fuzz install install-user uninstall clean
 
-all: deps-quiet $(TOOL_BIN)
+# deps first, then a new make: the pkg-config flags above are read when
+# make starts, so on a fresh machine they exist only after tools/deps.sh
+all:
+	@sh tools/deps.sh --quiet
+	@$(MAKE) --no-print-directory tools
+tools: $(TOOL_BIN)
 
 # Checks the libraries; installs them (apt-get as root, Homebrew) or prints
 # the one command to run.
 deps:
 	@sh tools/deps.sh
-deps-quiet:
-	@sh tools/deps.sh --quiet
 
 $(BUILD)/lib/%.o: tools/lib/%.c $(wildcard tools/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
-
-# the cache (tools/lib/cache.h) keys stored models by the library's sources
-MK_BUILD_ID := $(shell cat $(LIB_SRC) $(wildcard tools/lib/*.h) | cksum | cut -d' ' -f1)
-$(BUILD)/lib/cache.o: tools/lib/cache.c $(LIB_SRC) $(wildcard tools/lib/*.h)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -DMK_BUILD_ID='"$(MK_BUILD_ID)"' -c -o $@ $<
 
 $(BUILD)/libmk.a: $(LIB_OBJ)
 	@rm -f $@

@@ -56,25 +56,3 @@ func = re.compile(rb"^- func: (.*?)\s*$", re.M)
 for p in yamls:
     for m in func.finditer(read(p)):
         save("fuzz_schema", m.group(1))
-# fuzz_cache: a kind byte (0 yaml index, 1 host model) + the payload of
-# each model the tools store for examples/demo-tree (needs tools/bin)
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-save("fuzz_cache", b"\x00")
-save("fuzz_cache", b"\x01")
-with tempfile.TemporaryDirectory() as tmp:
-    tree = os.path.join(tmp, "tree")
-    shutil.copytree(os.path.join(repo, "examples", "demo-tree"), tree)
-    env = dict(os.environ, MK_CACHE_DIR=os.path.join(tmp, "store"))
-    env.pop("MK_CACHE", None)
-    subprocess.run([os.path.join(repo, "tools", "bin", "mps-verify"), "--root",
-                    tree, "--all"], env=env, capture_output=True)
-    for n in sorted(os.listdir(env["MK_CACHE_DIR"])):
-        b = read(os.path.join(env["MK_CACHE_DIR"], n))
-        at = len(b"metal-kernel cache\n") + 4
-        ml = struct.unpack("<Q", b[at:at + 8])[0]
-        at += 8 + ml
-        pl = struct.unpack("<Q", b[at:at + 8])[0]
-        kind = b"\x01" if n.startswith("hostscan") else b"\x00"
-        save("fuzz_cache", kind + b[at + 8:at + 8 + pl])

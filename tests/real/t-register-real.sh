@@ -7,7 +7,7 @@
 # into SpecialOps.metal) must exit 2, name what is missing, print nothing
 # on stdout and change no file, dry run and --in-place alike.
 . "$(dirname "$0")/lib.sh"
-src=$(real_tree 2.6.0)
+use_tree src 2.6.0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 nf=aten/src/ATen/native
 status=0

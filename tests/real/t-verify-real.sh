@@ -13,7 +13,7 @@
 #     exit 1 (no-mps-kernel).
 #  4. --all completes; its counts are printed.
 . "$(dirname "$0")/lib.sh"
-src=$(real_tree 2.6.0)
+use_tree src 2.6.0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 nf=aten/src/ATen/native
 status=0

@@ -688,31 +688,48 @@ static void test_undo_refused_after_later_edit(void **state)
 	fx_free(&x);
 }
 
-static void test_journal_default_folder(void **state)
+/* one in-place edit of x's file with the default journal; returns the
+ * exit status */
+static int edit_default(struct fx *x, const char *root, const char *newtext)
 {
-	struct fx x;
 	struct edit_set set = { NULL, 0, 0 };
 	struct edit_opts o;
 	struct edit_file *f;
-	char *state_dir, *jdir, *names, *entry, *d;
+	int rc;
+	f = edit_set_load(&set, x->file, "f");
+	edit_set_replace(f, newtext, strlen(newtext));
+	memset(&o, 0, sizeof o);
+	o.in_place = 1;
+	o.tool = "mps-x";
+	o.root = root;
+	rc = edit_finish(&set, &o);
+	edit_set_free(&set);
+	return rc;
+}
+
+/* The default journal is the checkout's own: ROOT/.metal-kernel/journal,
+ * ROOT/.git/metal-kernel/journal in a git work tree, or the folder a .git
+ * file names; HOME and XDG_STATE_HOME play no part. */
+static void test_journal_default_folder(void **state)
+{
+	struct fx x;
+	char *xdg, *jdir, *names, *entry, *d, *p;
 	size_t n;
 	const char *hdr = "metal-kernel journal 1\ntool mps-x\nfiles 1\n";
 	(void)state;
 
 	fx_init(&x, "f", "old\n", 4, 0644);
-	state_dir = xasprintf("%s/xdg", x.dir);
-	setenv("XDG_STATE_HOME", state_dir, 1);
-	f = edit_set_load(&set, x.file, "f");
-	edit_set_replace(f, "new\n", 4);
-	memset(&o, 0, sizeof o);
-	o.in_place = 1;
-	o.tool = "mps-x";
-	assert_int_equal(edit_finish(&set, &o), 0);
-	edit_set_free(&set);
-	unsetenv("XDG_STATE_HOME");
-	jdir = xasprintf("%s/metal-kernel/journal", state_dir);
+	xdg = xasprintf("%s/xdg", x.dir);
+	setenv("XDG_STATE_HOME", xdg, 1);
+	setenv("HOME", xdg, 1);
+	/* no root, no --journal: refused, nothing written */
+	assert_int_equal(edit_default(&x, NULL, "new\n"), 2);
+	/* plain folder */
+	assert_int_equal(edit_default(&x, x.root, "new\n"), 0);
+	jdir = xasprintf("%s/.metal-kernel/journal", x.root);
 	names = ls(jdir);
 	assert_string_equal(names, "0000000001.mkj");
+	free(names);
 	/* the entry: header, then the file line, then a gzip member */
 	entry = xasprintf("%s/0000000001.mkj", jdir);
 	assert_int_equal(read_file(entry, &d, &n), 0);
@@ -722,21 +739,47 @@ static void test_journal_default_folder(void **state)
 		/* crc32("old\n") = e2884db0, crc32("new\n") = 340a50c8 */
 		const char *fl = "file 644 e2884db0 340a50c8 4 ";
 		char *rf = realpath(x.file, NULL);
-		char *p = d + strlen(hdr), *nl;
-		assert_memory_equal(p, fl, strlen(fl));
-		nl = strchr(p, '\n');
+		char *q = d + strlen(hdr), *nl;
+		assert_memory_equal(q, fl, strlen(fl));
+		nl = strchr(q, '\n');
 		assert_non_null(nl);
 		assert_memory_equal(nl + 1, rf, strlen(rf));
-		p = nl + 1 + strlen(rf) + 1 + 2; /* path \n "f" \n */
-		assert_int_equal((unsigned char)p[0], 0x1f);
-		assert_int_equal((unsigned char)p[1], 0x8b);
+		q = nl + 1 + strlen(rf) + 1 + 2; /* path \n "f" \n */
+		assert_int_equal((unsigned char)q[0], 0x1f);
+		assert_int_equal((unsigned char)q[1], 0x8b);
 		free(rf);
 	}
 	free(d);
 	free(entry);
+	free(jdir);
+	/* a git work tree */
+	p = xasprintf("%s/.git", x.root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(edit_default(&x, x.root, "newer\n"), 0);
+	jdir = xasprintf("%s/metal-kernel/journal", p);
+	names = ls(jdir);
+	assert_string_equal(names, "0000000001.mkj");
 	free(names);
 	free(jdir);
-	free(state_dir);
+	rm_rf(p);
+	/* a linked work tree: .git is a file naming the git folder */
+	{
+		char *gd = xasprintf("%s/gitdirs/wt", x.dir);
+		assert_int_equal(edit_mkdirs(gd), 0);
+		put(p, "gitdir: ../gitdirs/wt\n", 22, 0644);
+		assert_int_equal(edit_default(&x, x.root, "newest\n"), 0);
+		jdir = xasprintf("%s/metal-kernel/journal", gd);
+		names = ls(jdir);
+		assert_string_equal(names, "0000000001.mkj");
+		free(names);
+		free(jdir);
+		free(gd);
+	}
+	free(p);
+	/* nothing went to HOME or XDG_STATE_HOME */
+	assert_int_equal(access(xdg, F_OK), -1);
+	unsetenv("XDG_STATE_HOME");
+	free(xdg);
 	fx_free(&x);
 }
 

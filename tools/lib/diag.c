@@ -8,12 +8,6 @@
 #include <unistd.h>
 
 static const char *progname = "metal-kernel";
-/* diag_mute: per thread, so a worker parsing a slice of a file can be
- * silenced while the main thread still reports */
-static _Thread_local int muted;
-
-void diag_mute(int on) { muted = on; }
-
 void diag_init(const char *prog)
 {
 	const char *slash = strrchr(prog, '/');
@@ -27,8 +21,6 @@ static void vwarn(const char *fmt, va_list ap)
 	int saved = errno;
 	size_t n = strlen(fmt);
 
-	if (muted)
-		return;
 	fprintf(stderr, "%s: ", progname);
 	vfprintf(stderr, fmt, ap);
 	if (n > 0 && fmt[n - 1] == ':')
@@ -39,7 +31,6 @@ static void vwarn(const char *fmt, va_list ap)
 void die(const char *fmt, ...)
 {
 	va_list ap;
-	muted = 0;
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
@@ -58,8 +49,6 @@ void diag_at(const char *path, unsigned long line, unsigned long col,
              const char *fmt, ...)
 {
 	va_list ap;
-	if (muted)
-		return;
 	fprintf(stderr, "%s: %s:", progname, path);
 	if (line > 0) {
 		fprintf(stderr, "%lu:", line);
@@ -193,32 +182,4 @@ int close_stdout(int status)
 		return MK_EXIT_ERROR;
 	}
 	return status;
-}
-
-size_t mk_threads(size_t items, size_t per_thread)
-{
-	const char *env = getenv("MK_THREADS");
-	long n;
-	if (env && *env) {
-		n = strtol(env, NULL, 10);
-		if (n < 1)
-			n = 1;
-		if (n > 64)
-			n = 64;
-	} else {
-#ifdef _SC_NPROCESSORS_ONLN
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-#else
-		n = 2; /* macOS hides the name under strict POSIX */
-#endif
-		if (n > 8)
-			n = 8;
-		if (per_thread && (size_t)n > items / per_thread)
-			n = (long)(items / per_thread);
-	}
-	if (n < 1)
-		n = 1;
-	if ((size_t)n > items)
-		n = (long)items;
-	return n < 1 ? 1 : (size_t)n;
 }

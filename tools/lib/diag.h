@@ -1,5 +1,4 @@
-/* diag.h — diagnostics, exit codes, allocators and the thread count
- * shared by every tool.
+/* diag.h — diagnostics, exit codes and allocators shared by every tool.
  *
  * Model: sbase's eprintf/enprintf and git's "error: ..." style.  Every
  * message goes to stderr, starts with the program name set by
@@ -51,22 +50,6 @@ void diag_at(const char *path, unsigned long line, unsigned long col,
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
-
-/* diag_mute: ON nonzero makes warnx_ and diag_at print nothing in the
- * calling thread until diag_mute(0); other threads are unaffected (the
- * flag is _Thread_local).  die() always prints.  nfyaml uses it to parse
- * slices of a file speculatively and report from one serial pass when a
- * slice fails. */
-void diag_mute(int on);
-
-/* mk_threads: how many threads to split ITEMS units of work over: one
- * per online CPU, at most 8, and no more than ITEMS / PER_THREAD (a
- * thread below that much work costs more than it saves); at least 1 and
- * at most ITEMS (1 when ITEMS is 0).  The environment variable
- * MK_THREADS=N overrides the CPU count and the PER_THREAD floor (tests
- * use MK_THREADS=1 for the serial path and a large N to cut small inputs
- * into many parts); it is still capped by ITEMS, and by 64. */
-size_t mk_threads(size_t items, size_t per_thread);
 
 /* Allocators that die (exit 2, "out of memory") instead of returning NULL,
  * so callers never check.  Ownership passes to the caller: free(). */

@@ -28,6 +28,7 @@
 #include "diag.h"
 #include "scan.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -478,6 +479,64 @@ fail:
 	return -1;
 }
 
+/* clear_stale: remove the temporaries ".BASE.mk-XXXXXX" (mkstemp's six
+ * characters) that an --in-place killed between mkstemp and rename left
+ * beside REAL (a resolved path), and say so, naming each beside DISPLAY.
+ * Only regular files of exactly that pattern go; failures are silent
+ * (the write that follows does not need them gone).  A temporary of an
+ * edit running at this very moment would go too: that edit's rename
+ * then fails and it writes nothing, which is the safe outcome. */
+static int cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void clear_stale(const char *real, const char *display)
+{
+	char *dir = dir_of(real), **names = NULL;
+	const char *base = strrchr(real, '/'), *dslash;
+	size_t bl, n = 0, cap = 0, i;
+	DIR *d;
+	struct dirent *e;
+	base = base ? base + 1 : real;
+	bl = strlen(base);
+	dslash = strrchr(display, '/');
+	if (!(d = opendir(dir))) {
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		const char *nm = e->d_name, *x;
+		size_t k;
+		if (nm[0] != '.' || strncmp(nm + 1, base, bl) != 0 ||
+		    strncmp(nm + 1 + bl, ".mk-", 4) != 0)
+			continue;
+		x = nm + 1 + bl + 4;
+		for (k = 0; x[k] && (isalnum((unsigned char)x[k]) || x[k] == '_'); k++)
+			;
+		if (k != 6 || x[k])
+			continue;
+		if (n == cap)
+			names = xrealloc(names, (cap = cap ? 2 * cap : 4) * sizeof *names);
+		names[n++] = xstrdup(nm);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmp_name);
+	for (i = 0; i < n; i++) {
+		char *full = xasprintf("%s/%s", dir, names[i]);
+		struct stat st;
+		if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) == 0)
+			warnx_("removed '%.*s%s', left by an interrupted --in-place",
+			       dslash ? (int)(dslash - display + 1) : 0, display,
+			       names[i]);
+		free(full);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+}
+
 /* Is resolved path p inside resolved root r (or r itself)? */
 static int under(const char *p, const char *r)
 {
@@ -489,18 +548,56 @@ static int under(const char *p, const char *r)
 
 /* ---- journal ---- */
 
+/* git_dir: the folder git keeps for the work tree ROOT: ROOT/.git when
+ * it is a folder; the folder a ".git" file names ("gitdir: X", as git
+ * writes for linked work trees and submodules; X relative to ROOT when
+ * not absolute); NULL when ROOT is not a git work tree. */
+static char *git_dir(const char *root)
+{
+	char *dotgit = xasprintf("%s/.git", root), *data, *r = NULL;
+	size_t len;
+	struct stat st;
+	if (stat(dotgit, &st) != 0) {
+		free(dotgit);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode))
+		return dotgit;
+	if (S_ISREG(st.st_mode) &&
+	    read_regular_file(dotgit, 4096, &data, &len) == 0) {
+		if (strncmp(data, "gitdir:", 7) == 0) {
+			char *p = data + 7;
+			p += strspn(p, " \t");
+			p[strcspn(p, "\r\n")] = '\0';
+			if (*p)
+				r = p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", root, p);
+			if (r && (stat(r, &st) != 0 || !S_ISDIR(st.st_mode))) {
+				free(r);
+				r = NULL;
+			}
+		}
+		free(data);
+	}
+	free(dotgit);
+	return r;
+}
+
+char *edit_journal_dir(const char *root)
+{
+	char *g = git_dir(root), *j;
+	if (!g)
+		return xasprintf("%s/.metal-kernel/journal", root);
+	j = xasprintf("%s/metal-kernel/journal", g);
+	free(g);
+	return j;
+}
+
 static char *journal_dir(const struct edit_opts *o)
 {
-	const char *x;
-
 	if (o->journal)
 		return xstrdup(o->journal);
-	x = getenv("XDG_STATE_HOME");
-	if (x && x[0] == '/')
-		return xasprintf("%s/metal-kernel/journal", x);
-	x = getenv("HOME");
-	if (x && x[0])
-		return xasprintf("%s/.local/state/metal-kernel/journal", x);
+	if (o->root)
+		return edit_journal_dir(o->root);
 	return NULL;
 }
 
@@ -789,8 +886,7 @@ int edit_finish(struct edit_set *set, const struct edit_opts *o)
 	/* 2. the journal entry, written before any file */
 	jdir = journal_dir(o);
 	if (!jdir) {
-		refuse("no journal folder: set XDG_STATE_HOME or HOME, or "
-		       "give --journal");
+		refuse("no journal folder: give --root or --journal");
 		goto out;
 	}
 	buf_puts(&j, JOURNAL_MAGIC);
@@ -828,6 +924,7 @@ int edit_finish(struct edit_set *set, const struct edit_opts *o)
 		struct edit_file *f = &set->files[i];
 		if (!f->new)
 			continue;
+		clear_stale(real[i], f->display);
 		if (atomic_write(real[i], f->new, f->newlen, f->mode) != 0) {
 			int e = errno;
 			/* put back the files already written */
@@ -983,8 +1080,7 @@ int edit_undo(const struct edit_opts *o)
 
 	memset(&e, 0, sizeof e);
 	if (!jdir)
-		return undo_err("no journal folder: set XDG_STATE_HOME or HOME, "
-		                "or give --journal");
+		return undo_err("no journal folder: give --root or --journal");
 	if (o->root && !(rroot = realpath(o->root, NULL))) {
 		undo_err("cannot resolve root '%s': %s", o->root,
 		         strerror(errno));
@@ -1067,6 +1163,7 @@ int edit_undo(const struct edit_opts *o)
 		}
 	}
 	for (i = 0; i < e.n; i++) {
+		clear_stale(e.f[i].path, e.f[i].display);
 		if (atomic_write(e.f[i].path, pre[i].data, pre[i].len,
 		                 (mode_t)e.f[i].mode) != 0) {
 			undo_err("cannot write '%s': %s", e.f[i].display,

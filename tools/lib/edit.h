@@ -39,9 +39,9 @@ struct edit_opts {
 	int in_place;          /* 0: print diff to out; 1: write */
 	const char *root;      /* checkout root: writes must stay inside it
 	                          (after resolving symlinks); NULL = no check */
-	const char *journal;   /* journal folder; NULL = default
-	                          ($XDG_STATE_HOME/metal-kernel/journal, else
-	                          $HOME/.local/state/metal-kernel/journal) */
+	const char *journal;   /* journal folder; NULL = the checkout's own,
+	                          edit_journal_dir(root) (root must then be
+	                          set) */
 	const char *tool;      /* tool name recorded in the journal entry */
 	FILE *out;             /* where diffs go (stdout when NULL) */
 	int json;              /* edit_undo only: report each restored file
@@ -91,6 +91,14 @@ int edit_finish(struct edit_set *set, const struct edit_opts *o);
  * Returns 0 restored, 2 error
  * (including "nothing to undo").  The entry is removed once restored. */
 int edit_undo(const struct edit_opts *o);
+
+/* edit_journal_dir: the undo journal folder of the checkout ROOT, as a
+ * malloc'd path (caller frees): ROOT/.git/metal-kernel/journal when ROOT
+ * is a git work tree (every PyTorch checkout is; for a linked work tree
+ * or a submodule, whose .git is a file, the folder that file names), else
+ * ROOT/.metal-kernel/journal.  So the tools write nothing outside the
+ * checkout unless --journal says where.  Reads ROOT/.git only. */
+char *edit_journal_dir(const char *root);
 
 /* edit_crc32: zlib's crc32 of n bytes at p (any n: fed in 1 GiB
  * pieces). */

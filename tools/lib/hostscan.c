@@ -19,10 +19,9 @@
 #include "cli.h"
 #include "diag.h"
 #include "metalreg.h"
-#include "cache.h"
+#include "walk.h"
 #include "scan.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -162,8 +161,6 @@ struct priv {
 	struct idset *idsets;    /* per host file, built when idbuilt[i] */
 	unsigned char *idbuilt;
 	int strings_done;        /* host strings are in reqnames */
-	int idlazy;              /* a model from the cache: idtext[i] is
-	                            made from the file when first asked for */
 	struct caps cap;         /* per model: two models may coexist */
 };
 
@@ -386,78 +383,6 @@ static void free_strv(char **v, size_t n)
 }
 
 /* ---------------- files ---------------- */
-
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Collect the files under root/rel (recursive when rec) whose names end
- * in one of sufs, skipping the folder skip (relative path).  Appends
- * malloc'd relative paths to *v.  A missing folder is empty. */
-static int walk(const char *root, const char *rel, int rec, const char *skip,
-                const char *const *sufs, char ***v, size_t *n, size_t *capv)
-{
-	char *dir = strcmp(root, ".") == 0 ? xstrdup(rel)
-	                                   : xasprintf("%s/%s", root, rel);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	if (!d) {
-		int err = errno;
-		if (err == ENOENT || err == ENOTDIR) {
-			free(dir);
-			return 0;
-		}
-		warnx_("cannot open '%s': %s", dir, strerror(err));
-		free(dir);
-		return -1;
-	}
-	while ((e = readdir(d))) {
-		struct stat st;
-		char *full, *r;
-		size_t k;
-		if (e->d_name[0] == '.')
-			continue;
-		r = xasprintf("%s/%s", rel, e->d_name);
-		full = strcmp(root, ".") == 0 ? xstrdup(r)
-		                              : xasprintf("%s/%s", root, r);
-		if (stat(full, &st) != 0) {
-			free(full);
-			free(r);
-			continue;
-		}
-		free(full);
-		if (S_ISDIR(st.st_mode)) {
-			if (rec && !(skip && strcmp(r, skip) == 0) &&
-			    walk(root, r, rec, skip, sufs, v, n, capv) != 0) {
-				free(r);
-				closedir(d);
-				free(dir);
-				return -1;
-			}
-			free(r);
-			continue;
-		}
-		for (k = 0; sufs[k]; k++)
-			if (has_suffix(e->d_name, sufs[k]))
-				break;
-		if (!sufs[k] || !S_ISREG(st.st_mode)) {
-			free(r);
-			continue;
-		}
-		GROW(*v, *n, *capv);
-		(*v)[(*n)++] = r;
-	}
-	closedir(d);
-	free(dir);
-	return 0;
-}
 
 static long add_file(struct hs_model *m, const char *rel, int kind)
 {
@@ -1475,7 +1400,7 @@ static void put_ident(void *vctx, const char *t, size_t a, size_t b,
 	}
 }
 
-/* ---------------- graph propagation ---------------- *//* ---------------- graph propagation ---------------- */
+/* ---------------- graph propagation ---------------- */
 
 static void macro_analyze(struct macro *mc)
 {
@@ -1830,234 +1755,6 @@ static void compile_patterns(struct priv *p)
 	p->re_ready = 1;
 }
 
-/* ---------------- the model in the cache (cache.h) ---------------- */
-
-static void ser_where(struct buf *b, struct hs_where w)
-{
-	ser_u64(b, w.file);
-	ser_u64(b, w.off);
-}
-
-static void save_model(const struct hs_model *m, struct buf *b)
-{
-	struct priv *p = m->priv;
-	index_strings(p);
-	size_t i;
-	ser_u64(b, m->nfiles);
-	ser_u64(b, m->ndefs);
-	for (i = 0; i < m->ndefs; i++) {
-		const struct hs_def *d = &m->defs[i];
-		ser_str(b, d->name);
-		ser_where(b, d->at);
-		ser_str(b, d->macro);
-		ser_u64(b, (uint64_t)d->graph);
-		ser_str(b, d->why);
-	}
-	ser_u64(b, m->nregs);
-	for (i = 0; i < m->nregs; i++) {
-		const struct hs_reg *r = &m->regs[i];
-		ser_str(b, r->stub);
-		ser_str(b, r->fn);
-		ser_str(b, r->macro);
-		ser_where(b, r->at);
-		ser_u64(b, (uint64_t)(r->def + 1));
-	}
-	ser_u64(b, m->nreqs);
-	for (i = 0; i < m->nreqs; i++) {
-		const struct hs_req *r = &m->reqs[i];
-		ser_str(b, r->kernel);
-		ser_u64(b, (uint64_t)r->binary);
-		ser_str(b, r->macro);
-		ser_where(b, r->at);
-		ser_u64(b, (uint64_t)(r->in_def + 1));
-	}
-	ser_u64(b, m->nincs);
-	for (i = 0; i < m->nincs; i++) {
-		ser_str(b, m->incs[i].op);
-		ser_where(b, m->incs[i].at);
-	}
-	ser_u64(b, m->nmetals);
-	for (i = 0; i < m->nmetals; i++) {
-		const struct hs_metal *r = &m->metals[i];
-		ser_str(b, r->name);
-		ser_str(b, r->in);
-		ser_str(b, r->kernel);
-		ser_str(b, r->call);
-		ser_str(b, r->via);
-		ser_where(b, r->at);
-	}
-	ser_u64(b, m->nhostnames);
-	for (i = 0; i < m->nhostnames; i++)
-		ser_str(b, m->hostnames[i]);
-	ser_u64(b, m->nxfails);
-	for (i = 0; i < m->nxfails; i++) {
-		ser_str(b, m->xfails[i].key);
-		ser_str(b, m->xfails[i].list);
-		ser_where(b, m->xfails[i].at);
-	}
-	ser_u64(b, m->nfunctors);
-	for (i = 0; i < m->nfunctors; i++) {
-		const struct hs_functor *f = &m->functors[i];
-		ser_str(b, f->name);
-		ser_str(b, f->kernel);
-		ser_where(b, f->at);
-		ser_u64(b, (uint64_t)f->placeholder);
-		ser_where(b, f->marker);
-		ser_u64(b, (uint64_t)f->no_integral);
-		ser_str(b, f->limits);
-	}
-	ser_u64(b, (uint64_t)m->have_common_mps);
-	ser_u64(b, (uint64_t)m->have_test_mps);
-	/* the identifier text of each host file (hs_file_has_ident) */
-	/* hs_kernel_requested's names: the requested kernels and every host
-	 * string literal that is one identifier (index_strings) */
-	ser_u64(b, p->reqnames.n);
-	for (i = 0; i < p->reqnames.cap; i++)
-		if (p->reqnames.keys[i])
-			ser_str(b, p->reqnames.keys[i]);
-}
-
-static struct hs_where de_where(struct deser *d, const struct hs_model *m,
-                                int kind)
-{
-	struct hs_where w;
-	w.file = (size_t)de_u64(d);
-	w.off = (size_t)de_u64(d);
-	if (w.file >= m->nfiles || w.off > m->files[w.file].len ||
-	    (kind >= 0 && m->files[w.file].kind != kind))
-		d->bad = 1;
-	return w;
-}
-
-/* a count of things, each at least one byte long in the payload */
-static size_t de_count(struct deser *d)
-{
-	uint64_t n = de_u64(d);
-	if (n > d->n - d->at)
-		d->bad = 1;
-	return d->bad ? 0 : (size_t)n;
-}
-
-/* restore_model: the scanned parts of m (files already read) from a
- * payload; -1 when it does not fit those files */
-static int restore_model(struct hs_model *m, const char *payload, size_t n)
-{
-	struct priv *p = m->priv;
-	struct deser d = {(const unsigned char *)payload, n, 0, 0};
-	size_t i, k;
-
-	if (de_u64(&d) != m->nfiles)
-		return -1;
-	m->ndefs = de_count(&d);
-	m->defs = xcalloc(m->ndefs + 1, sizeof *m->defs);
-	for (i = 0; i < m->ndefs && !d.bad; i++) {
-		struct hs_def *x = &m->defs[i];
-		x->name = de_str(&d);
-		x->at = de_where(&d, m, HS_HOST);
-		x->macro = de_str(&d);
-		x->graph = (int)de_u64(&d);
-		x->why = de_str(&d);
-		d.bad |= !x->name;
-	}
-	m->nregs = de_count(&d);
-	m->regs = xcalloc(m->nregs + 1, sizeof *m->regs);
-	for (i = 0; i < m->nregs && !d.bad; i++) {
-		struct hs_reg *r = &m->regs[i];
-		r->stub = de_str(&d);
-		r->fn = de_str(&d);
-		r->macro = de_str(&d);
-		r->at = de_where(&d, m, HS_HOST);
-		r->def = (long)de_u64(&d) - 1;
-		d.bad |= !r->stub || !r->fn || r->def >= (long)m->ndefs;
-	}
-	m->nreqs = de_count(&d);
-	m->reqs = xcalloc(m->nreqs + 1, sizeof *m->reqs);
-	for (i = 0; i < m->nreqs && !d.bad; i++) {
-		struct hs_req *r = &m->reqs[i];
-		r->kernel = de_str(&d);
-		r->binary = (int)de_u64(&d);
-		r->macro = de_str(&d);
-		r->at = de_where(&d, m, HS_HOST);
-		r->in_def = (long)de_u64(&d) - 1;
-		d.bad |= !r->kernel || r->in_def >= (long)m->ndefs;
-	}
-	m->nincs = de_count(&d);
-	m->incs = xcalloc(m->nincs + 1, sizeof *m->incs);
-	for (i = 0; i < m->nincs && !d.bad; i++) {
-		m->incs[i].op = de_str(&d);
-		m->incs[i].at = de_where(&d, m, HS_HOST);
-		d.bad |= !m->incs[i].op;
-	}
-	m->nmetals = de_count(&d);
-	m->metals = xcalloc(m->nmetals + 1, sizeof *m->metals);
-	for (i = 0; i < m->nmetals && !d.bad; i++) {
-		struct hs_metal *r = &m->metals[i];
-		r->name = de_str(&d);
-		r->in = de_str(&d);
-		r->kernel = de_str(&d);
-		r->call = de_str(&d);
-		r->via = de_str(&d);
-		r->at = de_where(&d, m, HS_KERNEL);
-		d.bad |= !r->name || !r->in || !r->kernel || !r->call;
-	}
-	m->nhostnames = de_count(&d);
-	m->hostnames = xcalloc(m->nhostnames + 1, sizeof *m->hostnames);
-	for (i = 0; i < m->nhostnames && !d.bad; i++)
-		d.bad |= !(m->hostnames[i] = de_str(&d));
-	m->nxfails = de_count(&d);
-	m->xfails = xcalloc(m->nxfails + 1, sizeof *m->xfails);
-	for (i = 0; i < m->nxfails && !d.bad; i++) {
-		m->xfails[i].key = de_str(&d);
-		m->xfails[i].list = de_str(&d);
-		m->xfails[i].at = de_where(&d, m, HS_PYTHON);
-		d.bad |= !m->xfails[i].key || !m->xfails[i].list;
-	}
-	m->nfunctors = de_count(&d);
-	m->functors = xcalloc(m->nfunctors + 1, sizeof *m->functors);
-	for (i = 0; i < m->nfunctors && !d.bad; i++) {
-		struct hs_functor *f = &m->functors[i];
-		f->name = de_str(&d);
-		f->kernel = de_str(&d);
-		f->at = de_where(&d, m, HS_KERNEL);
-		f->placeholder = (int)de_u64(&d);
-		f->marker = de_where(&d, m, -1);
-		f->no_integral = (int)de_u64(&d);
-		f->limits = de_str(&d);
-		d.bad |= !f->name || !f->kernel;
-	}
-	m->have_common_mps = (int)de_u64(&d);
-	m->have_test_mps = (int)de_u64(&d);
-	k = de_count(&d);
-	for (i = 0; i < k && !d.bad; i++) {
-		char *name = de_str(&d);
-		if (!name)
-			d.bad = 1;
-		else
-			hs_map_put(&p->reqnames, name, 1);
-		free(name);
-	}
-	p->strings_done = 1;
-	p->idlazy = 1;
-	if (d.bad || d.at != n)
-		return -1;
-	CAP(m).defs = m->ndefs;
-	CAP(m).regs = m->nregs;
-	CAP(m).reqs = m->nreqs;
-	CAP(m).incs = m->nincs;
-	CAP(m).metals = m->nmetals;
-	CAP(m).hostnames = m->nhostnames;
-	CAP(m).xfails = m->nxfails;
-	CAP(m).functors = m->nfunctors;
-	/* the indexes the scan builds on the way */
-	for (i = 0; i < m->ndefs; i++)
-		list_add(list_for(p, &p->defname, m->defs[i].name), (long)i);
-	for (i = 0; i < m->nmetals; i++)
-		hs_map_put(&p->metalnames, m->metals[i].name, 1);
-	return 0;
-}
-
-/* ---------------- loading ---------------- */
-
 /* scan_host: passes 1 and 2 over host files [first, first + nhost) */
 static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 {
@@ -2149,55 +1846,48 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 	}
 }
 
-/* load: read every file; take the stored model of the same bytes when
- * there is one (try_cache), else scan them and store the model */
-static int load(struct hs_model *m, const char *root, int try_cache)
+/* add_files: read the files walk_files lists under REL as KIND */
+static int add_files(struct hs_model *m, const char *rel, int depth,
+                     const char *skip, const char *const *sufs, int kind)
+{
+	struct walk_list l;
+	size_t i;
+	if (walk_files(m->root, rel, depth, skip, sufs, &l) != 0)
+		return -1;
+	for (i = 0; i < l.n; i++)
+		if (add_file(m, l.paths[i], kind) < 0) {
+			walk_free(&l);
+			return -1;
+		}
+	walk_free(&l);
+	return 0;
+}
+
+int hs_load(struct hs_model *m, const char *root)
 {
 	static const char *const host_sufs[] = {".mm", ".h", ".cpp", NULL};
 	static const char *const kern_sufs[] = {".metal", ".h", NULL};
 	static const char *const lists[] = {COMMON_MPS_REL, TEST_MPS_REL};
 	struct priv *p;
-	char **rels = NULL, *file;
-	const char *payload;
-	size_t nrels = 0, caprels = 0, i, first_host, nhost, first_kern, end_kern;
-	size_t plen;
+	size_t i, first_host, nhost, first_kern, end_kern;
 	long py = -1;
-	struct buf man;
 	struct stat st;
 
 	memset(m, 0, sizeof *m);
 	m->root = xstrdup(root);
 	m->priv = p = xcalloc(1, sizeof *p);
 	compile_patterns(p);
-	buf_init(&man);
 
 	/* read: host files, kernel files, the test lists */
-	if (walk(root, MPS_DIR_REL, 1, MPS_KERNELS_REL, host_sufs, &rels, &nrels,
-	         &caprels) != 0)
-		goto fail;
-	if (nrels > 1)
-		qsort(rels, nrels, sizeof *rels, cmp_str);
 	first_host = m->nfiles;
-	for (i = 0; i < nrels; i++)
-		if (add_file(m, rels[i], HS_HOST) < 0)
-			goto fail;
-	nhost = m->nfiles - first_host;
-	free_strv(rels, nrels);
-	rels = NULL;
-	nrels = caprels = 0;
-	if (walk(root, MPS_KERNELS_REL, 0, NULL, kern_sufs, &rels, &nrels,
-	         &caprels) != 0)
+	if (add_files(m, MPS_DIR_REL, WALK_MAX_DEPTH, MPS_KERNELS_REL, host_sufs,
+	              HS_HOST) != 0)
 		goto fail;
-	if (nrels > 1)
-		qsort(rels, nrels, sizeof *rels, cmp_str);
+	nhost = m->nfiles - first_host;
 	first_kern = m->nfiles;
-	for (i = 0; i < nrels; i++)
-		if (add_file(m, rels[i], HS_KERNEL) < 0)
-			goto fail;
+	if (add_files(m, MPS_KERNELS_REL, 0, NULL, kern_sufs, HS_KERNEL) != 0)
+		goto fail;
 	end_kern = m->nfiles;
-	free_strv(rels, nrels);
-	rels = NULL;
-	nrels = caprels = 0; /* the fail path frees rels[0..nrels) */
 	/* the test lists: common_mps.py, else (older releases) test_mps.py */
 	for (i = 0; i < 2 && py < 0; i++) {
 		char *path = strcmp(root, ".") == 0 ? xstrdup(lists[i])
@@ -2221,30 +1911,6 @@ static int load(struct hs_model *m, const char *root, int try_cache)
 	p->idsets = xcalloc(nhost + 1, sizeof *p->idsets);
 	p->idbuilt = xcalloc(nhost + 1, 1);
 
-	/* the same bytes were scanned before: take that model */
-	buf_puts(&man, "hostscan\n");
-	for (i = 0; i < m->nfiles; i++) {
-		buf_printf(&man, "%d ", m->files[i].kind);
-		cache_manifest_add(&man, m->files[i].rel, m->files[i].text,
-		                   m->files[i].len);
-	}
-	if (try_cache && cache_load("hostscan", &man, &file, &payload, &plen)) {
-		char *r;
-		int ret = restore_model(m, payload, plen);
-		free(file);
-		if (ret == 0) {
-			buf_free(&man);
-			return 0;
-		}
-		/* an entry that does not fit: start again, scan, store anew */
-		r = xstrdup(root);
-		hs_free(m);
-		buf_free(&man);
-		ret = load(m, r, 0);
-		free(r);
-		return ret;
-	}
-
 	scan_host(m, first_host, nhost);
 	for (i = first_kern; i < end_kern; i++) {
 		char *masked = mask_code(m->files[i].text, m->files[i].len, LANG_C);
@@ -2258,47 +1924,29 @@ static int load(struct hs_model *m, const char *root, int try_cache)
 		            m->have_common_mps ? &p->re_xlist : &p->re_tlist);
 		free(masked);
 	}
-	{
-		struct buf b;
-		buf_init(&b);
-		save_model(m, &b);
-		cache_store("hostscan", &man, b.data, b.len);
-		buf_free(&b);
-	}
-	buf_free(&man);
 	return 0;
 fail:
-	buf_free(&man);
-	free_strv(rels, nrels);
 	hs_free(m);
 	return -1;
-}
-
-int hs_load(struct hs_model *m, const char *root)
-{
-	return load(m, root, 1);
 }
 
 int hs_load_decls(struct hs_model *m)
 {
 	static const char *const sufs[] = {".h", NULL};
 	struct priv *p = m->priv;
-	char **rels = NULL;
-	size_t nrels = 0, caprels = 0, i;
+	struct walk_list l;
+	size_t i;
 	if (m->decls_loaded)
 		return 0;
 	m->decls_loaded = 1;
-	if (walk(m->root, "aten/src/ATen/native", 0, NULL, sufs, &rels, &nrels,
-	         &caprels) != 0)
+	if (walk_files(m->root, "aten/src/ATen/native", 0, NULL, sufs, &l) != 0)
 		return -1;
-	if (nrels > 1)
-		qsort(rels, nrels, sizeof *rels, cmp_str);
-	for (i = 0; i < nrels; i++) {
-		long k = add_file(m, rels[i], HS_DECL);
+	for (i = 0; i < l.n; i++) {
+		long k = add_file(m, l.paths[i], HS_DECL);
 		char *masked;
 		size_t ov[4], at = 0;
 		if (k < 0) {
-			free_strv(rels, nrels);
+			walk_free(&l);
 			return -1;
 		}
 		if (!strstr(m->files[k].text, "DECLARE_DISPATCH"))
@@ -2314,7 +1962,7 @@ int hs_load_decls(struct hs_model *m)
 		}
 		free(masked);
 	}
-	free_strv(rels, nrels);
+	walk_free(&l);
 	return 0;
 }
 
@@ -2335,22 +1983,6 @@ int hs_file_has_ident(const struct hs_model *m, size_t file, const char *name)
 	if (file < p->idfirst || h >= p->nidtext || n == 0)
 		return 0;
 	st = &p->idsets[h];
-	if (!p->idtext[h] && p->idlazy) {
-		/* as pass 1 makes it: masked, #include lines blanked */
-		const struct hs_file *f = &m->files[file];
-		char *scratch = mask_code(f->text, f->len, LANG_C);
-		struct dctx x;
-		memset(&x, 0, sizeof x);
-		x.m = (struct hs_model *)m;
-		x.file = file;
-		x.ids_only = 1;
-		x.idtext = xmalloc(f->len + 1);
-		memcpy(x.idtext, scratch, f->len + 1);
-		blank_directives(scratch, f->len, on_directive, &x);
-		free(scratch);
-		p->idtext[h] = x.idtext;
-		p->idlen[h] = f->len;
-	}
 	if (!p->idbuilt[h]) {
 		struct idctx x;
 		x.st = st;

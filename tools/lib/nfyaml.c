@@ -5,13 +5,11 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
-#include "cache.h"
 #include "scan.h"
 
 /* ------------------------------------------------------------------ */
@@ -403,10 +401,6 @@ struct reader {
 	int have_ev;
 	size_t *lines;   /* byte offset where each line starts (whole file) */
 	size_t nlines;
-	/* the slice of ix->text this reader parses: all of it, or a run of
-	 * whole top-level entries (see split_entries) */
-	size_t base_off;        /* byte offset of the slice */
-	unsigned long line_off; /* lines before the slice */
 	/* per-entry raw data, moved into nf_func */
 	size_t cap;
 	/* per entry extra fields not kept in nf_func */
@@ -424,7 +418,7 @@ struct reader {
 /* byte offset of a libyaml mark (libyaml counts characters, not bytes) */
 static size_t mark_offset(const struct reader *r, const yaml_mark_t *m)
 {
-	size_t off, c, line = m->line + r->line_off;
+	size_t off, c, line = m->line;
 	if (line >= r->nlines)
 		return r->ix->len;
 	off = r->lines[line];
@@ -443,7 +437,7 @@ static int error_at(struct reader *r, const yaml_mark_t *m, const char *fmt,
                     const char *arg)
 {
 	char *msg = xasprintf(fmt, arg ? arg : "");
-	diag_at(r->ix->path, m->line + 1 + r->line_off, m->column + 1,
+	diag_at(r->ix->path, m->line + 1, m->column + 1,
 	        "error: %s", msg);
 	free(msg);
 	return -1;
@@ -461,14 +455,14 @@ static int next(struct reader *r)
 		if (r->parser.error == YAML_READER_ERROR) {
 			/* reader errors carry a byte offset, not a mark */
 			unsigned long line, col;
-			line_col(r->ix->text, r->parser.problem_offset + r->base_off,
+			line_col(r->ix->text, r->parser.problem_offset,
 			         &line, &col);
 			diag_at(r->ix->path, line, col, "error: %s", problem);
 		} else if (r->parser.context)
-			diag_at(r->ix->path, m->line + 1 + r->line_off, m->column + 1,
+			diag_at(r->ix->path, m->line + 1, m->column + 1,
 			        "error: %s %s", problem, r->parser.context);
 		else
-			diag_at(r->ix->path, m->line + 1 + r->line_off, m->column + 1,
+			diag_at(r->ix->path, m->line + 1, m->column + 1,
 			        "error: %s", problem);
 		return -1;
 	}
@@ -582,7 +576,7 @@ static int read_dispatch(struct reader *r, struct nf_func *f)
 		d = &f->dispatch[f->ndispatch];
 		memset(d, 0, sizeof *d);
 		km = r->ev.start_mark;
-		d->line = km.line + 1 + r->line_off;
+		d->line = km.line + 1;
 		d->col = km.column + 1;
 		d->key_start = mark_offset(r, &km);
 		k = scalar(r);
@@ -672,7 +666,7 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 	char *func = NULL;
 	int ret = -1;
 
-	f->line = start.line + 1 + r->line_off;
+	f->line = start.line + 1;
 	f->entry_start = mark_offset(r, &start);
 	f->delegate = f->declared_by = -1;
 	for (;;) {
@@ -714,7 +708,7 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 		} else if (strcmp(key, "dispatch") == 0) {
 			seen[nseen++] = "dispatch";
 			f->has_dispatch = 1;
-			f->dispatch_line = km.line + 1 + r->line_off;
+			f->dispatch_line = km.line + 1;
 			if (r->ev.type == YAML_SCALAR_EVENT && is_null_scalar(r)) {
 				error_at(r, &km, "'dispatch' has no entries%s", NULL);
 				goto out;
@@ -741,14 +735,14 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 			if (expect_scalar(r, key, "an operator name"))
 				goto out;
 			f->structured_delegate = xstrdup(scalar(r));
-			x->delegate_line = r->ev.start_mark.line + 1 + r->line_off;
+			x->delegate_line = r->ev.start_mark.line + 1;
 			x->delegate_col = r->ev.start_mark.column + 1;
 		} else if (strcmp(key, "autogen") == 0) {
 			seen[nseen++] = "autogen";
 			if (expect_scalar(r, key, "a list of operator names"))
 				goto out;
 			x->autogen = xstrdup(scalar(r));
-			x->autogen_line = r->ev.start_mark.line + 1 + r->line_off;
+			x->autogen_line = r->ev.start_mark.line + 1;
 			x->autogen_col = r->ev.start_mark.column + 1;
 		} else if (strcmp(key, "tags") == 0) {
 			seen[nseen++] = "tags";
@@ -1092,16 +1086,9 @@ static int add_autogen(struct reader *r)
 	return 0;
 }
 
-static void free_func(struct nf_func *f, int borrowed)
+static void free_func(struct nf_func *f)
 {
 	size_t i, j;
-	if (borrowed) {
-		/* the strings point into the stored model (nf_index.blob) */
-		for (i = 0; i < f->ndispatch; i++)
-			free(f->dispatch[i].keys);
-		free(f->dispatch);
-		return;
-	}
 	free(f->name);
 	free(f->base);
 	free(f->overload);
@@ -1119,12 +1106,11 @@ void nf_free(struct nf_index *ix)
 {
 	size_t i;
 	for (i = 0; i < ix->nfuncs; i++)
-		free_func(&ix->funcs[i], ix->blob != NULL);
+		free_func(&ix->funcs[i]);
 	free(ix->funcs);
 	free(ix->hash);
 	free(ix->text);
 	free(ix->path);
-	free(ix->blob);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -1221,7 +1207,7 @@ static int finish(struct reader *r)
 }
 
 /* ------------------------------------------------------------------ */
-/* slices: parsing runs of whole entries on their own                  */
+/* reading the file                                                    */
 
 /* unicode_break: the length of a NEL (U+0085), LS (U+2028) or PS
  * (U+2029) at t[i] in UTF-8, else 0: libyaml breaks lines there too */
@@ -1268,340 +1254,12 @@ static size_t *line_starts(const char *data, size_t len, size_t *n)
 	return lines;
 }
 
-/* inside_scalar: walk the text as a YAML reader sees scalars start and
- * end, outside comments: a quote opens a quoted scalar where a scalar
- * may begin (at the start, after a space, a line break, '[', '{', ',' or
- * ':'), and '[' / '{' open a flow collection.  Returns 1 when a line
- * that looks like an entry start ("- " in column 1) lies inside a quoted
- * scalar or a flow collection, 0 otherwise; sets *escapes when a
- * double-quoted scalar holds a backslash (an escape can spell a name in
- * other bytes).  Conservative: any doubt (a quote in a block scalar, an
- * unbalanced bracket) can only answer 1, which costs a serial pass. */
-static int inside_scalar(const char *t, size_t len, int *escapes)
-{
-	size_t i;
-	int dq = 0, sq = 0;
-	long depth = 0;
-	*escapes = 0;
-	for (i = 0; i < len; i++) {
-		char c = t[i], prev = i ? t[i - 1] : '\n';
-		if (prev == '\n' && c == '-' && (i + 1 == len || t[i + 1] == ' ' ||
-		                                  t[i + 1] == '\n') &&
-		    (dq || sq || depth > 0))
-			return 1;
-		if (dq) {
-			if (c == '\\') {
-				*escapes = 1;
-				i++;
-			} else if (c == '"') {
-				dq = 0;
-			}
-		} else if (sq) {
-			if (c == '\'') {
-				if (i + 1 < len && t[i + 1] == '\'')
-					i++;
-				else
-					sq = 0;
-			}
-		} else if (c == '#' && (prev == ' ' || prev == '\t' || prev == '\n')) {
-			while (i + 1 < len && t[i + 1] != '\n')
-				i++;
-		} else if ((c == '"' || c == '\'') &&
-		           (prev == ' ' || prev == '\t' || prev == '\n' || prev == '[' ||
-		            prev == '{' || prev == ',' || prev == ':')) {
-			dq = c == '"';
-			sq = c == '\'';
-		} else if (c == '[' || c == '{') {
-			depth++;
-		} else if ((c == ']' || c == '}') && depth > 0) {
-			depth--;
-		}
-	}
-	return 0;
-}
-
-/* split_entries: the byte offsets of the lines that start a top-level
- * entry ("- " or a lone "-" in column 1), in *starts (caller frees), and
- * in *escapes whether a double-quoted scalar holds an escape (then only
- * whole-file reads are exact, not reads of the entries that mention a
- * name).  Returns -1, and no slicing is done, unless every line of the
- * file starts with one of those, a space, '#' or nothing at all, and no
- * such entry start lies inside a quoted scalar or a flow collection
- * (inside_scalar): then no other column-1 text (a "---" marker, a
- * directive, a continuation line of a multi-line scalar, a tab) can make
- * a slice mean something else than the same text inside the whole file.
- * Lines are those of line_starts, which breaks where libyaml does.  A
- * slice that fails to parse anyway sends the whole file to the one
- * serial pass. */
-static int split_entries(const char *t, size_t len, const size_t *lines,
-                         size_t nlines, size_t **starts, size_t *n,
-                         int *escapes)
-{
-	size_t i, cap = 256;
-	*n = 0;
-	if (inside_scalar(t, len, escapes))
-		return -1;
-	/* a NEL, LS or PS line break: a line may start in the middle of a
-	 * quoted scalar without inside_scalar seeing it */
-	for (i = 0; i < len; i++)
-		if (unicode_break(t, len, i))
-			return -1;
-	if (memchr(t, '\r', len) || (len >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0))
-		return -1;
-	*starts = xmalloc(cap * sizeof **starts);
-	for (i = 0; i < nlines; i++) {
-		size_t o = lines[i];
-		char c = o < len ? t[o] : '\n';
-		if (c == ' ' || c == '\n' || c == '#')
-			continue;
-		if (c == '-' && (o + 1 == len || t[o + 1] == ' ' || t[o + 1] == '\n')) {
-			if (*n == cap)
-				*starts = xrealloc(*starts, (cap *= 2) * sizeof **starts);
-			(*starts)[(*n)++] = o;
-			continue;
-		}
-		free(*starts);
-		*starts = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* reader_parse: parse the slice [a, b) of ix->text into r->ix (entries
- * appended).  r->lines, r->nlines, r->extra and r->cap are kept. */
-static int reader_parse(struct reader *r, size_t a, size_t b)
-{
-	int ret;
-	const struct nf_index *text = r->ix;
-	r->base_off = a;
-	r->line_off = (unsigned long)last_le(r->lines, r->nlines, a);
-	r->have_ev = 0;
-	if (!yaml_parser_initialize(&r->parser))
-		die("cannot initialise the YAML parser");
-	yaml_parser_set_input_string(&r->parser,
-	                             (const unsigned char *)text->text + a, b - a);
-	yaml_parser_set_encoding(&r->parser, YAML_UTF8_ENCODING);
-	ret = parse_entries(r);
-	if (r->have_ev)
-		yaml_event_delete(&r->ev);
-	r->have_ev = 0;
-	yaml_parser_delete(&r->parser);
-	return ret;
-}
-
-/* drop_entries: free what a reader parsed into ix, keep text and path */
-static void drop_entries(struct nf_index *ix, struct reader *r)
-{
-	size_t i;
-	for (i = 0; i < ix->nfuncs; i++)
-		free_func(&ix->funcs[i], 0);
-	for (i = 0; i < r->cap && r->extra; i++)
-		free(r->extra[i].autogen);
-	free(ix->funcs);
-	free(ix->hash);
-	free(r->extra);
-	ix->funcs = NULL;
-	ix->hash = NULL;
-	ix->nfuncs = ix->nentries = ix->hashcap = 0;
-	r->extra = NULL;
-	r->cap = 0;
-}
-
-struct slice {
-	struct nf_index sub;   /* text, len and path borrowed from the index */
-	struct reader r;
-	size_t a, b;
-	int ret;
-	pthread_t tid;
-};
-
-static void *slice_main(void *arg)
-{
-	struct slice *sl = arg;
-	diag_mute(1);
-	sl->ret = reader_parse(&sl->r, sl->a, sl->b);
-	diag_mute(0);
-	return NULL;
-}
-
-/* parse_sliced: parse the entries of r->ix in nt slices on nt threads and
- * join them in file order into r->ix and r->extra.  0 on success; -1
- * (nothing kept, nothing printed) when any slice fails. */
-static int parse_sliced(struct reader *r, const size_t *starts, size_t n,
-                        size_t nt)
-{
-	struct nf_index *ix = r->ix;
-	struct slice *sl = xcalloc(nt, sizeof *sl);
-	size_t k, total = 0, at = 0;
-	int ok = 1;
-
-	for (k = 0; k < nt; k++) {
-		size_t first = n * k / nt, last = n * (k + 1) / nt;
-		sl[k].a = k == 0 ? 0 : starts[first];
-		sl[k].b = k + 1 == nt ? ix->len : starts[last];
-		sl[k].sub.path = ix->path;
-		sl[k].sub.text = ix->text;
-		sl[k].sub.len = ix->len;
-		sl[k].r.ix = &sl[k].sub;
-		sl[k].r.lines = r->lines;
-		sl[k].r.nlines = r->nlines;
-		if (k > 0 && pthread_create(&sl[k].tid, NULL, slice_main, &sl[k]) != 0)
-			sl[k].ret = -2; /* no thread: parsed below */
-	}
-	slice_main(&sl[0]);
-	for (k = 1; k < nt; k++) {
-		if (sl[k].ret == -2)
-			slice_main(&sl[k]);
-		else
-			pthread_join(sl[k].tid, NULL);
-	}
-	for (k = 0; k < nt; k++) {
-		ok &= sl[k].ret == 0;
-		total += sl[k].sub.nfuncs;
-	}
-	if (ok) {
-		ix->funcs = xmalloc((total + 1) * sizeof *ix->funcs);
-		r->extra = xmalloc((total + 1) * sizeof *r->extra);
-		r->cap = total + 1;
-		for (k = 0; k < nt; k++) {
-			size_t m = sl[k].sub.nfuncs;
-			memcpy(ix->funcs + at, sl[k].sub.funcs, m * sizeof *ix->funcs);
-			memcpy(r->extra + at, sl[k].r.extra, m * sizeof *r->extra);
-			at += m;
-			free(sl[k].sub.funcs);
-			free(sl[k].r.extra);
-		}
-		memset(ix->funcs + at, 0, sizeof *ix->funcs);
-		memset(r->extra + at, 0, sizeof *r->extra);
-		ix->nfuncs = total;
-	} else {
-		for (k = 0; k < nt; k++)
-			drop_entries(&sl[k].sub, &sl[k].r);
-	}
-	free(sl);
-	return ok ? 0 : -1;
-}
-
-/* select_entries: mark the entries whose text holds one of the names */
-static size_t select_entries(const char *t, size_t len, const size_t *starts,
-                             size_t n, const char *const *names, size_t nnames,
-                             unsigned char *sel)
-{
-	size_t k, count = 0;
-	for (k = 0; k < nnames; k++) {
-		const char *p = t, *hit;
-		size_t nl = strlen(names[k]);
-		if (nl == 0)
-			continue;
-		while ((hit = strstr(p, names[k])) != NULL) {
-			size_t off = (size_t)(hit - t), lo;
-			if (off >= starts[0]) {
-				lo = last_le(starts, n, off);
-				if (!sel[lo]) {
-					sel[lo] = 1;
-					count++;
-				}
-				/* on to the next entry */
-				p = t + (lo + 1 < n ? starts[lo + 1] : len);
-			} else
-				p = hit + nl;
-		}
-	}
-	return count;
-}
-
-/* missing_delegates: the structured_delegate names of the parsed entries
- * that no parsed entry declares (borrowed pointers, caller frees the
- * array) */
-static const char **missing_delegates(const struct nf_index *ix, size_t *n)
-{
-	const char **miss = xcalloc(ix->nfuncs + 1, sizeof *miss);
-	size_t i, j;
-	*n = 0;
-	for (i = 0; i < ix->nfuncs; i++) {
-		const char *d = ix->funcs[i].structured_delegate;
-		if (!d)
-			continue;
-		for (j = 0; j < ix->nfuncs && strcmp(ix->funcs[j].name, d) != 0; j++)
-			;
-		if (j == ix->nfuncs)
-			miss[(*n)++] = d;
-	}
-	return miss;
-}
-
-/* parse_selected: parse only the selected entries (runs of neighbours as
- * one slice), adding the entries that mention a delegate target the
- * selection lacks, and finish the index over them.  Silent; -1 when
- * anything fails (nothing kept). */
-static int parse_selected(struct reader *r, const size_t *starts, size_t n,
-                          unsigned char *sel)
-{
-	int ret = 0, round;
-	diag_mute(1);
-	for (round = 0; round < 4; round++) {
-		size_t k = 0, nmiss, added;
-		const char **miss;
-		ret = 0;
-		while (k < n && ret == 0) {
-			size_t e;
-			if (!sel[k]) {
-				k++;
-				continue;
-			}
-			for (e = k; e < n && sel[e]; e++)
-				;
-			ret = reader_parse(r, starts[k], e < n ? starts[e] : r->ix->len);
-			k = e;
-		}
-		if (ret)
-			break;
-		miss = missing_delegates(r->ix, &nmiss);
-		added = nmiss ? select_entries(r->ix->text, r->ix->len, starts, n,
-		                               miss, nmiss, sel) : 0;
-		free(miss);
-		if (!added)
-			break;
-		drop_entries(r->ix, r); /* and again with the targets */
-		ret = -1;               /* unless a later round settles */
-	}
-	if (ret == 0)
-		ret = finish(r);
-	diag_mute(0);
-	if (ret)
-		drop_entries(r->ix, r);
-	return ret;
-}
-
-/* all_named: every name (an operator's base, or a function's name before
- * its overload) names a function of ix */
-static int all_named(const struct nf_index *ix, const char *const *names,
-                     size_t nnames)
-{
-	size_t k, i;
-	for (k = 0; k < nnames; k++) {
-		size_t n = strlen(names[k]);
-		for (i = 0; i < ix->nfuncs; i++) {
-			const char *nm = ix->funcs[i].name;
-			if (strcmp(ix->funcs[i].base, names[k]) == 0 ||
-			    (strncmp(nm, names[k], n) == 0 &&
-			     (nm[n] == '\0' || nm[n] == '.')))
-				break;
-		}
-		if (i == ix->nfuncs)
-			return 0;
-	}
-	return 1;
-}
-
-/* load: the shared body of nf_load_buffer and nf_load_ops; names NULL
- * means the whole file */
+/* load: read DATA (len bytes, copied) into ix in one serial pass */
 static int load(struct nf_index *ix, const char *path, const char *data,
-                size_t len, const char *const *names, size_t nnames)
+                size_t len)
 {
 	struct reader r;
-	size_t *starts = NULL, nstarts = 0;
-	int ret = -1, sliced, escapes = 0;
+	int ret;
 
 	memset(ix, 0, sizeof *ix);
 	memset(&r, 0, sizeof r);
@@ -1620,34 +1278,17 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 	}
 	r.ix = ix;
 	r.lines = line_starts(ix->text, len, &r.nlines);
-	sliced = split_entries(ix->text, len, r.lines, r.nlines, &starts,
-	                       &nstarts, &escapes) == 0 && nstarts > 0;
-	if (sliced && names && !escapes) {
-		unsigned char *sel = xcalloc(nstarts, 1);
-		if (select_entries(ix->text, len, starts, nstarts, names, nnames,
-		                   sel) > 0 &&
-		    parse_selected(&r, starts, nstarts, sel) == 0) {
-			if (all_named(ix, names, nnames)) {
-				ix->partial = 1;
-				ret = 0;
-			} else {
-				drop_entries(ix, &r);
-			}
-		}
-		free(sel);
-	}
-	if (ret != 0) {
-		size_t nt = sliced ? mk_threads(nstarts, 256) : 1;
-		if (nt < 2 || parse_sliced(&r, starts, nstarts, nt) != 0) {
-			/* one serial pass: the reference, and the one that reports */
-			drop_entries(ix, &r);
-			ret = reader_parse(&r, 0, len);
-		} else
-			ret = 0;
-		if (ret == 0)
-			ret = finish(&r);
-	}
-	free(starts);
+	if (!yaml_parser_initialize(&r.parser))
+		die("cannot initialise the YAML parser");
+	yaml_parser_set_input_string(&r.parser, (const unsigned char *)ix->text,
+	                             len);
+	yaml_parser_set_encoding(&r.parser, YAML_UTF8_ENCODING);
+	ret = parse_entries(&r);
+	if (r.have_ev)
+		yaml_event_delete(&r.ev);
+	yaml_parser_delete(&r.parser);
+	if (ret == 0)
+		ret = finish(&r);
 	for (size_t i = 0; i < r.cap && r.extra; i++)
 		free(r.extra[i].autogen);
 	free(r.extra);
@@ -1662,161 +1303,13 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
                    size_t len)
 {
-	return load(ix, path, data, len, NULL, 0);
+	return load(ix, path, data, len);
 }
 
-/* ------------------------------------------------------------------ */
-/* the index in the cache (cache.h)                                    */
-
-static void save_index(const struct nf_index *ix, struct buf *b)
+int nf_load(struct nf_index *ix, const char *path, const char *display)
 {
-	size_t i, j, k;
-	ser_u64(b, ix->nfuncs);
-	ser_u64(b, ix->nentries);
-	for (i = 0; i < ix->nfuncs; i++) {
-		const struct nf_func *f = &ix->funcs[i];
-		ser_str(b, f->name);
-		ser_str(b, f->base);
-		ser_str(b, f->overload);
-		ser_u64(b, (uint64_t)f->inplace);
-		ser_u64(b, (uint64_t)f->kind);
-		ser_u64(b, f->line);
-		ser_u64(b, (uint64_t)f->structured);
-		ser_str(b, f->structured_delegate);
-		ser_u64(b, (uint64_t)f->autogen);
-		ser_u64(b, (uint64_t)f->composite);
-		ser_u64(b, f->mps_kernel != NULL);
-		ser_u64(b, (uint64_t)f->route);
-		ser_u64(b, f->ndispatch);
-		for (j = 0; j < f->ndispatch; j++) {
-			const struct nf_dispatch *d = &f->dispatch[j];
-			ser_u64(b, d->nkeys);
-			for (k = 0; k < d->nkeys; k++)
-				ser_str(b, d->keys[k]);
-			ser_str(b, d->kernel);
-			ser_u64(b, d->line);
-			ser_u64(b, d->col);
-			ser_u64(b, d->key_start);
-			ser_u64(b, d->value_end);
-		}
-		ser_u64(b, (uint64_t)f->has_dispatch);
-		ser_u64(b, f->dispatch_line);
-		ser_u64(b, f->entry_start);
-		ser_u64(b, f->entry_end);
-		ser_u64(b, (uint64_t)(f->delegate + 1));
-		ser_u64(b, (uint64_t)(f->declared_by + 1));
-	}
-}
-
-/* restore_index: ix (path, text and len set) from a stored payload;
- * -1 when the payload does not hold a consistent index */
-static int restore_index(struct nf_index *ix, const char *payload, size_t n)
-{
-	struct deser d = {(const unsigned char *)payload, n, 0, 0};
-	uint64_t nf = de_u64(&d), ne = de_u64(&d), i, j, k;
-	if (d.bad || nf > n || ne > nf)
-		return -1;
-	ix->funcs = xcalloc((size_t)nf + 1, sizeof *ix->funcs);
-	for (i = 0; i < nf && !d.bad; i++) {
-		struct nf_func *f = &ix->funcs[i];
-		uint64_t nd, has_mps;
-		ix->nfuncs = (size_t)i + 1;
-		f->name = (char *)de_ref(&d);
-		f->base = (char *)de_ref(&d);
-		f->overload = (char *)de_ref(&d);
-		f->inplace = (int)de_u64(&d);
-		f->kind = (enum nf_kind)de_u64(&d);
-		f->line = (unsigned long)de_u64(&d);
-		f->structured = (int)de_u64(&d);
-		f->structured_delegate = (char *)de_ref(&d);
-		f->autogen = (int)de_u64(&d);
-		f->composite = (int)de_u64(&d);
-		has_mps = de_u64(&d);
-		f->route = (enum nf_route)de_u64(&d);
-		nd = de_u64(&d);
-		if (d.bad || nd > n || !f->name || !f->base || !f->overload ||
-		    (unsigned)f->kind > NF_SCRATCH || (unsigned)f->route >= NF_NROUTES) {
-			d.bad = 1;
-			break;
-		}
-		f->dispatch = xcalloc((size_t)nd + 1, sizeof *f->dispatch);
-		for (j = 0; j < nd && !d.bad; j++) {
-			struct nf_dispatch *x = &f->dispatch[j];
-			uint64_t nk = de_u64(&d);
-			f->ndispatch = (size_t)j + 1;
-			if (d.bad || nk > n) {
-				d.bad = 1;
-				break;
-			}
-			x->keys = xcalloc((size_t)nk + 1, sizeof *x->keys);
-			for (k = 0; k < nk && !d.bad; k++) {
-				x->keys[k] = (char *)de_ref(&d);
-				x->nkeys = (size_t)k + 1;
-				d.bad |= !x->keys[k];
-			}
-			x->kernel = (char *)de_ref(&d);
-			x->line = (unsigned long)de_u64(&d);
-			x->col = (unsigned long)de_u64(&d);
-			x->key_start = (size_t)de_u64(&d);
-			x->value_end = (size_t)de_u64(&d);
-			d.bad |= !x->kernel || x->key_start > ix->len ||
-			         x->value_end > ix->len;
-		}
-		f->has_dispatch = (int)de_u64(&d);
-		f->dispatch_line = (unsigned long)de_u64(&d);
-		f->entry_start = (size_t)de_u64(&d);
-		f->entry_end = (size_t)de_u64(&d);
-		f->delegate = (long)de_u64(&d) - 1;
-		f->declared_by = (long)de_u64(&d) - 1;
-		if (d.bad || f->entry_start > ix->len || f->entry_end > ix->len ||
-		    f->delegate >= (long)nf || f->declared_by >= (long)nf) {
-			d.bad = 1;
-			break;
-		}
-		if (has_mps) {
-			const struct nf_dispatch *mps = nf_mps_dispatch(f);
-			if (!mps) {
-				d.bad = 1;
-				break;
-			}
-			f->mps_kernel = entity_name(mps->kernel);
-		}
-	}
-	if (d.bad || d.at != n)
-		return -1;
-	ix->nentries = (size_t)ne;
-	/* what the parse guarantees and the tools rely on: entries first,
-	 * then the autogen'd functions, each declared by an entry; a route
-	 * through MPS has its MPS kernel; a delegate resolves */
-	for (i = 0; i < ix->nfuncs; i++) {
-		const struct nf_func *f = &ix->funcs[i];
-		int gen = i >= ne;
-		if (f->autogen != gen ||
-		    (gen ? f->declared_by < 0 || (uint64_t)f->declared_by >= ne
-		         : f->declared_by != -1) ||
-		    ((f->route == ROUTE_SHARED || f->route == ROUTE_MPS_SPECIFIC) &&
-		     !f->mps_kernel) ||
-		    (f->route == ROUTE_DELEGATE && !f->structured_delegate) ||
-		    (!f->structured_delegate != (f->delegate < 0)))
-			return -1;
-		for (j = 0; j < f->ndispatch; j++)
-			if (f->dispatch[j].nkeys == 0)
-				return -1;
-	}
-	hash_build(ix, ix->nfuncs);
-	for (i = 0; i < ix->nfuncs; i++)
-		if (find_index(ix, ix->funcs[i].name) != (long)i)
-			return -1; /* two functions of one name */
-	return 0;
-}
-
-static int load_file(struct nf_index *ix, const char *path, const char *display,
-                     const char *const *names, size_t nnames)
-{
-	char *data, *file;
-	const char *payload;
-	size_t len, plen;
-	struct buf man;
+	char *data;
+	size_t len;
 	int ret;
 	if (!display)
 		display = path;
@@ -1825,60 +1318,7 @@ static int load_file(struct nf_index *ix, const char *path, const char *display,
 		memset(ix, 0, sizeof *ix);
 		return -1;
 	}
-	/* the index stored for these bytes (cache.h); a query of some
-	 * operators reads their entries instead: cheaper than the whole
-	 * stored index */
-	buf_init(&man);
-	buf_puts(&man, "nfyaml\n");
-	if (!names)
-		cache_manifest_add(&man, "native_functions.yaml", data, len);
-	if (!names && cache_load("nfyaml", &man, &file, &payload, &plen)) {
-		memset(ix, 0, sizeof *ix);
-		ix->path = xstrdup(display);
-		ix->text = data;
-		ix->len = len;
-		ix->blob = file; /* the strings stay in it */
-		ret = restore_index(ix, payload, plen);
-		if (ret == 0) {
-			buf_free(&man);
-			return 0;
-		}
-		data = ix->text;
-		ix->text = NULL;
-		nf_free(ix);
-	}
-	ret = load(ix, display, data, len, names, nnames);
-	if (ret == 0 && !ix->partial) {
-		struct buf b;
-		if (names)
-			cache_manifest_add(&man, "native_functions.yaml", data, len);
-		buf_init(&b);
-		save_index(ix, &b);
-		cache_store("nfyaml", &man, b.data, b.len);
-		buf_free(&b);
-	}
-	buf_free(&man);
+	ret = load(ix, display, data, len);
 	free(data);
-	return ret;
-}
-
-int nf_load(struct nf_index *ix, const char *path, const char *display)
-{
-	return load_file(ix, path, display, NULL, 0);
-}
-
-int nf_load_ops(struct nf_index *ix, const char *path, const char *display,
-                const char *const *ops, size_t nops)
-{
-	/* what the entries' text must hold: each name before its overload */
-	char **names = xcalloc(nops + 1, sizeof *names);
-	size_t k;
-	int ret;
-	for (k = 0; k < nops; k++)
-		names[k] = xstrndup(ops[k], strcspn(ops[k], "."));
-	ret = load_file(ix, path, display, (const char *const *)names, nops);
-	for (k = 0; k < nops; k++)
-		free(names[k]);
-	free(names);
 	return ret;
 }

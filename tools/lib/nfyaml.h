@@ -73,10 +73,6 @@ struct nf_index {
 	struct nf_func *funcs;/* yaml entries in file order, then autogen'd */
 	size_t nfuncs;
 	size_t nentries;      /* how many of funcs come from yaml entries */
-	int partial;          /* nf_load_ops kept only some entries */
-	char *blob;           /* an index from the cache (cache.h): the stored
-	                         file its strings point into (owned); NULL when
-	                         parsed (each string then owned by its field) */
 	/* private: name hash */
 	size_t *hash;
 	size_t hashcap;
@@ -91,42 +87,6 @@ struct nf_index {
  * a structured_delegate naming no function) and returns -1 with ix
  * released.  ix is owned by the caller: nf_free(). */
 int nf_load(struct nf_index *ix, const char *path, const char *display);
-
-/* How nf_load reads a big file: when every line starts with an entry's
- * "- ", a space, '#' or nothing, the entries are cut into slices that
- * are parsed on up to 8 threads (one per online CPU, at least 256
- * entries each; the environment variable MK_THREADS=N sets N slices,
- * whatever the size, e.g. MK_THREADS=1 for one serial pass).  Results,
- * including line numbers and byte offsets, are those of one pass over
- * the whole file: tests/real compares them.  When any slice fails to
- * parse, one serial pass over the whole file runs again and its first
- * error is the one printed.  Needs -lpthread.
- *
- * nf_load (not nf_load_buffer) first looks in the store of parsed models
- * (cache.h) for an index of exactly these bytes and takes it when there
- * is one (nf_index.blob then owns its strings); after parsing the whole
- * file it stores the index there.  nf_load_ops does not read the store
- * (its partial read is cheaper than a stored whole index); when it falls
- * back to the whole file, it stores that index. */
-
-/* nf_load_ops: as nf_load, but keeps only the entries whose text holds
- * the name of one of the nops operators OPS, given as on a command line
- * ("atan2", "add_", "div.out_mode": the part before the '.' is searched):
- * every function of those operators, their autogen'd functions and
- * delegate targets — the same structs, fields, lines and offsets nf_load
- * gives for them — and possibly a few other entries that mention the
- * names.  ix->partial is then 1: ix holds no other operators, so callers
- * must not draw conclusions about other names (reload with nf_load for
- * that).  Falls back to reading the whole file (ix->partial 0) when a
- * name names no function among the kept ones (as an operator's base, or
- * a function's name before its overload), when the file cannot be sliced
- * or may spell names with escapes (see above), or when the selection
- * does not parse or does not stand alone (e.g. a delegate to an entry
- * not kept), so errors and absent operators are reported exactly as
- * nf_load reports them.  The entries not kept are not checked: a
- * malformed entry elsewhere in the file goes unnoticed here. */
-int nf_load_ops(struct nf_index *ix, const char *path, const char *display,
-                const char *const *ops, size_t nops);
 
 /* nf_load_buffer: as nf_load, on len bytes at data (copied); path is
  * used in messages only.  For fuzzing and tests. */

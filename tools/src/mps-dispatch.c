@@ -29,7 +29,7 @@ static const struct opt opts[] = {
 	{"undo", 0, OPT_FLAG, &opt_undo, NULL,
 	 "restore the files of the newest --in-place edit (any tool's)"},
 	{"journal", 0, OPT_STRING, &opt_journal, "DIR",
-	 "undo journal folder (default $XDG_STATE_HOME/metal-kernel/journal)"},
+	 "undo journal folder (default: the checkout's own, see below)"},
 	{NULL, 0, OPT_END, NULL, NULL, NULL}};
 
 static const struct tool_info info = {
@@ -49,7 +49,11 @@ static const struct tool_info info = {
 	"\n"
 	"Reads: ROOT/" NF_YAML_REL ".\n"
 	"Writes (only with --in-place or --undo): that file, atomically, and one\n"
-	"undo journal entry.  Never uses the network, never runs other programs.\n"
+	"undo journal entry in the checkout: ROOT/.git/metal-kernel/journal/ in a\n"
+	"git work tree, else ROOT/.metal-kernel/journal/ (--journal DIR moves it).\n"
+	"Nothing else, nowhere else.  A temporary .NAME.mk-XXXXXX left beside the\n"
+	"file by a killed --in-place is removed by the next one, which says so.\n"
+	"Never uses the network, never runs other programs.\n"
 	"\n"
 	"--json: one object per row: op, function, path, line, action (fold or\n"
 	"add when only proposed, folded or added once written, refused or\n"

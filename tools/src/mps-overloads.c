@@ -5,7 +5,6 @@
 #include "nfyaml.h"
 
 #include <jansson.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,18 +128,9 @@ static void print_row(const struct nf_index *ix, const struct nf_func *f)
 	putchar('\n');
 }
 
-/* JSON Lines rows are formatted by jansson into a per-thread buffer:
- * json_dumpb into one buffer per row, then one fwrite per part (json_dumpf
- * writes token by token and costs more than the whole yaml parse). */
-struct jpart {
-	const struct nf_index *ix;
-	const size_t *rows;
-	size_t n;
-	struct buf out;
-	pthread_t tid;
-	int threaded;
-};
-
+/* JSON Lines rows are formatted by jansson: json_dumpb into one buffer,
+ * written with one fwrite (json_dumpf writes token by token and costs
+ * more than the whole yaml parse). */
 static void emit_json(struct buf *out, json_t *o)
 {
 	size_t room = out->cap - out->len;
@@ -156,7 +146,7 @@ static void emit_json(struct buf *out, json_t *o)
 	out->data[out->len] = '\0';
 }
 
-/* One object reused for every row of a part: its keys keep their order,
+/* One object reused for every row: its keys keep their order,
  * and a value whose type stays the same is changed in place
  * (json_string_set, json_integer_set) instead of replaced, so most rows
  * cost no hash lookups and no new values. */
@@ -223,42 +213,19 @@ static void json_row(struct jrow *r, struct buf *out, const struct nf_func *f)
 	emit_json(out, r->o);
 }
 
-static void *json_part(void *arg)
-{
-	struct jpart *p = arg;
-	struct jrow r;
-	size_t i;
-	jrow_init(&r);
-	for (i = 0; i < p->n; i++)
-		json_row(&r, &p->out, &p->ix->funcs[p->rows[i]]);
-	json_decref(r.o);
-	return NULL;
-}
-
-/* json_rows: the rows as JSON Lines, formatted on up to mk_threads()
- * threads (each its own jansson objects) and written in order */
+/* json_rows: the rows as JSON Lines */
 static void json_rows(const struct nf_index *ix, const size_t *rows, size_t n)
 {
-	size_t nt = mk_threads(n, 1024), k;
-	struct jpart *parts = xcalloc(nt, sizeof *parts);
-	json_decref(json_object()); /* jansson seeds its hash once, here */
-	for (k = 0; k < nt; k++) {
-		parts[k].ix = ix;
-		parts[k].rows = rows + n * k / nt;
-		parts[k].n = n * (k + 1) / nt - n * k / nt;
-		buf_init(&parts[k].out);
-		parts[k].threaded = k > 0 &&
-		    pthread_create(&parts[k].tid, NULL, json_part, &parts[k]) == 0;
-	}
-	for (k = 0; k < nt; k++) {
-		if (!parts[k].threaded)
-			json_part(&parts[k]);
-		else
-			pthread_join(parts[k].tid, NULL);
-		fwrite(parts[k].out.data, 1, parts[k].out.len, stdout);
-		buf_free(&parts[k].out);
-	}
-	free(parts);
+	struct jrow r;
+	struct buf out;
+	size_t i;
+	buf_init(&out);
+	jrow_init(&r);
+	for (i = 0; i < n; i++)
+		json_row(&r, &out, &ix->funcs[rows[i]]);
+	json_decref(r.o);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_free(&out);
 }
 
 /* rows in yaml order; autogen'd functions right after their declaring entry */
@@ -549,23 +516,7 @@ int main(int argc, char **argv)
 			return MK_EXIT_ERROR;
 		path = xasprintf("%s/%s", root, NF_YAML_REL);
 	}
-	/* OP queries read only the entries that mention the operators; an
-	 * exact function name ("atan2.outx") that matches nothing there gets
-	 * the whole file, for the suggestions */
-	if (nops > 0 && !opt_survey) {
-		if (nf_load_ops(&ix, path, opt_yaml ? NULL : NF_YAML_REL,
-		                (const char *const *)argv, (size_t)nops) != 0)
-			status = MK_EXIT_ERROR;
-		for (k = 0; status == MK_EXIT_CLEAN && ix.partial && k < nops; k++) {
-			for (i = 0; i < ix.nfuncs && !matches(&ix.funcs[i], argv[k]); i++)
-				;
-			if (i == ix.nfuncs) {
-				nf_free(&ix);
-				if (nf_load(&ix, path, opt_yaml ? NULL : NF_YAML_REL) != 0)
-					status = MK_EXIT_ERROR;
-			}
-		}
-	} else if (nf_load(&ix, path, opt_yaml ? NULL : NF_YAML_REL) != 0)
+	if (nf_load(&ix, path, opt_yaml ? NULL : NF_YAML_REL) != 0)
 		status = MK_EXIT_ERROR;
 	free(path);
 	free(root);

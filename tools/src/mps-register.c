@@ -18,8 +18,8 @@
 #include "edit.h"
 #include "metalreg.h"
 #include "scan.h"
+#include "walk.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,14 +54,14 @@ static const struct opt opts[] = {
 	{"undo", 0, OPT_FLAG, &opt.undo, NULL,
 	 "restore the files of the newest --in-place edit of any tool"},
 	{"journal", 0, OPT_STRING, &opt.journal, "DIR",
-	 "undo journal folder (default: $XDG_STATE_HOME/metal-kernel/journal)"},
+	 "undo journal folder (default: the checkout's own, see below)"},
 	{NULL, 0, OPT_END, NULL, NULL, NULL},
 };
 
 static const struct tool_info info = {
 	"mps-register",
 	"KIND NAME (--dtypes LIST | --preset P) [--functor] [--host] "
-	"[--in-place] [options]\n       mps-register --undo [--journal DIR]",
+	"[--in-place] [options]\n       mps-register --undo [--root DIR] [--journal DIR]",
 	"Register the native Metal kernel NAME for a set of dtypes, in the style "
 	"of the file.",
 	"KIND is one of:\n"
@@ -89,8 +89,12 @@ static const struct tool_info info = {
 	"tree also c10/metal/*.h, the source files under\n"
 	"aten/src/ATen/native/mps/, and aten/src/ATen/native/*.h and */*.h.\n"
 	"Files written: the kernel and host file, only with --in-place;\n"
-	"--in-place and --undo also write the undo journal.  The tool never\n"
-	"uses the network and never runs other programs.\n"
+	"--in-place and --undo also write the undo journal, in the checkout:\n"
+	"ROOT/.git/metal-kernel/journal/ in a git work tree, else\n"
+	"ROOT/.metal-kernel/journal/ (--journal DIR moves it).  Nothing else,\n"
+	"nowhere else.  A temporary .NAME.mk-XXXXXX left beside a file by a\n"
+	"killed --in-place is removed by the next one, which says so.  The tool\n"
+	"never uses the network and never runs other programs.\n"
 	"\n"
 	"The code written needs the c10/metal kernels of current PyTorch; a tree\n"
 	"that predates them (PyTorch 2.6 and older) is refused, exit 2, nothing\n"
@@ -350,44 +354,6 @@ static char *functor_text(const char *eol, int kind, const char *name,
 static const char *tree_root;   /* the root, for the checks below */
 static char *core_hdr;          /* c10/metal header defining the core macro */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* the names in folder dir, sorted (so that results do not depend on the
- * order readdir returns); NULL when the folder cannot be opened */
-static char **list_dir(const char *dir, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **v = NULL;
-	size_t cap = 0;
-	*n = 0;
-	if (!d)
-		return NULL;
-	while ((e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 32;
-			v = xrealloc(v, cap * sizeof *v);
-		}
-		v[(*n)++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof *v, cmp_str);
-	return v;
-}
-
-static void free_list(char **v, size_t n)
-{
-	while (n > 0)
-		free(v[--n]);
-	free(v);
-}
-
 static int ends_with(const char *s, const char *suf)
 {
 	size_t a = strlen(s), b = strlen(suf);
@@ -442,53 +408,40 @@ static int test_stub(const char *m, size_t len, const void *stub)
  * malloc'd path relative to the root; NULL when none does */
 static char *core_header(const char *macro)
 {
-	char *dir = xasprintf("%s/c10/metal", tree_root), **v, *r = NULL;
-	size_t n, i;
-	v = list_dir(dir, &n);
-	for (i = 0; i < n && !r; i++) {
-		char *p = xasprintf("%s/%s", dir, v[i]);
-		struct stat st;
-		if (ends_with(v[i], ".h") && stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
-		    file_test(p, macro, test_define, macro))
-			r = xasprintf("c10/metal/%s", v[i]);
+	static const char *const sufs[] = {".h", NULL};
+	struct walk_list l;
+	char *r = NULL;
+	size_t i;
+	if (walk_files(tree_root, "c10/metal", 0, NULL, sufs, &l) != 0)
+		return NULL;
+	for (i = 0; i < l.n && !r; i++) {
+		char *p = xasprintf("%s/%s", tree_root, l.paths[i]);
+		if (file_test(p, macro, test_define, macro))
+			r = xstrdup(l.paths[i]);
 		free(p);
 	}
-	free_list(v, n);
-	free(dir);
+	walk_free(&l);
 	return r;
 }
 
-/* 1 when a source file in dir or below (symbolic links not followed into
- * folders, at most 8 deep) passes test */
-static int tree_test(const char *dir, int depth, const char *needle,
+/* 1 when a source file under REL (walk.h's rules, WALK_MAX_DEPTH deep)
+ * whose name ends in one of SUFS passes test */
+static int tree_test(const char *rel, int depth, const char *const *sufs,
+                     const char *needle,
                      int (*test)(const char *, size_t, const void *),
                      const void *arg)
 {
-	static const char *const exts[] = {".h", ".hpp", ".mm", ".m", ".cpp",
-	                                   ".cc"};
-	char **v;
-	size_t n, i, j;
+	struct walk_list l;
+	size_t i;
 	int found = 0;
-	v = list_dir(dir, &n);
-	for (i = 0; i < n && !found; i++) {
-		char *p = xasprintf("%s/%s", dir, v[i]);
-		struct stat st;
-		if (lstat(p, &st) == 0) {
-			if (S_ISDIR(st.st_mode)) {
-				if (depth < 8)
-					found = tree_test(p, depth + 1, needle, test, arg);
-			} else {
-				for (j = 0; j < sizeof exts / sizeof exts[0]; j++)
-					if (ends_with(v[i], exts[j]))
-						break;
-				if (j < sizeof exts / sizeof exts[0] &&
-				    stat(p, &st) == 0 && S_ISREG(st.st_mode))
-					found = file_test(p, needle, test, arg);
-			}
-		}
+	if (walk_files(tree_root, rel, depth, NULL, sufs, &l) != 0)
+		return 0;
+	for (i = 0; i < l.n && !found; i++) {
+		char *p = xasprintf("%s/%s", tree_root, l.paths[i]);
+		found = file_test(p, needle, test, arg);
 		free(p);
 	}
-	free_list(v, n);
+	walk_free(&l);
 	return found;
 }
 
@@ -521,13 +474,13 @@ static int check_exec(const char *m, size_t len, const char *display,
 {
 	int binary = kind == MR_BINARY || kind == MR_BINARY_ALPHA;
 	const char *exec = binary ? "exec_binary_kernel" : "exec_unary_kernel";
-	char *dir;
+	static const char *const src_sufs[] = {".h", ".hpp", ".mm", ".m", ".cpp",
+	                                       ".cc", NULL};
 	int ok;
 	if (mr_text_has_exec(m, len, binary))
 		return 0;
-	dir = xasprintf("%s/%s", tree_root, MPS_DIR_REL);
-	ok = tree_test(dir, 0, exec, test_exec, &binary);
-	free(dir);
+	ok = tree_test(MPS_DIR_REL, WALK_MAX_DEPTH, src_sufs, exec, test_exec,
+	               &binary);
 	if (ok)
 		return 0;
 	fprintf(stderr,
@@ -544,35 +497,10 @@ static int check_exec(const char *m, size_t len, const char *display,
  * aten/src/ATen/native/NAME.h or aten/src/ATen/native/DIR/NAME.h */
 static int check_stub(const char *display, const char *name)
 {
-	char *dir = xasprintf("%s/aten/src/ATen/native", tree_root), **v;
+	static const char *const sufs[] = {".h", NULL};
 	char *stub = xasprintf("%s_stub", name);
-	size_t n, i;
-	int found = 0;
-	v = list_dir(dir, &n);
-	for (i = 0; i < n && !found; i++) {
-		char *p = xasprintf("%s/%s", dir, v[i]);
-		struct stat st;
-		if (stat(p, &st) == 0) {
-			if (S_ISREG(st.st_mode) && ends_with(v[i], ".h"))
-				found = file_test(p, stub, test_stub, stub);
-			else if (S_ISDIR(st.st_mode)) {
-				char **w;
-				size_t nw, j;
-				w = list_dir(p, &nw);
-				for (j = 0; j < nw && !found; j++) {
-					char *q = xasprintf("%s/%s", p, w[j]);
-					if (ends_with(w[j], ".h") && stat(q, &st) == 0 &&
-					    S_ISREG(st.st_mode))
-						found = file_test(q, stub, test_stub, stub);
-					free(q);
-				}
-				free_list(w, nw);
-			}
-		}
-		free(p);
-	}
-	free_list(v, n);
-	free(dir);
+	int found = tree_test("aten/src/ATen/native", 1, sufs, stub, test_stub,
+	                      stub);
 	if (!found)
 		fprintf(stderr,
 		        "%s: %s: error: %s is not declared (no DECLARE_DISPATCH(..., "
@@ -1361,9 +1289,17 @@ int main(int argc, char **argv)
 			warnx_("error: --undo takes no KIND or NAME");
 			cli_usage(&info, opts);
 		}
-		eo.root = opt.root;
+		/* the journal is the checkout's own (edit.h edit_journal_dir):
+		 * find the checkout unless --journal names the folder */
+		if (opt.root || !opt.journal) {
+			if (!(root = find_root(opt.root)))
+				return MK_EXIT_ERROR;
+			eo.root = root;
+		}
 		eo.json = opt.json;
-		return close_stdout(edit_undo(&eo));
+		rc = edit_undo(&eo);
+		free((char *)eo.root);
+		return close_stdout(rc);
 	}
 	if (n != 2) {
 		warnx_("error: expected KIND and NAME");

@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,19 +179,6 @@ static struct hs_map opmap;
 static struct nf_index ix, bx;
 static int have_before;
 static struct hs_model hm;
-
-/* hs_load on a second thread, silent (diag_mute) */
-static pthread_t hs_thread;
-static int hs_started, hs_ret;
-
-static void *hs_worker(void *arg)
-{
-	(void)arg;
-	diag_mute(1);
-	hs_ret = hs_load(&hm, ".");
-	diag_mute(0);
-	return NULL;
-}
 
 static void add_finding(const char *path, unsigned long line,
                         unsigned long col, int rule, long op, char *msg)
@@ -964,13 +950,8 @@ int main(int argc, char **argv)
 		}
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
-	/* operator names: only the yaml entries that mention them are read
-	 * (nfyaml.h nf_load_ops); --all reads every entry */
 	if (opt_before) {
-		if ((opt_all ? nf_load(&bx, opt_before, NULL)
-		             : nf_load_ops(&bx, opt_before, NULL,
-		                           (const char *const *)argv,
-		                           (size_t)nargs)) != 0) {
+		if (nf_load(&bx, opt_before, NULL) != 0) {
 			free(root);
 			return MK_EXIT_ERROR;
 		}
@@ -983,13 +964,7 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	}
 	free(root);
-	/* the host model is built on a second thread while this one reads
-	 * the yaml; it reports nothing (a failure is repeated below, after
-	 * the yaml's own messages, to print its message) */
-	hs_started = pthread_create(&hs_thread, NULL, hs_worker, NULL) == 0;
-	if ((opt_all ? nf_load(&ix, NF_YAML_REL, NULL)
-	             : nf_load_ops(&ix, NF_YAML_REL, NULL, (const char *const *)argv,
-	                           (size_t)nargs)) != 0)
+	if (nf_load(&ix, NF_YAML_REL, NULL) != 0)
 		return MK_EXIT_ERROR;
 
 	/* operators: every base name of both yamls, in file order */
@@ -1026,15 +1001,8 @@ int main(int argc, char **argv)
 		free(ovl);
 	}
 
-	if (hs_started)
-		pthread_join(hs_thread, NULL);
-	else
-		hs_worker(NULL);
-	if (hs_ret != 0) {
-		/* again, in this thread, for the message */
-		if (hs_load(&hm, ".") != 0)
-			return MK_EXIT_ERROR;
-	}
+	if (hs_load(&hm, ".") != 0)
+		return MK_EXIT_ERROR;
 	for (i = 0; i < hm.nfiles; i++) {
 		if (hm.files[i].kind == HS_HOST)
 			nhost++;

@@ -1,0 +1,129 @@
+/* walk.c — see walk.h. */
+#include "walk.h"
+#include "diag.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct acc {
+	struct walk_list *l;
+	size_t cap;
+};
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int wanted(const char *name, const char *const *sufs)
+{
+	size_t k;
+	if (!sufs)
+		return 1;
+	for (k = 0; sufs[k]; k++)
+		if (has_suffix(name, sufs[k]))
+			return 1;
+	return 0;
+}
+
+static char *join(const char *root, const char *rel)
+{
+	return strcmp(root, ".") == 0 ? xstrdup(rel)
+	                              : xasprintf("%s/%s", root, rel);
+}
+
+static int walk(const char *root, const char *rel, int depth, const char *skip,
+                const char *const *sufs, struct acc *a)
+{
+	char *dir = join(root, rel);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d) {
+		int err = errno;
+		if (err == ENOENT || err == ENOTDIR) {
+			free(dir);
+			return 0;
+		}
+		warnx_("cannot open '%s': %s", dir, strerror(err));
+		free(dir);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		char *r, *full;
+		if (e->d_name[0] == '.')
+			continue;
+		r = xasprintf("%s/%s", rel, e->d_name);
+		full = join(root, r);
+		if (lstat(full, &st) != 0) {
+			free(full);
+			free(r);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			free(full);
+			if (depth > 0 && !(skip && strcmp(r, skip) == 0) &&
+			    walk(root, r, depth - 1, skip, sufs, a) != 0) {
+				free(r);
+				closedir(d);
+				free(dir);
+				return -1;
+			}
+			free(r);
+			continue;
+		}
+		/* a link counts when it leads to a regular file */
+		if (S_ISLNK(st.st_mode) && stat(full, &st) != 0)
+			st.st_mode = 0;
+		free(full);
+		if (!S_ISREG(st.st_mode) || !wanted(e->d_name, sufs)) {
+			free(r);
+			continue;
+		}
+		if (a->l->n == a->cap) {
+			a->cap = a->cap ? a->cap * 2 : 64;
+			a->l->paths = xrealloc(a->l->paths, a->cap * sizeof *a->l->paths);
+		}
+		a->l->paths[a->l->n++] = r;
+	}
+	closedir(d);
+	free(dir);
+	return 0;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+int walk_files(const char *root, const char *rel, int depth, const char *skip,
+               const char *const *sufs, struct walk_list *out)
+{
+	struct acc a;
+	memset(out, 0, sizeof *out);
+	a.l = out;
+	a.cap = 0;
+	if (depth > WALK_MAX_DEPTH)
+		depth = WALK_MAX_DEPTH;
+	if (depth < 0)
+		depth = 0;
+	if (walk(root, rel, depth, skip, sufs, &a) != 0) {
+		walk_free(out);
+		return -1;
+	}
+	if (out->n > 1)
+		qsort(out->paths, out->n, sizeof *out->paths, cmp_str);
+	return 0;
+}
+
+void walk_free(struct walk_list *l)
+{
+	while (l->n > 0)
+		free(l->paths[--l->n]);
+	free(l->paths);
+	l->paths = NULL;
+}

@@ -1,0 +1,46 @@
+/* walk.h — the one folder walker of the tools.
+ *
+ * Every tool that looks for files under a checkout (hostscan's host,
+ * kernel and header files; mps-register's c10/metal headers, host files
+ * and stub declarations) lists them through walk_files, so that one set
+ * of rules holds everywhere:
+ *   - only regular files are listed (a symbolic link to a regular file
+ *     counts: it is read through the link); FIFOs, devices and sockets
+ *     never are, so no read can block;
+ *   - symbolic links to folders are not followed (no cycles, no leaving
+ *     the tree through a link);
+ *   - names starting with '.' are skipped (.git, editor temporaries, the
+ *     .NAME.mk-XXXXXX temporaries of edit.h);
+ *   - at most WALK_MAX_DEPTH levels of subfolders below the start;
+ *   - the result is sorted with strcmp, so no output depends on the order
+ *     readdir returns.
+ */
+#ifndef MK_WALK_H
+#define MK_WALK_H
+
+#include <stddef.h>
+
+#define WALK_MAX_DEPTH 8
+
+struct walk_list {
+	char **paths;  /* relative to the root given to walk_files, "REL/x/y.h"
+	                  (owned) */
+	size_t n;
+};
+
+/* walk_files: the regular files under ROOT/REL (ROOT "." means the
+ * current folder and paths are then "REL/...") whose names end in one of
+ * the NULL-terminated suffixes SUFS (NULL: every name), descending DEPTH
+ * levels of subfolders (0: REL itself only; capped at WALK_MAX_DEPTH),
+ * never into the folder SKIP (a path relative to ROOT, or NULL).
+ * Fills *out (zeroed first; caller frees with walk_free).  A missing REL
+ * (or one that is not a folder) gives an empty list.  Returns 0, or -1
+ * after printing "prog: cannot open 'PATH': REASON" when a folder that
+ * exists cannot be read (out is then empty). */
+int walk_files(const char *root, const char *rel, int depth, const char *skip,
+               const char *const *sufs, struct walk_list *out);
+
+/* walk_free: release what walk_files put in l. */
+void walk_free(struct walk_list *l);
+
+#endif
