@@ -29,7 +29,7 @@ verify() {
 	rc=$?
 	[ "$rc" = "$2" ] || fail "$(pwd): mps-verify $1 exited $rc, wanted $2: $out"
 	if [ -n "${3:-}" ]; then
-		echo "$out" | grep -q "\[$3\]" || fail "$(pwd): mps-verify $1 did not report $3: $out"
+		echo "$out" | grep -q ": $3\]" || fail "$(pwd): mps-verify $1 did not report $3: $out"
 	fi
 	echo "ok: mps-verify $1 -> $rc ${3:-}"
 }
@@ -47,7 +47,7 @@ verify foo 1 unregistered-kernel
 cp k.bak "$K/UnaryKernel.metal"
 cp "$O/UnaryKernel.mm" h.bak
 grep -v 'REGISTER_UNARY_TI_DISPATCH(foo)' h.bak >"$O/UnaryKernel.mm"
-verify foo 1 orphan-kernel
+verify foo 1 unused-kernel
 cp h.bak "$O/UnaryKernel.mm"
 verify foo 0
 

@@ -124,7 +124,7 @@ struct macro {
 
 /* capacities of the model's arrays (the counts live in hs_model) */
 struct caps {
-	size_t files, defs, regs, reqs, incs, metals, hostnames, xfails, decls,
+	size_t files, defs, regs, reqs, incs, metals, raws, xfails, decls,
 	    functors;
 };
 
@@ -150,7 +150,7 @@ struct priv {
 	struct hs_map reqnames;  /* requested kernel names + host strings */
 	struct hs_map namespaces;/* namespace names declared in host code */
 	struct mk_re re_reg, re_req, re_hostname, re_xlist, re_decl,
-	    re_ns, re_functor, re_tlist;
+	    re_ns, re_functor, re_tlist, re_kvoid;
 	int re_ready;
 	size_t **linetab, *nlines, nlinetab; /* line starts per file */
 	/* host file i (file index i: host files come first): its masked text
@@ -160,7 +160,10 @@ struct priv {
 	size_t *idlen, nidtext, idfirst;
 	struct idset *idsets;    /* per host file, built when idbuilt[i] */
 	unsigned char *idbuilt;
-	int strings_done;        /* host strings are in reqnames */
+	int strings_done;        /* host strings are in reqnames and lits */
+	char **lits;             /* host string literals cut at '{', without a
+	                            trailing '_', 3 bytes or more; sorted */
+	size_t nlits, caplits;
 	struct caps cap;         /* per model: two models may coexist */
 };
 
@@ -1127,6 +1130,21 @@ static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne)
 	memset(d, 0, sizeof *d);
 	d->name = xstrndup(u->t + ns, ne - ns);
 	d->at = where(u, ns);
+	{
+		/* TORCH_IMPL_FUNC(name): the word before the '(' before name */
+		size_t k = ns, e;
+		while (k > 0 && is_space(u->t[k - 1]))
+			k--;
+		if (k > 0 && u->t[k - 1] == '(') {
+			k--;
+			while (k > 0 && is_space(u->t[k - 1]))
+				k--;
+			e = k;
+			while (k > 0 && id_char(u->t[k - 1]))
+				k--;
+			d->impl = e - k == 15 && memcmp(u->t + k, "TORCH_IMPL_FUNC", 15) == 0;
+		}
+	}
 	d->macro = u->macro ? xstrdup(u->macro) : NULL;
 	list_add(list_for(p, &p->defname, d->name), i);
 	return i;
@@ -1265,7 +1283,8 @@ static void scan_unit(struct hs_model *m, struct unit *u)
  * contents [a, b) of each string literal that is one identifier shorter
  * than 254 bytes to on_str(ctx, t, a, b) likewise.  Character literals
  * and numbers are skipped. */
-typedef void (*token_fn)(void *ctx, const char *t, size_t a, size_t b);
+typedef void (*token_fn)(void *ctx, const char *t, size_t a, size_t b,
+                         int whole);
 typedef void (*ident_fn)(void *ctx, const char *t, size_t a, size_t b,
                          uint64_t h);
 
@@ -1284,12 +1303,13 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 		}
 		if (c == '"') {
 			size_t e = skip_lit(t, n, i), k;
-			if (on_str && e - i >= 3 && e - i - 2 < 256 && t[e - 1] == '"' &&
-			    id_start(t[i + 1])) {
+			/* a literal that starts with an identifier: its identifier
+			 * part, and whether that is the whole literal */
+			if (on_str && e - i >= 3 && t[e - 1] == '"' && id_start(t[i + 1])) {
 				for (k = i + 1; k < e - 1 && id_char(t[k]); k++)
 					;
-				if (k == e - 1)
-					on_str(ctx, t, i + 1, e - 1);
+				if (k - i - 1 < 256)
+					on_str(ctx, t, i + 1, k, k == e - 1);
 			}
 			i = e;
 			continue;
@@ -1322,13 +1342,54 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 	}
 }
 
-static void put_string(void *ctx, const char *t, size_t a, size_t b)
+static void put_string(void *ctx, const char *t, size_t a, size_t b, int whole)
 {
 	struct priv *p = ctx;
 	char tmp[256];
-	memcpy(tmp, t + a, b - a);
-	tmp[b - a] = '\0';
-	hs_map_put(&p->reqnames, tmp, 1);
+	size_t n = b - a, c = n;
+	memcpy(tmp, t + a, n);
+	tmp[n] = '\0';
+	if (whole)
+		hs_map_put(&p->reqnames, tmp, 1);
+	/* the start the host may complete (the identifier part, before a
+	 * '{' of fmt::format or any other character), no trailing '_' */
+	while (c > 0 && tmp[c - 1] == '_')
+		c--;
+	if (c >= 2) {
+		GROW(p->lits, p->nlits, p->caplits);
+		p->lits[p->nlits++] = xstrndup(tmp, c);
+	}
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the first literal >= key, by binary search */
+static size_t lit_lower(const struct priv *p, const char *key)
+{
+	size_t lo = 0, hi = p->nlits;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(p->lits[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int lit_is(const struct priv *p, const char *s, size_t n)
+{
+	char tmp[256];
+	size_t k;
+	if (n >= sizeof tmp)
+		return 0;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	k = lit_lower(p, tmp);
+	return k < p->nlits && strcmp(p->lits[k], tmp) == 0;
 }
 
 /* The string literals of every host file go to reqnames, once, when
@@ -1341,6 +1402,8 @@ static void index_strings(struct priv *p)
 	p->strings_done = 1;
 	for (i = 0; i < p->nidtext; i++)
 		scan_tokens(p->idtext[i], p->idlen[i], NULL, put_string, p);
+	if (p->nlits > 1)
+		qsort(p->lits, p->nlits, sizeof *p->lits, cmp_cstr);
 }
 
 static uint64_t fnv_n(const char *s, size_t n)
@@ -1667,10 +1730,53 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		hs_map_put(&p->metalnames, r->name, 1);
 	}
 	mr_file_free(&mf);
+	/* host_name("NAME") and host_name("PREFIX" #T ...) */
 	while (re_match(&p->re_hostname, masked, f->len, at, ov, 2)) {
-		GROW(m->hostnames, m->nhostnames, CAP(m).hostnames);
-		m->hostnames[m->nhostnames++] = xstrndup(masked + ov[2], ov[3] - ov[2]);
+		struct hs_rawkernel *k;
+		size_t q = skip_ws(masked, f->len, ov[3] + 1);
+		GROW(m->raws, m->nraws, CAP(m).raws);
+		k = &m->raws[m->nraws++];
+		k->name = xstrndup(masked + ov[2], ov[3] - ov[2]);
+		k->prefix = !(q < f->len && masked[q] == ')');
+		k->host_name = 1;
+		k->at.file = file;
+		k->at.off = ov[2] - 1;
 		at = ov[1];
+	}
+	/* kernel void NAME( / void kernel NAME(, not a template */
+	at = 0;
+	while (re_match(&p->re_kvoid, masked, f->len, at, ov, 2)) {
+		size_t b = ov[0];
+		struct hs_rawkernel *k;
+		at = ov[1];
+		/* a `template <...>` right before it: a template, whose
+		 * instantiations carry the names */
+		while (b > 0 && is_space(masked[b - 1]))
+			b--;
+		if (b > 0 && masked[b - 1] == '>') {
+			size_t d = 0, k2 = b;
+			while (k2 > 0) {
+				char c = masked[--k2];
+				if (c == '>')
+					d++;
+				else if (c == '<' && --d == 0)
+					break;
+			}
+			while (k2 > 0 && is_space(masked[k2 - 1]))
+				k2--;
+			if (k2 >= 8 && memcmp(masked + k2 - 8, "template", 8) == 0)
+				continue;
+		}
+		/* after ]] (an attribute such as host_name): named there */
+		if (b >= 2 && masked[b - 1] == ']' && masked[b - 2] == ']')
+			continue;
+		GROW(m->raws, m->nraws, CAP(m).raws);
+		k = &m->raws[m->nraws++];
+		k->name = xstrndup(masked + ov[2], ov[3] - ov[2]);
+		k->prefix = 0;
+		k->host_name = 0;
+		k->at.file = file;
+		k->at.off = ov[2];
 	}
 	scan_functors(m, file, masked);
 }
@@ -1735,6 +1841,8 @@ static void compile_patterns(struct priv *p)
 	           "\"(\\w+)\"",
 	           0);
 	re_compile(&p->re_hostname, "\\bhost_name\\s*\\(\\s*\"(\\w+)\"", 0);
+	re_compile(&p->re_kvoid,
+	           "\\b(?:kernel\\s+void|void\\s+kernel)\\s+(\\w+)\\s*\\(", 0);
 	re_compile(&p->re_xlist,
 	           "\\b(\\w*(?i:xfail|skip)\\w*)\\s*(?:\\.\\s*update\\s*\\(\\s*|"
 	           "[|+]?=\\s*)([\\[{(])",
@@ -1870,7 +1978,7 @@ int hs_load(struct hs_model *m, const char *root)
 	static const char *const lists[] = {COMMON_MPS_REL, TEST_MPS_REL};
 	struct priv *p;
 	size_t i, first_host, nhost, first_kern, end_kern;
-	long py = -1;
+	long py[2] = {-1, -1};
 	struct stat st;
 
 	memset(m, 0, sizeof *m);
@@ -1888,15 +1996,16 @@ int hs_load(struct hs_model *m, const char *root)
 	if (add_files(m, MPS_KERNELS_REL, 0, NULL, kern_sufs, HS_KERNEL) != 0)
 		goto fail;
 	end_kern = m->nfiles;
-	/* the test lists: common_mps.py, else (older releases) test_mps.py */
-	for (i = 0; i < 2 && py < 0; i++) {
+	/* the test lists: common_mps.py and test_mps.py, each when present
+	 * (older releases keep them in test_mps.py alone) */
+	for (i = 0; i < 2; i++) {
 		char *path = strcmp(root, ".") == 0 ? xstrdup(lists[i])
 		                                    : xasprintf("%s/%s", root, lists[i]);
 		int ok = stat(path, &st) == 0;
 		free(path);
 		if (!ok)
 			continue;
-		if ((py = add_file(m, lists[i], HS_PYTHON)) < 0)
+		if ((py[i] = add_file(m, lists[i], HS_PYTHON)) < 0)
 			goto fail;
 		if (i == 0)
 			m->have_common_mps = 1;
@@ -1917,11 +2026,14 @@ int hs_load(struct hs_model *m, const char *root)
 		scan_metal(m, i, masked);
 		free(masked);
 	}
-	if (py >= 0) {
-		char *masked = mask_code(m->files[py].text, m->files[py].len,
-		                         LANG_PYTHON);
-		scan_python(m, (size_t)py, masked, m->files[py].len,
-		            m->have_common_mps ? &p->re_xlist : &p->re_tlist);
+	for (i = 0; i < 2; i++) {
+		char *masked;
+		if (py[i] < 0)
+			continue;
+		masked = mask_code(m->files[py[i]].text, m->files[py[i]].len,
+		                   LANG_PYTHON);
+		scan_python(m, (size_t)py[i], masked, m->files[py[i]].len,
+		            i == 0 ? &p->re_xlist : &p->re_tlist);
 		free(masked);
 	}
 	return 0;
@@ -1999,9 +2111,9 @@ int hs_kernel_registered(const struct hs_model *m, const char *name)
 	size_t i, n = strlen(name);
 	if (hs_map_get(&p->metalnames, name) >= 0)
 		return 1;
-	for (i = 0; i < m->nhostnames; i++)
-		if (strncmp(m->hostnames[i], name, n) == 0 &&
-		    (m->hostnames[i][n] == '_' || m->hostnames[i][n] == '\0'))
+	for (i = 0; i < m->nraws; i++)
+		if (strncmp(m->raws[i].name, name, n) == 0 &&
+		    (m->raws[i].name[n] == '_' || m->raws[i].name[n] == '\0'))
 			return 1;
 	return 0;
 }
@@ -2011,6 +2123,40 @@ int hs_kernel_requested(const struct hs_model *m, const char *name)
 	struct priv *p = m->priv;
 	index_strings(p);
 	return hs_map_get(&p->reqnames, name) >= 0;
+}
+
+int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix)
+{
+	struct priv *p = m->priv;
+	size_t n = strlen(name), i;
+	index_strings(p);
+	if (hs_map_get(&p->reqnames, name) >= 0)
+		return 1;
+	while (n > 0 && name[n - 1] == '_')
+		n--;
+	/* a literal that is NAME, or its start up to a '_' */
+	if (lit_is(p, name, n))
+		return 1;
+	for (i = n; i-- > 0;)
+		if (name[i] == '_' && lit_is(p, name, i))
+			return 1;
+	/* a PREFIX: a literal that starts with it */
+	if (prefix && n > 0) {
+		char *key = xstrndup(name, n);
+		size_t k = lit_lower(p, key);
+		int hit = k < p->nlits && strncmp(p->lits[k], key, n) == 0;
+		free(key);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+int hs_defined(const struct hs_model *m, const char *name)
+{
+	const struct priv *p = m->priv;
+	return hs_map_get(&p->defname, name) >= 0 ||
+	       hs_map_get(&p->macros, name) >= 0;
 }
 
 void hs_line_col(const struct hs_model *m, struct hs_where w,
@@ -2090,7 +2236,9 @@ void hs_free(struct hs_model *m)
 		free(m->metals[i].via);
 	}
 	free(m->metals);
-	free_strv(m->hostnames, m->nhostnames);
+	for (i = 0; i < m->nraws; i++)
+		free(m->raws[i].name);
+	free(m->raws);
 	for (i = 0; i < m->nxfails; i++) {
 		free(m->xfails[i].key);
 		free(m->xfails[i].list);
@@ -2146,7 +2294,9 @@ void hs_free(struct hs_model *m)
 			re_free(&p->re_ns);
 			re_free(&p->re_functor);
 			re_free(&p->re_tlist);
+			re_free(&p->re_kvoid);
 		}
+		free_strv(p->lits, p->nlits);
 		free(p);
 	}
 	free(m->root);

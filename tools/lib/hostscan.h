@@ -6,9 +6,9 @@
  *                       the kernels/ folder
  *   MPS_KERNELS_REL/    kernel files: *.metal (and *.h, kept for reference)
  *   COMMON_MPS_REL      the test suite's expected-failure lists, when present;
- *   TEST_MPS_REL        when COMMON_MPS_REL is absent (PyTorch releases
- *                       before the lists moved, e.g. 1.13 and 2.6): the
- *                       same lists, kept in the test file itself
+ *   TEST_MPS_REL        the test file, when present: PyTorch releases before
+ *                       the lists moved (e.g. 1.13 and 2.6) keep them there,
+ *                       and a tree may have both
  *   aten/src/ATen/native/NAME.h  DECLARE_DISPATCH lines, only when
  *                       hs_load_decls() is called
  *
@@ -86,10 +86,13 @@ struct hs_def {               /* a function definition in host code */
 	int graph;                /* body builds an MPSGraph (transitively) */
 	char *why;                /* the MPSGraph marker seen, or "NAME()"
 	                             of the host callee that builds one */
-	char **calls;             /* identifiers called in the body (owned);
-	                             only the scan needs them, so a model taken
-	                             from the cache (cache.h) has none */
+	char **calls;             /* identifiers called in the body (owned),
+	                             "Q::name" when written qualified */
 	size_t ncalls;
+	int impl;                 /* written TORCH_IMPL_FUNC(name)(...) { }: the
+	                             body of a structured kernel class that
+	                             torchgen generates only for a kernel name
+	                             some dispatch row gives */
 };
 
 struct hs_reg {               /* REGISTER_DISPATCH(stub, fn) */
@@ -123,6 +126,16 @@ struct hs_metal {             /* one .metal registration (per dtype) */
 	                             half, float)" */
 	char *via;                /* helper macro written in the file, or NULL */
 	struct hs_where at;       /* the call written in the file */
+};
+
+struct hs_rawkernel {          /* a Metal kernel of a kernel file written
+                                  without the REGISTER_*_OP macros */
+	char *name;               /* "frexp_float" or, for a prefix, "fmax_" */
+	int prefix;               /* a host_name("fmax_" #T) in a macro: the
+	                             literal is only the start of each name */
+	int host_name;            /* named by [[host_name("...")]]; else a
+	                             plain `kernel void NAME(` (not a template) */
+	struct hs_where at;       /* the literal, or NAME */
 };
 
 /* The marker mps-register's --functor skeleton writes into each
@@ -167,13 +180,13 @@ struct hs_model {
 	struct hs_req *reqs;    size_t nreqs;
 	struct hs_include *incs; size_t nincs;
 	struct hs_metal *metals; size_t nmetals;
-	char **hostnames;       size_t nhostnames; /* raw host_name prefixes */
+	struct hs_rawkernel *raws; size_t nraws;   /* kernels not made by the
+	                                              REGISTER_* macros */
 	struct hs_xfail *xfails; size_t nxfails;
 	struct hs_decl *decls;  size_t ndecls;
 	struct hs_functor *functors; size_t nfunctors;
-	int have_common_mps;    /* COMMON_MPS_REL exists */
-	int have_test_mps;      /* it does not, TEST_MPS_REL does (its lists
-	                           were read) */
+	int have_common_mps;    /* COMMON_MPS_REL exists (its lists were read) */
+	int have_test_mps;      /* TEST_MPS_REL exists (its lists were read) */
 	int decls_loaded;
 	void *priv;             /* private indexes */
 };
@@ -204,6 +217,24 @@ int hs_kernel_registered(const struct hs_model *m, const char *name);
 /* hs_kernel_requested: 1 when host code asks for kernel NAME
  * (hs_req) or holds the string literal "NAME". */
 int hs_kernel_requested(const struct hs_model *m, const char *name);
+
+/* hs_kernel_asked: 1 when host code can ask for the Metal kernel NAME
+ * (PREFIX: the start of the names of a family of kernels, "fmax_"):
+ * exec_*_kernel(iter, "NAME") or a string literal of host code equal to
+ * NAME, or the start of it that the host completes with a dtype suffix:
+ * a literal L, taken up to its first character that cannot be in an
+ * identifier (the '{' of fmt::format("repeat_interleave_{}", t)) and
+ * without a trailing '_', such that NAME is L or starts with L + "_"; for
+ * a PREFIX also a literal that starts with it (the whole name written
+ * out).  Literals of fewer than 2 characters so cut do not count.  Heuristic: a name
+ * assembled from pieces that are not literals is not seen (unused-kernel
+ * is a warning). */
+int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix);
+
+/* hs_defined: 1 when some host file defines a function NAME (as
+ * hs_defs_named, macro-generated ones included) or #defines a macro
+ * NAME. */
+int hs_defined(const struct hs_model *m, const char *name);
 
 /* hs_line_col: 1-based line and column of w. */
 void hs_line_col(const struct hs_model *m, struct hs_where w,

@@ -115,6 +115,8 @@ struct schema_info {
 	enum nf_kind kind;
 	int view;      /* a non-write alias annotation on a return, or a
 	                  wildcard "-> *" on an argument (part of is_view_op) */
+	unsigned ninputs; /* positional, not written, Tensor or Scalar */
+	int alpha;     /* an argument `Scalar alpha` */
 };
 
 /* Annotation.parse: ^([a-z])(\|[a-z])*(!?)( -> (\*|[a-z](\|[a-z])*))?$
@@ -192,6 +194,8 @@ static int parse_schema(const char *func, char **name_out,
 	size_t n;
 
 	si->view = 0;
+	si->ninputs = 0;
+	si->alpha = 0;
 	if (!paren || paren == func) {
 		*why = "schema has no '(' after the operator name";
 		return -1;
@@ -258,6 +262,14 @@ static int parse_schema(const char *func, char **name_out,
 					*why = "argument without a name";
 					goto bad;
 				}
+				if (tl == 6 && strncmp(p, "Scalar", 6) == 0 && nl == 5 &&
+				    strncmp(nm, "alpha", 5) == 0)
+					si->alpha = 1;
+				else if (!kwarg && !write &&
+				         ((tl == 6 && strncmp(p, "Scalar", 6) == 0) ||
+				          (tl >= 6 && strncmp(p, "Tensor", 6) == 0 &&
+				           (tl == 6 || p[6] == '('))))
+					si->ninputs++;
 				if (!kwarg) {
 					if (in_out) {
 						*why = "positional argument after out arguments";
@@ -635,11 +647,19 @@ static int read_dispatch(struct reader *r, struct nf_func *f)
 	}
 }
 
-static int read_tags(struct reader *r, struct extra *x)
+static void take_tag(const struct reader *r, struct extra *x, struct nf_func *f)
+{
+	const char *t = scalar(r);
+	x->core |= strcmp(t, "core") == 0;
+	x->inplace_view |= strcmp(t, "inplace_view") == 0;
+	f->pointwise |= strcmp(t, "pointwise") == 0;
+	f->reduction |= strcmp(t, "reduction") == 0;
+}
+
+static int read_tags(struct reader *r, struct extra *x, struct nf_func *f)
 {
 	if (r->ev.type == YAML_SCALAR_EVENT) {
-		x->core |= strcmp(scalar(r), "core") == 0;
-		x->inplace_view |= strcmp(scalar(r), "inplace_view") == 0;
+		take_tag(r, x, f);
 		return 0;
 	}
 	if (r->ev.type != YAML_SEQUENCE_START_EVENT)
@@ -653,8 +673,7 @@ static int read_tags(struct reader *r, struct extra *x)
 		if (r->ev.type != YAML_SCALAR_EVENT)
 			return error_at(r, &r->ev.start_mark,
 			                "a tag must be a string%s", NULL);
-		x->core |= strcmp(scalar(r), "core") == 0;
-		x->inplace_view |= strcmp(scalar(r), "inplace_view") == 0;
+		take_tag(r, x, f);
 	}
 }
 
@@ -746,8 +765,13 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 			x->autogen_col = r->ev.start_mark.column + 1;
 		} else if (strcmp(key, "tags") == 0) {
 			seen[nseen++] = "tags";
-			if (read_tags(r, x))
+			if (read_tags(r, x, f))
 				goto out;
+		} else if (strcmp(key, "structured_inherits") == 0) {
+			seen[nseen++] = "structured_inherits";
+			if (expect_scalar(r, key, "a class name"))
+				goto out;
+			f->iterator = strcmp(scalar(r), "TensorIteratorBase") == 0;
 		} else {
 			/* other keys are not needed here; duplicates of them are
 			 * still refused by remembering a copy of the name */
@@ -755,7 +779,7 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 				"variants", "python_module", "device_check", "device_guard",
 				"cpp_no_default_args", "use_const_ref_for_mutable_tensors",
 				"manual_kernel_registration", "category_override",
-				"precomputed", "structured_inherits", "ufunc_inner_loop",
+				"precomputed", "ufunc_inner_loop",
 				"__line__", NULL};
 			const char *const *k;
 			for (k = known; *k; k++)
@@ -800,7 +824,11 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 		}
 		f->name = name;
 		f->kind = si.kind;
+		f->ninputs = si.ninputs;
+		f->alpha = si.alpha;
 		x->view = si.view;
+		f->schema = func;
+		func = NULL;
 	}
 	ret = 0;
 out:
@@ -1072,6 +1100,8 @@ static int add_autogen(struct reader *r)
 			g->autogen = 1;
 			g->delegate = -1;
 			g->declared_by = (long)base_fn;
+			g->pointwise = ix->funcs[base_fn].pointwise;
+			g->reduction = ix->funcs[base_fn].reduction;
 			g->entry_start = estart;
 			g->entry_end = eend;
 			classify(g);
@@ -1093,6 +1123,7 @@ static void free_func(struct nf_func *f)
 	free(f->base);
 	free(f->overload);
 	free(f->structured_delegate);
+	free(f->schema);
 	for (i = 0; i < f->ndispatch; i++) {
 		for (j = 0; j < f->dispatch[i].nkeys; j++)
 			free(f->dispatch[i].keys[j]);

@@ -64,6 +64,19 @@ struct nf_func {
 	size_t entry_end;     /* byte offset just past its last value */
 	long delegate;        /* index of the structured_delegate target, -1 */
 	long declared_by;     /* autogen'd: index of the declaring entry, -1 */
+	char *schema;         /* the `func:` value as written; NULL for an
+	                         autogen'd function */
+	unsigned ninputs;     /* positional arguments that are read, of type
+	                         Tensor or Scalar (not Tensor?, Tensor[] or an
+	                         out/written one; `Scalar alpha` not counted):
+	                         1 for a unary operator, 2 for a binary one */
+	int alpha;            /* an argument `Scalar alpha` (add, sub, ...) */
+	int pointwise;        /* tags: pointwise (an autogen'd function has its
+	                         declaring entry's) */
+	int reduction;        /* tags: reduction (likewise) */
+	int iterator;         /* structured_inherits: TensorIteratorBase (the
+	                         structured kernels built on TensorIterator,
+	                         also in trees without the pointwise tag) */
 };
 
 struct nf_index {

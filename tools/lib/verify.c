@@ -1,0 +1,1423 @@
+/* verify.c — see verify.h.  The rules, in the order of enum vf_rule. */
+#include "verify.h"
+#include "cli.h"
+#include "diag.h"
+#include "cppscan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct vf_rule_info vf_rules[VF_NRULES] = {
+    {"legacy-dispatch-row", VF_ERROR, VF_DISPATCH,
+     "a row keeps `MPS: x_mps` while the CPU/CUDA line of the row, or "
+     "another row of the operator, is shared",
+     "List MPS on the shared line of the row (mps-dispatch OP folds it) once "
+     "the shared kernel's stub has an MPS registration, then delete the old "
+     "MPS kernel."},
+    {"partial-migration", VF_ERROR, VF_DISPATCH,
+     "some rows of the operator are shared (and reach a stub or a Metal "
+     "kernel) while others keep their own MPS kernel",
+     "Migrate every overload row of the operator, or none: fold the "
+     "remaining MPS-alone rows (mps-dispatch OP)."},
+    {"no-mps-kernel", VF_WARNING, VF_DISPATCH,
+     "a row of the operator has a CPU kernel and no MPS kernel",
+     "The operator is not on MPS yet: list MPS on the shared line of its "
+     "structured out row (mps-dispatch --add OP) and register its Metal "
+     "kernel and stub (mps-migrate OP)."},
+    {"mpsgraph-host-path", VF_ERROR, VF_HOST,
+     "an old MPS kernel of the operator is still defined and builds an "
+     "MPSGraph",
+     "Delete the old MPS kernel (the function with its body, or the macro "
+     "line that defines it) once the rows are shared."},
+    {"dead-mps-definition", VF_ERROR, VF_HOST,
+     "an MPS kernel of the operator is defined but no dispatch row names it "
+     "and no host code calls it",
+     "Delete the definition: a TORCH_IMPL_FUNC whose kernel no row names "
+     "does not compile (its structured class is generated only for a "
+     "kernel name some row gives), and any other such function is dead "
+     "code."},
+    {"undefined-call", VF_ERROR, VF_HOST,
+     "host code calls a function named like an MPS kernel (*_mps, mps_*) "
+     "that no file of the tree defines",
+     "Call the function that replaced it (often the shared kernel or "
+     "another operator), or restore the definition."},
+    {"stub-wraps-mpsgraph", VF_ERROR, VF_HOST,
+     "the operator's stub is registered with a function or macro whose body "
+     "builds an MPSGraph",
+     "Register the stub with a function that launches the Metal kernel "
+     "(lib.exec_unary_kernel / exec_binary_kernel), or with "
+     "REGISTER_UNARY_TI_DISPATCH(NAME)."},
+    {"duplicate-stub", VF_ERROR, VF_HOST,
+     "the operator's stub is registered for MPS more than once",
+     "Keep one REGISTER_DISPATCH of the stub for MPS."},
+    {"missing-stub", VF_ERROR, VF_HOST,
+     "the operator's rows are shared but MPS registers no stub the shared "
+     "kernel reaches",
+     "Register each named stub for MPS (REGISTER_DISPATCH(X_stub, &fn), or "
+     "a wrapper such as REGISTER_UNARY_TI_DISPATCH): without it the shared "
+     "kernel fails on MPS at run time."},
+    {"unregistered-kernel", VF_ERROR, VF_KERNEL,
+     "host code asks for a Metal kernel name that no .metal file registers",
+     "Register the kernel in the .metal file (REGISTER_UNARY_OP(NAME, IN, "
+     "OUT) and friends, mps-register), or ask for the name the file "
+     "registers."},
+    {"functor-placeholder", VF_ERROR, VF_KERNEL,
+     "NAME_functor still holds the marker " HS_PLACEHOLDER
+     " that mps-register --functor writes",
+     "Write the math of the functor and remove the marker."},
+    {"missing-overload", VF_ERROR, VF_KERNEL,
+     "a registration has an integral input but every operator() of the "
+     "functor is limited to floating-point or complex types",
+     "Add an integral overload to the functor, or drop the integral "
+     "registrations (the .metal file does not compile as it is)."},
+    {"unused-kernel", VF_WARNING, VF_KERNEL,
+     "a Metal kernel of the kernel files that no host code asks for",
+     "Delete the kernel, or launch it from the host stub (its name, or the "
+     "start the host completes with a dtype suffix, as a string literal)."},
+    {"stale-include", VF_WARNING, VF_HOST,
+     "#include <ATen/ops/OP_native.h> in a file that no longer refers to OP",
+     "Remove the #include."},
+    {"xfail-leftover", VF_NOTE, VF_TEST,
+     "the operator is still listed as an expected failure or skip in the "
+     "MPS test lists",
+     "Run the operator's tests on a Mac; remove the entry once they pass."},
+};
+
+int vf_rule_parse(const char *s)
+{
+	int i;
+	for (i = 0; i < VF_NRULES; i++)
+		if (strcmp(vf_rules[i].id, s) == 0)
+			return i;
+	return -1;
+}
+
+const char *vf_sev_name(enum vf_sev s)
+{
+	static const char *const n[] = {"error", "warning", "note"};
+	return n[s];
+}
+
+const char *vf_layer_name(enum vf_layer l)
+{
+	static const char *const n[] = {"dispatch", "kernel", "host", "test"};
+	return n[l];
+}
+
+const char *vf_family_name(enum vf_family f)
+{
+	static const char *const n[] = {"unary", "binary", "pointwise",
+	                                "reduction", "other"};
+	return n[f];
+}
+
+/* ---------------- the state of one run ---------------- */
+
+struct ctx {
+	const struct vf_input *in;
+	const struct nf_index *ix, *bx;
+	struct hs_model *hm;
+	struct vf_report *r;
+	struct vf_finding *f;
+	size_t nf, capf;
+	struct hs_map opmap;
+	struct hs_map kernels;   /* every kernel name of the current yaml */
+	struct hs_map called;    /* every function name host code calls or
+	                            registers */
+	unsigned char *def_reported;
+	char **graph_names;      /* names of every definition, sorted */
+	size_t ngraph_names;
+	const struct cs_model *cs; /* the C++ sources: given, or read on first
+	                            need into own_cs */
+	struct cs_model own_cs;
+	int cs_tried;
+	char **decl_stubs;       /* by operator: DECLARE_DISPATCH stubs */
+	size_t *ndecls;
+	struct hs_map reached;   /* kernel name → index into disc */
+	struct cs_discovery *disc;
+	size_t ndisc, capdisc;
+};
+
+static void add_finding(struct ctx *c, const char *path, unsigned long line,
+                        unsigned long col, int rule, long op, char *msg)
+{
+	if (c->nf == c->capf) {
+		c->capf = c->capf ? c->capf * 2 : 64;
+		c->f = xrealloc(c->f, c->capf * sizeof *c->f);
+	}
+	c->f[c->nf].path = path;
+	c->f[c->nf].line = line;
+	c->f[c->nf].col = col;
+	c->f[c->nf].rule = rule;
+	c->f[c->nf].op = op;
+	c->f[c->nf].defect = 1;
+	c->f[c->nf].msg = msg;
+	c->nf++;
+}
+
+static void add_at(struct ctx *c, struct hs_where w, int rule, long op,
+                   char *msg)
+{
+	unsigned long line, col;
+	hs_line_col(c->hm, w, &line, &col);
+	add_finding(c, c->hm->files[w.file].rel, line, col, rule, op, msg);
+}
+
+static long op_get(const struct ctx *c, const char *name)
+{
+	return hs_map_get(&c->opmap, name);
+}
+
+static long op_add(struct ctx *c, const char *name)
+{
+	struct vf_report *r = c->r;
+	long k = op_get(c, name);
+	if (k >= 0)
+		return k;
+	r->ops = xrealloc(r->ops, (r->nops + 1) * sizeof *r->ops);
+	memset(&r->ops[r->nops], 0, sizeof r->ops[r->nops]);
+	r->ops[r->nops].name = xstrdup(name);
+	hs_map_put(&c->opmap, name, (long)r->nops);
+	return (long)r->nops++;
+}
+
+/* The operator a stub or kernel NAME belongs to: NAME itself, else the
+ * longest operator name NAME starts with followed by '_'.  A trailing
+ * "_stub" is dropped first.  -1 when none. */
+static long op_of(const struct ctx *c, const char *name)
+{
+	char *s = xstrdup(name), *u;
+	size_t n = strlen(s);
+	long k = -1;
+	if (n > 5 && strcmp(s + n - 5, "_stub") == 0)
+		s[n - 5] = '\0';
+	for (;;) {
+		if ((k = op_get(c, s)) >= 0)
+			break;
+		u = strrchr(s, '_');
+		if (!u || u == s)
+			break;
+		*u = '\0';
+	}
+	free(s);
+	return k;
+}
+
+/* The OpInfo name of an xfail entry → operator ("nn.functional.gelu" →
+ * gelu, "special.i0e" → special_i0e, "linalg.solve" → linalg_solve). */
+static long op_of_xfail(const struct ctx *c, const char *key)
+{
+	static const char nnf[] = "nn.functional.";
+	char *s;
+	long k = op_get(c, key);
+	if (k >= 0)
+		return k;
+	if (strncmp(key, nnf, sizeof nnf - 1) == 0 &&
+	    (k = op_get(c, key + sizeof nnf - 1)) >= 0)
+		return k;
+	s = xstrdup(key);
+	for (char *p = s; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	k = op_get(c, s);
+	free(s);
+	return k;
+}
+
+static struct vf_op *OP(const struct ctx *c, long o) { return &c->r->ops[o]; }
+
+static int sel(const struct ctx *c, long op)
+{
+	return c->in->all || (op >= 0 && c->r->ops[op].selected);
+}
+
+/* The kernel name of a dispatch value, namespace removed. */
+static const char *entity(const char *k)
+{
+	const char *p = strrchr(k, ':');
+	return p ? p + 1 : k;
+}
+
+static void join_keys(struct buf *b, const struct nf_dispatch *d)
+{
+	size_t i;
+	for (i = 0; i < d->nkeys; i++)
+		buf_printf(b, "%s%s", i ? ", " : "", d->keys[i]);
+}
+
+/* The dispatch line of f listing both CPU and CUDA (not MPS), or NULL. */
+static const struct nf_dispatch *cpu_cuda_line(const struct nf_func *f)
+{
+	size_t i;
+	for (i = 0; i < f->ndispatch; i++) {
+		const struct nf_dispatch *d = &f->dispatch[i];
+		if (nf_dispatch_has_key(d, "CPU") && nf_dispatch_has_key(d, "CUDA") &&
+		    !nf_dispatch_has_key(d, "MPS"))
+			return d;
+	}
+	return NULL;
+}
+
+/* The dispatch line of f that gives the CPU kernel (a portable dense
+ * kernel: CUDA-only rows such as cuDNN's are not MPS candidates), or
+ * NULL. */
+static const struct nf_dispatch *cpu_line(const struct nf_func *f)
+{
+	size_t i;
+	for (i = 0; i < f->ndispatch; i++)
+		if (nf_dispatch_has_key(&f->dispatch[i], "CPU"))
+			return &f->dispatch[i];
+	return NULL;
+}
+
+/* MPS alone on its dispatch line (the row's own MPS kernel). */
+static const struct nf_dispatch *mps_alone(const struct nf_func *f)
+{
+	const struct nf_dispatch *d = nf_mps_dispatch(f);
+	return d && d->nkeys == 1 ? d : NULL;
+}
+
+static const struct nf_func *row(const struct ctx *c, const struct vf_op *op,
+                                 size_t i)
+{
+	return &c->ix->funcs[op->rows[i]];
+}
+
+/* ---------------- what the shared kernels reach ---------------- */
+
+/* How a shared row's kernel reaches the device (cppscan.h cs_discover,
+ * once per kernel name), or NULL when the tree's C++ sources were not
+ * read. */
+static const struct cs_discovery *reach(struct ctx *c, const char *kernel)
+{
+	long k;
+	if (!c->cs && c->in->root && !c->cs_tried) {
+		/* read on first need: an operator without shared rows never
+		 * pays for the C++ sources */
+		c->cs_tried = 1;
+		if (cs_load(&c->own_cs, c->in->root) != 0)
+			exit(MK_EXIT_ERROR);
+		c->cs = &c->own_cs;
+		c->r->have_sources = c->cs->have_sources;
+	}
+	if (!c->cs || !c->cs->have_sources || !kernel)
+		return NULL;
+	k = hs_map_get(&c->reached, kernel);
+	if (k < 0) {
+		if (c->ndisc == c->capdisc) {
+			c->capdisc = c->capdisc ? c->capdisc * 2 : 32;
+			c->disc = xrealloc(c->disc, c->capdisc * sizeof *c->disc);
+		}
+		k = (long)c->ndisc++;
+		cs_discover(c->cs, kernel, &c->disc[k]);
+		hs_map_put(&c->reached, kernel, k);
+	}
+	return &c->disc[k];
+}
+
+/* A shared row reaches a stub or a Metal kernel (not a wrapper that
+ * calls other operators): with the C++ sources, its kernel reaches a
+ * stub; without, the operator has an MPS stub registration or a Metal
+ * kernel of its own. */
+static int shared_reaches(struct ctx *c, const struct vf_op *op,
+                          const struct nf_func *f)
+{
+	const struct cs_discovery *k = reach(c, f->mps_kernel);
+	if (k)
+		return k->kind == CS_STUB_BACKED;
+	return op->nregs > 0 || op->nmetal > 0;
+}
+
+/* ---------------- per-operator rules ---------------- */
+
+static void rule_rows(struct ctx *c, long o)
+{
+	struct vf_op *op = OP(c, o);
+	size_t i, nshared = 0, nmps = 0, nreach = 0;
+	const struct nf_func *first_shared = NULL, *first_mps = NULL;
+	struct buf sh, ms;
+
+	buf_init(&sh);
+	buf_init(&ms);
+	for (i = 0; i < op->nrows; i++) {
+		const struct nf_func *f = row(c, op, i);
+		if (f->route == ROUTE_SHARED) {
+			if (!nshared++)
+				first_shared = f;
+			buf_printf(&sh, "%s%s", sh.len ? ", " : "", f->name);
+		} else if (f->route == ROUTE_MPS_SPECIFIC && mps_alone(f)) {
+			if (!nmps++)
+				first_mps = f;
+			buf_printf(&ms, "%s%s", ms.len ? ", " : "", f->name);
+		}
+	}
+	for (i = 0; nmps && i < op->nrows; i++)
+		if (row(c, op, i)->route == ROUTE_SHARED &&
+		    shared_reaches(c, op, row(c, op, i)))
+			nreach++;
+	/* legacy-dispatch-row */
+	for (i = 0; i < op->nrows; i++) {
+		const struct nf_func *f = row(c, op, i);
+		const struct nf_dispatch *d, *cc;
+		struct buf m;
+		if (f->route != ROUTE_MPS_SPECIFIC || !(d = mps_alone(f)))
+			continue;
+		cc = cpu_cuda_line(f);
+		if (!cc && !nshared)
+			continue;
+		buf_init(&m);
+		buf_printf(&m, "%s: `MPS: %s` is a kernel of MPS alone while ", f->name,
+		           entity(d->kernel));
+		if (cc) {
+			buf_puts(&m, "`");
+			join_keys(&m, cc);
+			buf_printf(&m, ": %s` in the same row is shared; list MPS on "
+			           "that line", entity(cc->kernel));
+		} else {
+			buf_printf(&m, "%s uses the shared kernel `%s`; route this row "
+			           "the same way", first_shared->name,
+			           first_shared->mps_kernel);
+		}
+		add_finding(c, NF_YAML_REL, d->line, d->col, VF_LEGACY_ROW, o, m.data);
+	}
+	/* no-mps-kernel: rows with a CPU kernel and none for MPS */
+	{
+		const struct nf_func *first_none = NULL;
+		const struct nf_dispatch *dense = NULL;
+		size_t nnone = 0, nmps_rows = 0;
+		for (i = 0; i < op->nrows; i++) {
+			const struct nf_func *f = row(c, op, i);
+			const struct nf_dispatch *d = cpu_line(f);
+			if (f->route == ROUTE_SHARED || f->route == ROUTE_MPS_SPECIFIC)
+				nmps_rows++;
+			if (f->route != ROUTE_NONE || f->autogen || !d)
+				continue;
+			nnone++;
+			/* the structured out row first: the one to route */
+			if (!first_none || (f->kind == NF_OUT && f->structured &&
+			                    !(first_none->kind == NF_OUT &&
+			                      first_none->structured))) {
+				first_none = f;
+				dense = d;
+			}
+		}
+		if (first_none) {
+			struct buf m;
+			buf_init(&m);
+			buf_printf(&m, "%s has no MPS kernel (`", first_none->name);
+			join_keys(&m, dense);
+			buf_printf(&m, ": %s`)", entity(dense->kernel));
+			if (nnone > 1)
+				buf_printf(&m, ", nor %s %zu other row%s", nnone == 2 ? "does" : "do",
+				           nnone - 1, nnone == 2 ? "" : "s");
+			if (nmps_rows)
+				buf_printf(&m, " while %zu row%s of %s run%s on MPS", nmps_rows,
+				           nmps_rows == 1 ? "" : "s", op->name,
+				           nmps_rows == 1 ? "s" : "");
+			else if (first_none->kind == NF_OUT && first_none->structured &&
+			         nf_dispatch_has_key(dense, "CUDA"))
+				buf_printf(&m, ": %s does not run on MPS yet; list MPS on that "
+				           "line (mps-dispatch --add %s) and register its Metal "
+				           "kernel and stub", op->name, op->name);
+			else
+				buf_printf(&m, ": %s does not run on MPS yet; give the row an "
+				           "MPS kernel", op->name);
+			add_finding(c, NF_YAML_REL, dense->line, dense->col, VF_NO_KERNEL, o,
+			            m.data);
+		}
+	}
+	/* partial-migration: only when the shared rows reach a stub or a
+	 * Metal kernel, not when they are wrappers of other operators */
+	if (nreach && nmps) {
+		const struct nf_dispatch *d = mps_alone(first_mps);
+		add_finding(c, NF_YAML_REL, d->line, d->col, VF_PARTIAL, o,
+		            xasprintf("%s: %zu overload row%s shared (%s) but %zu "
+		                      "MPS-specific (%s); migrate every row",
+		                      op->name, nshared, nshared == 1 ? " is" : "s are",
+		                      sh.data, nmps, ms.data));
+	}
+	buf_free(&sh);
+	buf_free(&ms);
+}
+
+/* missing-stub.  With the C++ sources: for each shared row, each stub its
+ * kernel reaches that MPS does not register, one finding at the row.
+ * Without them: when MPS registers no stub of the operator at all and a
+ * DECLARE_DISPATCH or the --before rows say it had one to register. */
+static int op_has_shared(const struct ctx *c, const struct vf_op *op)
+{
+	size_t i;
+	for (i = 0; i < op->nrows; i++)
+		if (row(c, op, i)->route == ROUTE_SHARED)
+			return 1;
+	return 0;
+}
+
+static int registered(const struct ctx *c, const char *stub)
+{
+	size_t i;
+	for (i = 0; i < c->hm->nregs; i++)
+		if (strcmp(c->hm->regs[i].stub, stub) == 0)
+			return 1;
+	return 0;
+}
+
+static void load_decls(struct ctx *c);
+
+static void rule_missing_stub(struct ctx *c, long o)
+{
+	struct vf_op *op = OP(c, o);
+	const struct nf_func *first_shared = NULL;
+	const char *decl_stubs;
+	size_t i, j;
+	int evidence;
+	if (!op_has_shared(c, op))
+		return;
+	reach(c, NULL); /* the C++ sources, when there are any */
+	if (c->cs && c->cs->have_sources) {
+		struct hs_map seen;
+		memset(&seen, 0, sizeof seen);
+		for (i = 0; i < op->nrows; i++) {
+			const struct nf_func *f = row(c, op, i);
+			const struct cs_discovery *k;
+			const struct nf_dispatch *d;
+			if (f->route != ROUTE_SHARED || !(k = reach(c, f->mps_kernel)) ||
+			    k->kind != CS_STUB_BACKED)
+				continue;
+			d = nf_mps_dispatch(f);
+			for (j = 0; j < k->nstubs; j++) {
+				const struct cs_stub *s = &k->stubs[j];
+				char *key;
+				if (registered(c, s->name))
+					continue;
+				key = xasprintf("%s %s", f->name, s->name);
+				if (hs_map_get(&seen, key) < 0) {
+					hs_map_put(&seen, key, 1);
+					add_finding(c, NF_YAML_REL, d->line, d->col,
+					            VF_MISSING_STUB, o,
+					            xasprintf("%s: MPS must register %s (reached at "
+					                      "%s:%lu by the shared kernel `%s`) but "
+					                      "no MPS registration of it exists "
+					                      "(REGISTER_DISPATCH or a wrapper such "
+					                      "as REGISTER_UNARY_TI_DISPATCH)",
+					                      f->name, s->name, s->at.file, s->at.line,
+					                      f->mps_kernel));
+				}
+				free(key);
+			}
+		}
+		hs_map_free(&seen);
+		return;
+	}
+	/* without the C++ sources: when MPS registers no stub of the
+	 * operator and a DECLARE_DISPATCH or the --before rows say it had
+	 * one to register */
+	if (op->nregs)
+		return;
+	load_decls(c);
+	decl_stubs = c->decl_stubs[o];
+	for (i = 0; i < op->nrows && !first_shared; i++)
+		if (row(c, op, i)->route == ROUTE_SHARED)
+			first_shared = row(c, op, i);
+	evidence = c->ndecls[o] > 0;
+	for (i = 0; i < op->nbrows && !evidence; i++)
+		if (c->bx->funcs[op->brows[i]].route == ROUTE_MPS_SPECIFIC)
+			evidence = 1;
+	if (evidence) {
+		const struct nf_dispatch *d = nf_mps_dispatch(first_shared);
+		char *stubs = decl_stubs ? xstrdup(decl_stubs)
+		                         : xasprintf("%s_stub", op->name);
+		add_finding(c, NF_YAML_REL, d->line, d->col, VF_MISSING_STUB, o,
+		            xasprintf("%s routes MPS to the shared kernel `%s` but "
+		                      "no MPS registration of %s exists "
+		                      "(REGISTER_DISPATCH or a wrapper such as "
+		                      "REGISTER_UNARY_TI_DISPATCH)",
+		                      first_shared->name, first_shared->mps_kernel,
+		                      stubs));
+		free(stubs);
+	}
+}
+
+static void lower_into(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		char ch = *s;
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		buf_add(b, &ch, 1);
+	}
+}
+
+static char *graph_detail(const struct hs_def *d)
+{
+	if (d->macro)
+		return xasprintf("%s, through %s", d->why ? d->why : "?", d->macro);
+	return xstrdup(d->why ? d->why : "?");
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The old MPS kernel names of an operator, handed one at a time to a
+ * callback; a nonzero return stops the walk (and is returned). */
+typedef int (*name_fn)(const char *name, void *arg);
+
+/* The names built from one overload spelling ovl ("", "_out", "_scalar",
+ * ...): OP{,_}OVL{,_out}{_mps,_mps_out}. */
+static int old_names_spelled(const struct vf_op *op, const char *ovl,
+                             size_t novl, struct buf *b, name_fn fn, void *arg)
+{
+	static const char *const ins[] = {"", "_"};
+	static const char *const outs[] = {"", "_out"};
+	static const char *const tails[] = {"_mps", "_mps_out"};
+	size_t j, k, l;
+	int r;
+	for (j = 0; j < 2; j++)
+		for (k = 0; k < 2; k++)
+			for (l = 0; l < 2; l++) {
+				b->len = 0;
+				buf_puts(b, op->name);
+				buf_puts(b, ins[j]);
+				buf_add(b, ovl, novl);
+				buf_puts(b, outs[k]);
+				buf_puts(b, tails[l]);
+				if ((r = fn(b->data, arg)) != 0)
+					return r;
+			}
+	return 0;
+}
+
+/* Rows' MPS-alone kernels and, when spelled, the names built from their
+ * overload spellings ("_" + lower-cased overload, and without a trailing
+ * "_out"). */
+static int old_names_rows(const struct vf_op *op, int spelled,
+                          const struct nf_index *x, const size_t *rows,
+                          size_t n, struct buf *b, struct buf *ovl, name_fn fn,
+                          void *arg)
+{
+	size_t i;
+	int r;
+	for (i = 0; i < n; i++) {
+		const struct nf_func *f = &x->funcs[rows[i]];
+		const struct nf_dispatch *d = mps_alone(f);
+		if (d && !f->autogen && (r = fn(entity(d->kernel), arg)) != 0)
+			return r;
+		if (spelled && f->overload[0]) {
+			size_t len;
+			ovl->len = 0;
+			buf_puts(ovl, "_");
+			lower_into(ovl, f->overload);
+			len = ovl->len;
+			if ((r = old_names_spelled(op, ovl->data, len, b, fn, arg)) != 0)
+				return r;
+			if (len > 5 && strcmp(ovl->data + len - 4, "_out") == 0 &&
+			    (r = old_names_spelled(op, ovl->data, len - 4, b, fn, arg)) != 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* Every old MPS kernel name of op: the MPS-alone kernels of its rows (and
+ * of its --before rows) and, when spelled, PyTorch's naming patterns.
+ * The same name may come more than once. */
+static int old_names(const struct ctx *c, const struct vf_op *op, int spelled,
+                     name_fn fn, void *arg)
+{
+	struct buf b, ovl;
+	int r = 0;
+	buf_init(&b);
+	buf_init(&ovl);
+	if (spelled)
+		r = old_names_spelled(op, "", 0, &b, fn, arg);
+	if (!r)
+		r = old_names_rows(op, spelled, c->ix, op->rows, op->nrows, &b, &ovl, fn,
+		                   arg);
+	if (!r && c->bx)
+		r = old_names_rows(op, spelled, c->bx, op->brows, op->nbrows, &b, &ovl,
+		                   fn, arg);
+	buf_free(&b);
+	buf_free(&ovl);
+	return r;
+}
+
+struct found {
+	struct ctx *c;
+	long *v;
+	size_t n, cap;
+	int dead;      /* 1: collect dead definitions; 0: MPSGraph ones */
+};
+
+/* dead: no row of the yaml names it, and no host code calls it (for a
+ * TORCH_IMPL_FUNC, which nothing calls, only the rows count) */
+static int def_dead(const struct ctx *c, const struct hs_def *d)
+{
+	if (hs_map_get(&c->kernels, d->name) >= 0)
+		return 0;
+	return d->impl || hs_map_get(&c->called, d->name) < 0;
+}
+
+/* name_fn: the definitions named NAME not reported yet that are dead
+ * (fd->dead) or build an MPSGraph and are alive, appended to fd */
+static int defs_named(const char *name, void *arg)
+{
+	struct found *fd = arg;
+	struct ctx *c = fd->c;
+	const long *d;
+	for (d = hs_defs_named(c->hm, name); *d >= 0; d++) {
+		const struct hs_def *def = &c->hm->defs[*d];
+		int dead;
+		if (c->def_reported[*d])
+			continue;
+		dead = def_dead(c, def);
+		if (fd->dead ? !dead : (dead || !def->graph))
+			continue;
+		c->def_reported[*d] = 1;
+		if (fd->n == fd->cap) {
+			fd->cap = fd->cap ? fd->cap * 2 : 8;
+			fd->v = xrealloc(fd->v, fd->cap * sizeof *fd->v);
+		}
+		fd->v[fd->n++] = *d;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of every definition, sorted: an operator none of whose names
+ * starts with needs no spelled lookups. */
+static void index_def_names(struct ctx *c)
+{
+	size_t i;
+	c->graph_names = xcalloc(c->hm->ndefs + 1, sizeof *c->graph_names);
+	for (i = 0; i < c->hm->ndefs; i++)
+		c->graph_names[c->ngraph_names++] = c->hm->defs[i].name;
+	if (c->ngraph_names > 1)
+		qsort(c->graph_names, c->ngraph_names, sizeof *c->graph_names, cmp_str);
+}
+
+static int def_name_with_prefix(const struct ctx *c, const char *pre)
+{
+	size_t lo = 0, hi = c->ngraph_names, n = strlen(pre);
+	while (lo < hi) { /* the first name >= pre */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(c->graph_names[mid], pre) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->ngraph_names && strncmp(c->graph_names[lo], pre, n) == 0;
+}
+
+/* mpsgraph-host-path and dead-mps-definition: the definitions named as
+ * old MPS kernels of op */
+static void rule_definitions(struct ctx *c, long o)
+{
+	struct vf_op *op = OP(c, o);
+	struct found fd;
+	size_t i;
+	int pass;
+	/* the spelled names all start with the operator's name */
+	int spelled = def_name_with_prefix(c, op->name);
+
+	for (pass = 0; pass < 2; pass++) {
+		memset(&fd, 0, sizeof fd);
+		fd.c = c;
+		fd.dead = pass == 0;
+		old_names(c, op, spelled, defs_named, &fd);
+		if (fd.n > 1)
+			qsort(fd.v, fd.n, sizeof *fd.v, cmp_long);
+		for (i = 0; i < fd.n; i++) {
+			const struct hs_def *d = &c->hm->defs[fd.v[i]];
+			if (fd.dead) {
+				add_at(c, d->at, VF_DEAD_DEF, o,
+				       xasprintf("%s%s%s%s of %s is defined but no dispatch row "
+				                 "names it%s%s%s",
+				                 d->impl ? "TORCH_IMPL_FUNC(" : "`", d->name,
+				                 d->impl ? ")" : "`",
+				                 d->macro ? " (through a macro line)" : "",
+				                 op->name,
+				                 d->impl ? ": its structured class no longer "
+				                           "exists and the file does not compile"
+				                         : " and no host code calls it",
+				                 d->graph ? "; it builds an MPSGraph: " : "",
+				                 d->graph ? d->why ? d->why : "?" : ""));
+			} else {
+				char *why = graph_detail(d);
+				add_at(c, d->at, VF_GRAPH_PATH, o,
+				       xasprintf("old MPS kernel `%s` of %s is still defined and "
+				                 "builds an MPSGraph (%s)",
+				                 d->name, op->name, why));
+				free(why);
+			}
+		}
+		free(fd.v);
+	}
+}
+
+/* ---------------- entity rules ---------------- */
+
+struct in_file {
+	const struct ctx *c;
+	size_t file;
+};
+
+/* name_fn: 1 when host file arg->file names identifier NAME. */
+static int file_names(const char *name, void *arg)
+{
+	const struct in_file *inf = arg;
+	return hs_file_has_ident(inf->c->hm, inf->file, name);
+}
+
+static int integral_dtype(const char *t)
+{
+	static const char *const ints[] = {"long",  "int",  "short", "char",
+	                                   "uchar", "bool", "ushort", "uint",
+	                                   "ulong", NULL};
+	size_t k;
+	for (k = 0; ints[k]; k++)
+		if (strcmp(t, ints[k]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The functor a registration r of kernel NAME instantiates: NAME_functor
+ * in r's own file, else the only NAME_functor of the kernel files; -1
+ * when there is none or more than one elsewhere. */
+static long functor_of(const struct hs_model *hm, const struct hs_metal *r)
+{
+	size_t i;
+	long other = -1;
+	int nother = 0;
+	for (i = 0; i < hm->nfunctors; i++) {
+		if (strcmp(hm->functors[i].kernel, r->name) != 0)
+			continue;
+		if (hm->functors[i].at.file == r->at.file)
+			return (long)i;
+		other = (long)i;
+		nother++;
+	}
+	return nother == 1 ? other : -1;
+}
+
+/* functor-placeholder, missing-overload */
+static void rule_functors(struct ctx *c)
+{
+	const struct hs_model *hm = c->hm;
+	size_t i, *nint, *first;
+	for (i = 0; i < hm->nfunctors; i++) {
+		const struct hs_functor *fu = &hm->functors[i];
+		long o = op_of(c, fu->kernel);
+		if (!fu->placeholder || o < 0 || !sel(c, o))
+			continue;
+		add_at(c, fu->marker, VF_PLACEHOLDER, o,
+		       xasprintf("%s still holds the placeholder that mps-register "
+		                 "--functor writes (%s): write the math of %s and "
+		                 "remove the marker",
+		                 fu->name, HS_PLACEHOLDER, OP(c, o)->name));
+	}
+	/* registrations with an integral input whose functor has no
+	 * overload for it: one finding per functor, at the first */
+	nint = xcalloc(hm->nfunctors + 1, sizeof *nint);
+	first = xcalloc(hm->nfunctors + 1, sizeof *first);
+	for (i = 0; i < hm->nmetals; i++) {
+		const struct hs_metal *r = &hm->metals[i];
+		long f;
+		if (!integral_dtype(r->in) || (f = functor_of(hm, r)) < 0 ||
+		    !hm->functors[f].no_integral)
+			continue;
+		if (!nint[f]++)
+			first[f] = i;
+	}
+	for (i = 0; i < hm->nfunctors; i++) {
+		const struct hs_functor *fu = &hm->functors[i];
+		const struct hs_metal *r;
+		char more[32];
+		long o = op_of(c, fu->kernel);
+		if (!nint[i] || o < 0 || !sel(c, o))
+			continue;
+		r = &hm->metals[first[i]];
+		snprintf(more, sizeof more, "%zu", nint[i] - 1);
+		add_at(c, r->at, VF_NO_OVERLOAD, o,
+		       xasprintf("%s%s%s%s gives %s an integral input (%s)%s%s%s but "
+		                 "every operator() of %s is limited to %s: the .metal "
+		                 "file will not compile; add an integral overload or "
+		                 "drop the integral registrations",
+		                 r->call, r->via ? " (via " : "", r->via ? r->via : "",
+		                 r->via ? ")" : "", fu->name, r->in,
+		                 nint[i] > 2 ? ", as do " : nint[i] > 1 ? ", as does " : "",
+		                 nint[i] > 1 ? more : "",
+		                 nint[i] > 2 ? " more registrations,"
+		                             : nint[i] > 1 ? " more registration," : "",
+		                 fu->name, fu->limits));
+	}
+	free(nint);
+	free(first);
+}
+
+/* A call of host code, "Q::name" or "name", as the name it calls: NULL
+ * when qualified by something that is not a namespace of the host files
+ * (at::cpu::, at::_ops::, ...: not this tree's MPS code) */
+static const char *callee(const char *call, const struct hs_map *hostns)
+{
+	const char *p = strstr(call, "::");
+	char q[128];
+	size_t n;
+	if (!p)
+		return call;
+	n = (size_t)(p - call);
+	if (n >= sizeof q)
+		return NULL;
+	memcpy(q, call, n);
+	q[n] = '\0';
+	if (strcmp(q, "at") != 0 && strcmp(q, "native") != 0 &&
+	    hs_map_get(hostns, q) < 0)
+		return NULL;
+	return p + 2;
+}
+
+static int mps_named(const char *s)
+{
+	size_t n = strlen(s);
+	return (n > 4 && strcmp(s + n - 4, "_mps") == 0) ||
+	       (n > 5 && strcmp(s + n - 5, "_mps_") == 0) ||
+	       (n > 4 && strncmp(s, "mps_", 4) == 0);
+}
+
+/* The offset of the first call "NAME(" in file f at or after off, or off
+ * when none is found */
+static size_t call_site(const struct hs_model *hm, size_t file, size_t off,
+                        const char *name)
+{
+	const char *t = hm->files[file].text, *p = t + off;
+	size_t n = strlen(name);
+	while ((p = strstr(p, name)) != NULL) {
+		const char *q = p + n;
+		int before = p == t || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+		                         (p[-1] >= 'A' && p[-1] <= 'Z') ||
+		                         (p[-1] >= '0' && p[-1] <= '9'));
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if (before && *q == '(')
+			return (size_t)(p - t);
+		p += n;
+	}
+	return off;
+}
+
+/* undefined-call */
+static void rule_undefined_calls(struct ctx *c, const struct hs_map *hostns)
+{
+	const struct hs_model *hm = c->hm;
+	struct hs_map seen;
+	size_t i, j;
+	memset(&seen, 0, sizeof seen);
+	for (i = 0; i < hm->ndefs; i++) {
+		const struct hs_def *d = &hm->defs[i];
+		if (hm->files[d->at.file].kind != HS_HOST)
+			continue;
+		for (j = 0; j < d->ncalls; j++) {
+			const char *name = callee(d->calls[j], hostns);
+			long o;
+			char *key;
+			struct hs_where w;
+			if (!name || !mps_named(name) || hs_defined(hm, name))
+				continue;
+			o = op_of(c, name);
+			if (o < 0)
+				o = op_of(c, d->name);
+			if (!sel(c, o))
+				continue;
+			key = xasprintf("%s %s", d->name, name);
+			if (hs_map_get(&seen, key) < 0) {
+				hs_map_put(&seen, key, 1);
+				w = d->at;
+				if (!d->macro)
+					w.off = call_site(hm, d->at.file, d->at.off, name);
+				add_at(c, w, VF_UNDEFINED_CALL, o,
+				       xasprintf("`%s` calls `%s`, which no file of the tree "
+				                 "defines", d->name, name));
+			}
+			free(key);
+		}
+	}
+	hs_map_free(&seen);
+}
+
+static void rule_entities(struct ctx *c)
+{
+	struct hs_model *hm = c->hm;
+	struct hs_map first, seen;
+	size_t i;
+
+	/* stubs: duplicate-stub, stub-wraps-mpsgraph */
+	memset(&first, 0, sizeof first);
+	for (i = 0; i < hm->nregs; i++) {
+		const struct hs_reg *r = &hm->regs[i];
+		long o = op_of(c, r->stub), f = hs_map_get(&first, r->stub);
+		if (!sel(c, o))
+			continue;
+		if (f < 0) {
+			hs_map_put(&first, r->stub, (long)i);
+		} else {
+			const struct hs_reg *a = &hm->regs[f];
+			unsigned long line, col;
+			if (a->at.file == r->at.file && a->at.off == r->at.off)
+				continue;
+			hs_line_col(hm, a->at, &line, &col);
+			add_at(c, r->at, VF_DUP_STUB, o,
+			       xasprintf("%s is registered for MPS more than once "
+			                 "(also at %s:%lu)",
+			                 r->stub, hm->files[a->at.file].rel, line));
+		}
+		if (r->def >= 0 && hm->defs[r->def].graph) {
+			const struct hs_def *d = &hm->defs[r->def];
+			add_at(c, r->at, VF_STUB_GRAPH, o,
+			       xasprintf("%s is registered with %s(), whose body builds "
+			                 "an MPSGraph (%s)%s%s",
+			                 r->stub, r->fn, d->why ? d->why : "?",
+			                 r->macro ? "; registered through " : "",
+			                 r->macro ? r->macro : ""));
+		}
+	}
+	hs_map_free(&first);
+
+	/* unregistered-kernel */
+	memset(&seen, 0, sizeof seen);
+	for (i = 0; i < hm->nreqs; i++) {
+		const struct hs_req *q = &hm->reqs[i];
+		long o = op_of(c, q->kernel);
+		char *key;
+		if (o < 0 && q->in_def >= 0) {
+			size_t k;
+			for (k = 0; k < hm->nregs; k++)
+				if (hm->regs[k].def == q->in_def &&
+				    (o = op_of(c, hm->regs[k].stub)) >= 0)
+					break;
+		}
+		if (!sel(c, o) || hs_kernel_registered(hm, q->kernel))
+			continue;
+		key = xasprintf("%zu:%zu:%s", q->at.file, q->at.off, q->kernel);
+		if (hs_map_get(&seen, key) < 0) {
+			hs_map_put(&seen, key, 1);
+			add_at(c, q->at, VF_UNREGISTERED, o,
+			       xasprintf("host code asks for Metal kernel \"%s\" but no "
+			                 ".metal file registers it (%s(%s, ...))",
+			                 q->kernel,
+			                 q->binary ? "REGISTER_BINARY_OP"
+			                           : "REGISTER_UNARY_OP",
+			                 q->kernel));
+		}
+		free(key);
+	}
+	hs_map_free(&seen);
+
+	/* unused-kernel: the REGISTER_*_OP kernels, one finding per NAME at
+	 * its first registration; then the other kernels of the files */
+	memset(&seen, 0, sizeof seen);
+	for (i = 0; i < hm->nmetals; i++) {
+		const struct hs_metal *k = &hm->metals[i];
+		long o = op_of(c, k->name);
+		if (hs_map_get(&seen, k->name) >= 0)
+			continue;
+		hs_map_put(&seen, k->name, 1);
+		/* exec_*_kernel(iter, "NAME") asks for exactly NAME */
+		if (!sel(c, o) || hs_kernel_requested(hm, k->name))
+			continue;
+		add_at(c, k->at, VF_UNUSED_KERNEL, o,
+		       xasprintf("Metal kernel %s (%s%s%s) is registered but no host "
+		                 "code asks for it (exec_%s_kernel(iter, \"%s\"))",
+		                 k->name, k->call, k->via ? " via " : "",
+		                 k->via ? k->via : "",
+		                 strstr(k->call, "BINARY") ? "binary" : "unary",
+		                 k->name));
+	}
+	for (i = 0; i < hm->nraws; i++) {
+		const struct hs_rawkernel *k = &hm->raws[i];
+		long o = op_of(c, k->name);
+		if (hs_map_get(&seen, k->name) >= 0)
+			continue;
+		hs_map_put(&seen, k->name, 1);
+		if (!sel(c, o) || hs_kernel_asked(hm, k->name, k->prefix))
+			continue;
+		add_at(c, k->at, VF_UNUSED_KERNEL, o,
+		       xasprintf("Metal kernel%s %s%s (%s) is defined but no host code "
+		                 "asks for %s",
+		                 k->prefix ? "s" : "", k->name, k->prefix ? "*" : "",
+		                 k->host_name ? "[[host_name]]" : "kernel void",
+		                 k->prefix ? "them (no string literal starts them)"
+		                           : "it (no string literal names it)"));
+	}
+	hs_map_free(&seen);
+
+	/* stale-include */
+	for (i = 0; i < hm->nincs; i++) {
+		const struct hs_include *in = &hm->incs[i];
+		long o = op_get(c, in->op);
+		struct vf_op *op;
+		struct buf names;
+		size_t r, k, shown = 0;
+		int refers = 0;
+		if (o < 0 || !sel(c, o))
+			continue;
+		op = OP(c, o);
+		/* a file that registers a stub of the operator implements it */
+		for (r = 0; r < hm->nregs && !refers; r++)
+			if (hm->regs[r].at.file == in->at.file &&
+			    op_of(c, hm->regs[r].stub) == o)
+				refers = 1;
+		buf_init(&names);
+		for (r = 0; r < op->nrows + op->nbrows && !refers; r++) {
+			const struct nf_func *f = r < op->nrows
+			                              ? row(c, op, r)
+			                              : &c->bx->funcs[op->brows[r - op->nrows]];
+			for (k = 0; k < f->ndispatch && !refers; k++) {
+				const char *kn = entity(f->dispatch[k].kernel);
+				if (hs_file_has_ident(hm, in->at.file, kn))
+					refers = 1;
+				else if (shown < 3 && !strstr(names.data, kn)) {
+					buf_printf(&names, "%s%s", shown ? ", " : "", kn);
+					shown++;
+				}
+			}
+		}
+		/* a file that still defines or names an old MPS kernel of the
+		 * operator refers to it (mpsgraph-host-path reports that) */
+		if (!refers) {
+			struct in_file inf;
+			inf.c = c;
+			inf.file = in->at.file;
+			refers = old_names(c, op, 1, file_names, &inf);
+		}
+		if (!refers && (op->nrows || op->nbrows))
+			add_at(c, in->at, VF_STALE_INCLUDE, o,
+			       xasprintf("#include <ATen/ops/%s_native.h> is left but the "
+			                 "file no longer refers to %s (looked for %s and its stubs)",
+			                 in->op, in->op,
+			                 names.len ? names.data : "no kernel names"));
+		buf_free(&names);
+	}
+
+	/* xfail-leftover */
+	for (i = 0; i < hm->nxfails; i++) {
+		const struct hs_xfail *x = &hm->xfails[i];
+		long o = op_of_xfail(c, x->key);
+		if (o < 0 || !sel(c, o))
+			continue;
+		add_at(c, x->at, VF_XFAIL, o,
+		       xasprintf("'%s' is still listed in %s: an expected failure or "
+		                 "skip of %s on MPS; remove it once the Metal kernel "
+		                 "passes", x->key, x->list, OP(c, o)->name));
+	}
+}
+
+/* ---------------- operators: family, state ---------------- */
+
+static enum vf_family family_of(const struct ctx *c, const struct vf_op *op)
+{
+	const struct nf_func *pick = NULL;
+	size_t i;
+	int pointwise = 0, reduction = 0;
+	for (i = 0; i < op->nrows; i++) {
+		const struct nf_func *f = row(c, op, i);
+		pointwise |= f->pointwise || f->iterator;
+		reduction |= f->reduction;
+		if (f->autogen)
+			continue;
+		if (!pick || (f->kind == NF_OUT && f->structured &&
+		              !(pick->kind == NF_OUT && pick->structured)))
+			pick = f;
+	}
+	if (pointwise && pick)
+		return pick->ninputs == 1 ? VF_FAM_UNARY
+		       : pick->ninputs == 2 ? VF_FAM_BINARY : VF_FAM_POINTWISE;
+	if (pointwise)
+		return VF_FAM_POINTWISE;
+	return reduction ? VF_FAM_REDUCTION : VF_FAM_OTHER;
+}
+
+/* Which findings are to-do, in --all (see verify.h) */
+static int is_defect(const struct ctx *c, const struct vf_finding *f)
+{
+	const struct vf_op *op = f->op >= 0 ? OP(c, f->op) : NULL;
+	size_t i;
+	if (!c->in->all)
+		return 1;
+	switch (f->rule) {
+	case VF_LEGACY_ROW:
+	case VF_GRAPH_PATH:
+		return op && op->started;
+	case VF_NO_KERNEL:
+		return 0;
+	case VF_STUB_GRAPH:
+		return op && hs_kernel_registered(c->hm, op->name);
+	case VF_XFAIL:
+		if (op)
+			for (i = 0; i < op->nrows; i++)
+				if (row(c, op, i)->route == ROUTE_SHARED)
+					return 1;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct vf_finding *x = a, *y = b;
+	int k = strcmp(x->path, y->path);
+	if (k)
+		return k;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	if (x->rule != y->rule)
+		return x->rule - y->rule;
+	return strcmp(x->msg, y->msg);
+}
+
+/* ---------------- the run ---------------- */
+
+/* DECLARE_DISPATCH stubs by operator (for missing-stub without the C++
+ * sources), read once on first need */
+static void load_decls(struct ctx *c)
+{
+	struct hs_model *hm = c->hm;
+	size_t i;
+	if (c->decl_stubs)
+		return;
+	c->decl_stubs = xcalloc(c->r->nops + 1, sizeof *c->decl_stubs);
+	c->ndecls = xcalloc(c->r->nops + 1, sizeof *c->ndecls);
+	if (hs_load_decls(hm) != 0)
+		exit(MK_EXIT_ERROR);
+	for (i = 0; i < hm->ndecls; i++) {
+		long o = op_of(c, hm->decls[i].stub);
+		char **s;
+		if (o < 0)
+			continue;
+		s = &c->decl_stubs[o];
+		if (*s && strstr(*s, hm->decls[i].stub))
+			continue;
+		c->ndecls[o]++;
+		if (*s) {
+			char *t = xasprintf("%s / %s", *s, hm->decls[i].stub);
+			free(*s);
+			*s = t;
+		} else {
+			*s = xstrdup(hm->decls[i].stub);
+		}
+	}
+}
+
+int vf_run(const struct vf_input *in, struct vf_report *r)
+{
+	struct ctx c;
+	struct hs_model *hm = in->hm;
+	struct hs_map hostns;
+	size_t i, k;
+
+	memset(r, 0, sizeof *r);
+	memset(&c, 0, sizeof c);
+	c.in = in;
+	c.ix = in->ix;
+	c.bx = in->before;
+	c.hm = hm;
+	c.r = r;
+	r->all = in->all;
+
+	/* operators: every base name of both yamls, in file order */
+	for (i = 0; i < c.ix->nfuncs; i++) {
+		const struct nf_func *f = &c.ix->funcs[i];
+		struct vf_op *op = OP(&c, op_add(&c, f->base));
+		op->rows = xrealloc(op->rows, (op->nrows + 1) * sizeof *op->rows);
+		op->rows[op->nrows++] = i;
+		for (k = 0; k < f->ndispatch; k++)
+			hs_map_put(&c.kernels, entity(f->dispatch[k].kernel), 1);
+	}
+	for (i = 0; c.bx && i < c.bx->nfuncs; i++) {
+		struct vf_op *op = OP(&c, op_add(&c, c.bx->funcs[i].base));
+		op->brows = xrealloc(op->brows, (op->nbrows + 1) * sizeof *op->brows);
+		op->brows[op->nbrows++] = i;
+	}
+	for (k = 0; k < in->nops; k++) {
+		char *base, *ovl;
+		int inplace;
+		long o;
+		if (nf_parse_opname(in->ops[k], &base, &ovl, &inplace) != 0) {
+			warnx_("error: '%s' is not an operator name", in->ops[k]);
+			vf_report_free(r);
+			hs_map_free(&c.opmap);
+			hs_map_free(&c.kernels);
+			return -1;
+		}
+		o = op_get(&c, base);
+		if (o < 0) {
+			warnx_("error: no operator '%s' in %s%s%s", base, NF_YAML_REL,
+			       c.bx ? " or " : "", c.bx ? c.bx->path : "");
+			free(base);
+			free(ovl);
+			vf_report_free(r);
+			hs_map_free(&c.opmap);
+			hs_map_free(&c.kernels);
+			return -1;
+		}
+		OP(&c, o)->selected = 1;
+		free(base);
+		free(ovl);
+	}
+
+	for (i = 0; i < hm->nfiles; i++) {
+		if (hm->files[i].kind == HS_HOST)
+			r->nhost++;
+		else if (hm->files[i].kind == HS_KERNEL)
+			r->nkern++;
+	}
+	r->lists_checked = hm->have_common_mps || hm->have_test_mps;
+	c.cs = in->cs;
+	r->have_sources = in->cs && in->cs->have_sources;
+	/* what host code calls or registers, and its namespaces */
+	memset(&hostns, 0, sizeof hostns);
+	hs_map_put(&hostns, "mps", 1);
+	for (i = 0; i < hm->ndefs; i++) {
+		const struct hs_def *d = &hm->defs[i];
+		for (k = 0; k < d->ncalls; k++) {
+			const char *s = strstr(d->calls[k], "::");
+			const char *nm = s ? s + 2 : d->calls[k];
+			if (strcmp(nm, d->name) != 0)
+				hs_map_put(&c.called, nm, 1);
+		}
+	}
+	for (i = 0; i < hm->nregs; i++) {
+		long o = op_of(&c, hm->regs[i].stub);
+		hs_map_put(&c.called, hm->regs[i].fn, 1);
+		if (o >= 0)
+			OP(&c, o)->nregs++;
+	}
+	for (i = 0; i < hm->nmetals; i++) {
+		long o = op_of(&c, hm->metals[i].name);
+		if (o >= 0)
+			OP(&c, o)->nmetal++;
+	}
+	for (i = 0; i < hm->nraws; i++) {
+		long o = op_of(&c, hm->raws[i].name);
+		if (o >= 0)
+			OP(&c, o)->nmetal++;
+	}
+	/* a function named in a file other than the one defining it counts
+	 * as called (a declaration in a header, a pointer in a table) */
+	for (i = 0; i < hm->ndefs; i++) {
+		const struct hs_def *d = &hm->defs[i];
+		if (hs_map_get(&c.called, d->name) >= 0 || d->impl)
+			continue;
+		for (k = 0; k < hm->nfiles; k++)
+			if (hm->files[k].kind == HS_HOST && k != d->at.file &&
+			    hs_file_has_ident(hm, k, d->name)) {
+				hs_map_put(&c.called, d->name, 1);
+				break;
+			}
+	}
+
+	/* per operator: what it has */
+	for (i = 0; i < r->nops; i++) {
+		struct vf_op *op = &r->ops[i];
+		op->family = family_of(&c, op);
+		for (k = 0; k < op->nrows; k++) {
+			const struct nf_func *f = row(&c, op, k);
+			if (f->route == ROUTE_SHARED || f->route == ROUTE_MPS_SPECIFIC)
+				op->on_mps = 1;
+			if (f->route == ROUTE_MPS_SPECIFIC && mps_alone(f))
+				op->old_path = 1;
+			if (cpu_line(f) && !f->autogen)
+				op->cpu = 1;
+			/* (only --all tells defects from to-do) */
+			if (in->all && f->route == ROUTE_SHARED && !op->started) {
+				const struct cs_discovery *d = reach(&c, f->mps_kernel);
+				op->started = d && d->kind == CS_STUB_BACKED;
+			}
+		}
+		if (op->nregs || op->nmetal)
+			op->started = 1;
+	}
+
+	c.def_reported = xcalloc(hm->ndefs + 1, 1);
+	index_def_names(&c);
+	for (i = 0; i < r->nops; i++)
+		if (sel(&c, (long)i)) {
+			rule_rows(&c, (long)i);
+			rule_missing_stub(&c, (long)i);
+			rule_definitions(&c, (long)i);
+		}
+	rule_undefined_calls(&c, &hostns);
+	rule_entities(&c);
+	rule_functors(&c);
+
+	/* classes, counts, states */
+	for (i = 0; i < c.nf; i++) {
+		struct vf_finding *f = &c.f[i];
+		f->defect = is_defect(&c, f);
+		if (f->op >= 0) {
+			struct vf_op *op = OP(&c, f->op);
+			op->count[vf_rules[f->rule].sev]++;
+			if (f->defect)
+				op->ndefects++;
+			else
+				op->ntodo++;
+		}
+	}
+	for (i = 0; i < r->nops; i++) {
+		struct vf_op *op = &r->ops[i];
+		if (op->ndefects)
+			op->state = VF_STATE_DEFECT;
+		else if (op->ntodo)
+			op->state = VF_STATE_TODO;
+		else if (op->on_mps)
+			op->state = VF_STATE_DONE;
+		else
+			op->state = VF_STATE_NONE;
+	}
+	if (c.nf > 1)
+		qsort(c.f, c.nf, sizeof *c.f, cmp_finding);
+	r->f = c.f;
+	r->n = c.nf;
+
+	for (i = 0; c.decl_stubs && i < r->nops; i++)
+		free(c.decl_stubs[i]);
+	free(c.decl_stubs);
+	free(c.ndecls);
+	free(c.def_reported);
+	free(c.graph_names);
+	hs_map_free(&hostns);
+	hs_map_free(&c.opmap);
+	hs_map_free(&c.kernels);
+	hs_map_free(&c.called);
+	for (i = 0; i < c.ndisc; i++)
+		cs_discovery_free(&c.disc[i]);
+	free(c.disc);
+	hs_map_free(&c.reached);
+	if (c.cs == &c.own_cs)
+		cs_free(&c.own_cs);
+	return 0;
+}
+
+void vf_report_free(struct vf_report *r)
+{
+	size_t i;
+	for (i = 0; i < r->n; i++)
+		free(r->f[i].msg);
+	free(r->f);
+	for (i = 0; i < r->nops; i++) {
+		free(r->ops[i].name);
+		free(r->ops[i].rows);
+		free(r->ops[i].brows);
+	}
+	free(r->ops);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,156 @@
+/* verify.h — the rules of mps-verify: what a migration of an MPS operator
+ * left behind, and which findings are defects and which are to-do.
+ *
+ * Inputs are the models the other modules build: the yaml index
+ * (nfyaml.h) of the tree and, optionally, of an older yaml (--before),
+ * the model of the MPS host and kernel sources and test lists
+ * (hostscan.h), and, when the tree has them, the C++ sources of
+ * aten/src/ATen/native (cppscan.h: which DispatchStubs a shared kernel
+ * reaches).  vf_run applies every rule once and returns the findings, each
+ * with its rule, layer, operator and class; printing is report.h's.
+ * Shared by mps-verify and mps-migrate (which verifies what it wrote).
+ *
+ * Defects and to-do.  A *defect* is an inconsistent state: something
+ * that is wrong whatever the plan (a dead or undefined function, a
+ * kernel nobody launches, a stub registered twice or not at all, a
+ * placeholder left in a functor, ...), or an old path left beside a new
+ * one (an operator with a Metal kernel or an MPS stub registration whose
+ * rows still route MPS alone; some rows of a kernel family shared and
+ * others not; a stub registered through an MPSGraph body while a Metal
+ * kernel of that name exists; an expected failure of an operator whose
+ * rows are shared).  *To-do* is an operator consistently on its old path
+ * (its own MPS kernel, usually MPSGraph, and nothing new), or not on MPS
+ * at all.  With an operator named (vf_input.all 0) every finding of it is
+ * reported as found: naming OP says it was migrated.
+ */
+#ifndef MK_VERIFY_H
+#define MK_VERIFY_H
+
+#include <stddef.h>
+
+#include "hostscan.h"
+#include "nfyaml.h"
+
+struct cs_model; /* cppscan.h; may be absent */
+
+enum vf_rule {
+	VF_LEGACY_ROW,      /* legacy-dispatch-row */
+	VF_PARTIAL,         /* partial-migration */
+	VF_NO_KERNEL,       /* no-mps-kernel */
+	VF_GRAPH_PATH,      /* mpsgraph-host-path */
+	VF_DEAD_DEF,        /* dead-mps-definition */
+	VF_UNDEFINED_CALL,  /* undefined-call */
+	VF_STUB_GRAPH,      /* stub-wraps-mpsgraph */
+	VF_DUP_STUB,        /* duplicate-stub */
+	VF_MISSING_STUB,    /* missing-stub */
+	VF_UNREGISTERED,    /* unregistered-kernel */
+	VF_PLACEHOLDER,     /* functor-placeholder */
+	VF_NO_OVERLOAD,     /* missing-overload */
+	VF_UNUSED_KERNEL,   /* unused-kernel */
+	VF_STALE_INCLUDE,   /* stale-include */
+	VF_XFAIL,           /* xfail-leftover */
+	VF_NRULES
+};
+
+enum vf_sev { VF_ERROR, VF_WARNING, VF_NOTE };
+
+/* Where the fault is: the yaml rows, the Metal code, the host binding
+ * (.mm/.cpp under mps/), or the test lists. */
+enum vf_layer { VF_DISPATCH, VF_KERNEL, VF_HOST, VF_TEST };
+
+struct vf_rule_info {
+	const char *id;       /* "legacy-dispatch-row" */
+	enum vf_sev sev;
+	enum vf_layer layer;
+	const char *summary;  /* one line, for --help and SARIF shortDescription */
+	const char *help;     /* what to do about it (SARIF help text) */
+};
+
+/* The rules, indexed by enum vf_rule. */
+extern const struct vf_rule_info vf_rules[VF_NRULES];
+
+/* vf_rule_parse: the rule whose id is s, or -1. */
+int vf_rule_parse(const char *s);
+
+/* "error"/"warning"/"note", "dispatch"/"kernel"/"host"/"test". */
+const char *vf_sev_name(enum vf_sev s);
+const char *vf_layer_name(enum vf_layer l);
+
+struct vf_finding {
+	const char *path;     /* relative to the root (borrowed from the models) */
+	unsigned long line, col; /* 1-based */
+	int rule;             /* enum vf_rule */
+	long op;              /* index into vf_report.ops, -1 for none */
+	int defect;           /* 1 defect, 0 to-do (see the top of this file) */
+	char *msg;            /* owned */
+};
+
+/* Families of operators, for the to-do summary and the checklist: from
+ * the yaml alone, so that every tree has them.  Pointwise (tag pointwise,
+ * or structured_inherits TensorIteratorBase in trees without the tag)
+ * operators are unary or binary by their inputs (nf_func.ninputs of the
+ * structured out row, else of the first row), else "pointwise"; then
+ * "reduction" (tag), else "other". */
+enum vf_family { VF_FAM_UNARY, VF_FAM_BINARY, VF_FAM_POINTWISE,
+                 VF_FAM_REDUCTION, VF_FAM_OTHER, VF_NFAMILIES };
+const char *vf_family_name(enum vf_family f);
+
+/* An operator's state, for the checklist. */
+enum vf_state {
+	VF_STATE_NONE,    /* composite only: nothing for MPS to do */
+	VF_STATE_DONE,    /* on MPS, no finding */
+	VF_STATE_TODO,    /* to-do findings only */
+	VF_STATE_DEFECT   /* at least one defect */
+};
+
+struct vf_op {
+	char *name;           /* base name, "atan2" */
+	enum vf_family family;
+	enum vf_state state;
+	int selected;         /* named (or --all) */
+	int on_mps;           /* some row reaches MPS (shared or MPS alone) */
+	int old_path;         /* some row routes MPS alone */
+	size_t count[3];      /* findings by severity */
+	size_t ndefects, ntodo;
+	/* private to verify.c */
+	size_t *rows, nrows, *brows, nbrows, nregs, nmetal;
+	int cpu;              /* some row has a CPU kernel */
+	int started;
+};
+
+struct vf_report {
+	struct vf_finding *f; /* sorted by path, line, column, rule */
+	size_t n;
+	struct vf_op *ops;    /* every operator of the yaml(s), yaml order */
+	size_t nops;
+	int all;
+	size_t nhost, nkern;  /* host and kernel files read */
+	int lists_checked;    /* common_mps.py or test_mps.py was read */
+	int have_sources;     /* the C++ of aten/src/ATen/native was read */
+	void *priv;
+};
+
+struct vf_input {
+	const struct nf_index *ix;      /* the tree's yaml */
+	const struct nf_index *before;  /* --before FILE, or NULL */
+	struct hs_model *hm;            /* hs_load()ed (lazy indexes inside) */
+	const struct cs_model *cs;      /* cs_load()ed, or NULL: then, when root
+	                                   is set, read from root on first
+	                                   need (an operator with shared rows),
+	                                   and an unreadable source exits 2 */
+	const char *root;               /* the checkout, for that; NULL: never */
+	int all;                        /* every operator */
+	const char *const *ops;         /* else these operator names */
+	size_t nops;
+};
+
+/* vf_run: apply every rule.  Operators are named as on a command line
+ * ("atan2", "div.out": the base name counts).  Returns 0 with *r filled
+ * (owned: vf_report_free), or -1 after "prog: error: no operator 'X' in
+ * ..." (nothing to free).  May read the DECLARE_DISPATCH headers through
+ * hs_load_decls (exit 2 on an unreadable one). */
+int vf_run(const struct vf_input *in, struct vf_report *r);
+
+void vf_report_free(struct vf_report *r);
+
+#endif
