@@ -56,3 +56,13 @@ func = re.compile(rb"^- func: (.*?)\s*$", re.M)
 for p in yamls:
     for m in func.finditer(read(p)):
         save("fuzz_schema", m.group(1))
+# fuzz_verify: host file, 0xFF, kernel file, 0xFF, test list — from the
+# golden trees of mps-verify
+t = os.path.join(repo, "tests", "cli", "mps-verify", "_trees", "clean")
+ops = os.path.join(t, "aten/src/ATen/native/mps/operations")
+kern = os.path.join(t, "aten/src/ATen/native/mps/kernels")
+lists = read(os.path.join(t, "torch/testing/_internal/common_mps.py"))
+for h in sorted(os.listdir(ops)):
+    for k in sorted(os.listdir(kern)):
+        save("fuzz_verify", read(os.path.join(ops, h)) + b"\xff" +
+             read(os.path.join(kern, k)) + b"\xff" + lists)
