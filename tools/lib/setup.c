@@ -187,7 +187,8 @@ static size_t copy_token(const char *d, size_t n, size_t j, char *out,
 	return j;
 }
 
-/* the first "@(#)metal-kernel VERSION[ sources ID]" in d[0..n) */
+/* the first "@(#)metal-kernel VERSION[ sources ID]" in d[0..n) whose
+ * VERSION starts with a digit */
 static void find_ident(const char *d, size_t n, char *ver, size_t vcap,
                        char *src, size_t scap)
 {
@@ -207,7 +208,10 @@ static void find_ident(const char *d, size_t n, char *ver, size_t vcap,
 			continue;
 		}
 		j = copy_token(d, n, i + pl, ver, vcap);
-		if (!ver[0]) {
+		/* a version starts with a digit: the pattern also occurs in
+		 * text, e.g. mps-doctor's --help ("... VERSION sources ID") */
+		if (!isdigit((unsigned char)ver[0])) {
+			ver[0] = '\0';
 			i++;
 			continue;
 		}
