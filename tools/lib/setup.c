@@ -643,8 +643,8 @@ static void scan_scope(json_t *installs, const char *kind, const char *skills)
 
 /* ---------------- JSON files: settings, plugin registries ---------------- */
 
-/* load the JSON file at path: 1 loaded (*out), 0 absent, -1 unreadable or
- * malformed (*err "LINE:COL: text", malloc'd) */
+/* load the JSON file at path: 1 loaded (*out), 0 absent, -1 unreadable
+ * ("cannot read: REASON") or malformed ("LINE:COL: text"); *err malloc'd */
 static int load_json(const char *path, json_t **out, char **err)
 {
 	char *data;
@@ -657,7 +657,7 @@ static int load_json(const char *path, json_t **out, char **err)
 	if (stat(path, &st) != 0 && errno == ENOENT)
 		return 0;
 	if (read_regular_file(path, MAX_TEXT, &data, &len) != 0) {
-		*err = xasprintf("0:0: cannot read: %s", strerror(errno));
+		*err = xasprintf("cannot read: %s", strerror(errno));
 		return -1;
 	}
 	*out = json_loadb(data, len, 0, &je);
@@ -928,7 +928,8 @@ static json_t *assign_states(json_t *installs, const char *root)
 			json_t *en = json_object_get(p, "enabled");
 			if (!is_dir(get_str(o, "path")))
 				set_state(o, "missing", "the registry's installPath does not exist");
-			else if (scope && strcmp(scope, "user") && !(root && same_path(pp, root)))
+			else if (scope && (!strcmp(scope, "project") || !strcmp(scope, "local")) &&
+			         !(root && same_path(pp, root)))
 				set_state(o, "other-project", "installed with scope %s for %s",
 				          scope, pp ? pp : "another project");
 			else if (json_is_false(en))
@@ -1426,6 +1427,12 @@ static void warn(json_t *w, const char *id, const char *fmt, ...)
 	json_array_append_new(w, o);
 }
 
+/* "PATH:LINE:COL: text" when err starts with a position, else "PATH: err" */
+static void warn_at(json_t *w, const char *id, const char *path, const char *err)
+{
+	warn(w, id, isdigit((unsigned char)err[0]) ? "%s:%s" : "%s: %s", path, err);
+}
+
 static void join_array(struct buf *b, const json_t *a)
 {
 	size_t i;
@@ -1520,12 +1527,11 @@ static void add_warnings(json_t *rec, const char *home)
 		     SETUP_SKILL, SETUP_SKILL, SETUP_SKILL);
 	json_array_foreach(json_object_get(perm, "files"), i, o)
 		if (get_str(o, "error"))
-			warn(w, "settings", "%s:%s", get_str(o, "path"), get_str(o, "error"));
+			warn_at(w, "settings", get_str(o, "path"), get_str(o, "error"));
 	{
 		const json_t *reg = json_object_get(rec, "plugin_registry");
 		if (get_str(reg, "error"))
-			warn(w, "plugin-registry", "%s:%s", get_str(reg, "path"),
-			     get_str(reg, "error"));
+			warn_at(w, "plugin-registry", get_str(reg, "path"), get_str(reg, "error"));
 	}
 	mode = get_str(eff, "default_mode");
 	if (mode && !strcmp(mode, "bypassPermissions"))
@@ -1907,9 +1913,16 @@ static void cmp_installs(struct dlist *l, const json_t *wa, const json_t *wb)
 		}
 }
 
+/* the string o[k], or "?" (a saved record may have been edited by hand) */
+static const char *str_or_q(const json_t *o, const char *k)
+{
+	const char *s = get_str(o, k);
+	return s ? s : "?";
+}
+
 static char *where(const json_t *lf)
 {
-	return json_is_object(lf) ? xasprintf("%s %s", get_str(lf, "kind"), get_str(lf, "path"))
+	return json_is_object(lf) ? xasprintf("%s %s", str_or_q(lf, "kind"), str_or_q(lf, "path"))
 	                          : NULL;
 }
 
