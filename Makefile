@@ -47,7 +47,8 @@ $(BUILD)/lib/cache.o: tools/lib/cache.c $(LIB_SRC) $(wildcard tools/lib/*.h)
 # every tool carries "@(#)metal-kernel VERSION sources ID" (cli.h mk_ident),
 # ID a checksum of the C sources, so that mps-doctor can tell which
 # sources an installed copy of a tool was built from without running it
-MK_SOURCE_ID := $(shell cat $(LIB_SRC) $(wildcard tools/lib/*.h) $(sort $(wildcard tools/src/*.c)) | cksum | cut -d' ' -f1)
+# (every list sorted: the same sources give the same ID on any machine)
+MK_SOURCE_ID := $(shell cat $(LIB_SRC) $(sort $(wildcard tools/lib/*.h)) $(sort $(wildcard tools/src/*.c)) | cksum | cut -d' ' -f1)
 $(BUILD)/lib/cli.o: tools/lib/cli.c $(LIB_SRC) $(wildcard tools/lib/*.h) $(wildcard tools/src/*.c)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DMK_SOURCE_ID='"$(MK_SOURCE_ID)"' -c -o $@ $<
