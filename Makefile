@@ -14,7 +14,7 @@ LDLIBS_ALL := $(SAN) $(PKG_LIBS) $(LDFLAGS) $(LDLIBS)
 
 BUILD   ?= build
 BIN     ?= tools/bin
-TOOLS   := mps-overloads mps-dispatch mps-register mps-verify
+TOOLS   := mps-overloads mps-dispatch mps-register mps-verify mps-doctor
 LIB_SRC := $(sort $(wildcard tools/lib/*.c))
 LIB_OBJ := $(LIB_SRC:tools/lib/%.c=$(BUILD)/lib/%.o)
 TOOL_SRC := $(wildcard $(TOOLS:%=tools/src/%.c))
@@ -23,7 +23,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
 .PHONY: all tools deps check check-asan check-valgrind \
-        demo bench fuzz install install-user uninstall clean
+        demo bench fuzz install install-user uninstall doctor clean
 
 # deps first, then a new make: the pkg-config flags above are read when
 # make starts, so on a fresh machine they exist only after tools/deps.sh
@@ -40,6 +40,22 @@ deps:
 $(BUILD)/lib/%.o: tools/lib/%.c $(wildcard tools/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# every tool carries "@(#)metal-kernel VERSION sources ID" (cli.h mk_ident),
+# ID a checksum of the C sources, so that mps-doctor can tell which
+# sources an installed copy of a tool was built from without running it
+# (every list sorted: the same sources give the same ID on any machine)
+MK_SOURCE_ID := $(shell cat $(LIB_SRC) $(sort $(wildcard tools/lib/*.h)) $(sort $(wildcard tools/src/*.c)) | cksum | cut -d' ' -f1)
+$(BUILD)/lib/cli.o: tools/lib/cli.c $(LIB_SRC) $(wildcard tools/lib/*.h) $(wildcard tools/src/*.c)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DMK_SOURCE_ID='"$(MK_SOURCE_ID)"' -c -o $@ $<
+
+# mps-doctor reports the library versions the tools were compiled
+# against; libyaml's header has no version macro, so pkg-config's is used
+MK_YAML_BUILT := $(shell pkg-config --modversion yaml-0.1 2>/dev/null)
+$(BUILD)/lib/buildinfo.o: tools/lib/buildinfo.c $(wildcard tools/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DMK_YAML_BUILT='"$(MK_YAML_BUILT)"' -c -o $@ $<
 
 $(BUILD)/libmk.a: $(LIB_OBJ)
 	@rm -f $@
@@ -88,6 +104,12 @@ install-user: all
 	@sh tools/install.sh user
 uninstall:
 	@sh tools/install.sh uninstall "$(PYTORCH)"
+
+# The setup record (issue #15): installs of the skill, permissions, the
+# tree, the libraries.  `make doctor PYTORCH=DIR` for a checkout;
+# DOCTOR_ARGS="--save FILE" or "--check FILE" to keep or compare a record.
+doctor: all
+	@$(BIN)/mps-doctor $(if $(PYTORCH),--root "$(PYTORCH)") $(DOCTOR_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(BIN) tests/out

@@ -22,7 +22,7 @@ set -u
 prog=install.sh
 repo=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 name=metal-kernel
-tools="mps-overloads mps-dispatch mps-register mps-verify"
+tools="mps-overloads mps-dispatch mps-register mps-verify mps-doctor"
 
 die() { echo "$prog: error: $*" >&2; exit 2; }
 
@@ -116,6 +116,7 @@ install_to() {
   rmdir "$base/commands" 2>/dev/null || true
 
   echo "installed $name into $dest ($(wc -l <"$man" | tr -d ' ') files)"
+  echo "keep a record of this setup: $dest/tools/bin/mps-doctor --save FILE (README: mps-doctor)"
 }
 
 [ $# -ge 1 ] || usage

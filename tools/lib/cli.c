@@ -10,6 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifndef MK_SOURCE_ID
+#define MK_SOURCE_ID "unknown"
+#endif
+const char mk_ident[] = MK_IDENT_PREFIX MK_VERSION " sources " MK_SOURCE_ID;
+
 static void print_opts(FILE *f, const struct opt *opts)
 {
 	const struct opt *o;
@@ -88,7 +93,11 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
 			if (len == 4 && strncmp(name, "help", 4) == 0 && !eq)
 				help(t, opts);
 			if (len == 7 && strncmp(name, "version", 7) == 0 && !eq) {
-				printf("%s %s\n", t->name, MK_VERSION);
+				/* the version part of mk_ident (which also keeps
+				 * the marker referenced in every binary) */
+				printf("%s %.*s\n", t->name,
+				       (int)strcspn(mk_ident + strlen(MK_IDENT_PREFIX), " "),
+				       mk_ident + strlen(MK_IDENT_PREFIX));
 				exit(close_stdout(MK_EXIT_CLEAN));
 			}
 			o = lookup_long(opts, name, len);

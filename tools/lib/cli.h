@@ -59,4 +59,13 @@ char *find_root(const char *given);
 
 #define MK_VERSION "0.1.0"
 
+/* The marker every tool carries in its binary, in the manner of SCCS
+ * what(1): "@(#)metal-kernel VERSION sources ID", ID a checksum of the C
+ * sources the Makefile computes (MK_SOURCE_ID; "unknown" when built
+ * without it).  VERSION starts with a digit, which tells the marker from
+ * text that only describes it.  mps-doctor reads it from the bytes of installed copies
+ * (setup.h), which it never runs.  MK_IDENT_PREFIX is its fixed start. */
+#define MK_IDENT_PREFIX "@(#)metal-kernel "
+extern const char mk_ident[];
+
 #endif

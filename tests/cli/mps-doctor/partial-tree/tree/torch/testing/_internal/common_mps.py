@@ -1,0 +1,1 @@
+# our own stand-in for common_mps.py
