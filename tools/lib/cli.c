@@ -152,7 +152,7 @@ static int has_yaml(const char *dir)
 char *find_root(const char *given)
 {
 	struct stat st;
-	char *cwd, *p;
+	char *p;
 
 	if (given) {
 		if (stat(given, &st) != 0) {
@@ -170,11 +170,19 @@ char *find_root(const char *given)
 		}
 		return xstrdup(given);
 	}
+	if ((p = find_checkout()) != NULL)
+		return p;
+	warnx_("error: no PyTorch checkout found from the current folder up "
+	       "(looked for %s); use --root DIR", NF_YAML_REL);
+	return NULL;
+}
+
+char *find_checkout(void)
+{
+	char *cwd, *p;
 	cwd = getcwd(NULL, 0);
-	if (!cwd) {
-		warnx_("error: cannot get the current folder:");
+	if (!cwd)
 		return NULL;
-	}
 	p = xstrdup(cwd);
 	free(cwd);
 	for (;;) {
@@ -193,7 +201,5 @@ char *find_root(const char *given)
 		*slash = '\0';
 	}
 	free(p);
-	warnx_("error: no PyTorch checkout found from the current folder up "
-	       "(looked for %s); use --root DIR", NF_YAML_REL);
 	return NULL;
 }

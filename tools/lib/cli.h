@@ -50,6 +50,11 @@ void cli_usage(const struct tool_info *t, const struct opt *opts);
  * "prog: error: ..." and returns NULL. */
 char *find_root(const char *given);
 
+/* find_checkout: the walk of find_root without a message: the first
+ * folder from the current one up that holds NF_YAML_REL (malloc'd), or
+ * NULL when there is none (or the current folder cannot be read). */
+char *find_checkout(void);
+
 /* The relative paths of the PyTorch layout. */
 #define NF_YAML_REL "aten/src/ATen/native/native_functions.yaml"
 #define MPS_DIR_REL "aten/src/ATen/native/mps"

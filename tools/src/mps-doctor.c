@@ -430,9 +430,7 @@ int main(int argc, char **argv)
 			return MK_EXIT_ERROR;
 	} else {
 		/* no checkout is a fact of the record, not an error */
-		diag_mute(1);
-		root = find_root(NULL);
-		diag_mute(0);
+		root = find_checkout();
 	}
 	if (root && realpath(root, rbuf)) {
 		free(root);
