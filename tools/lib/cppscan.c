@@ -34,6 +34,7 @@
 /* ---------------- characters ---------------- */
 
 enum { K_ID0 = 1, K_ID = 2, K_SP = 4, K_QUOTE = 8 };
+static void stops_init(void);
 static unsigned char kls[256];
 static int kls_ready;
 
@@ -55,6 +56,7 @@ static void kls_init(void)
 			k |= K_QUOTE;
 		kls[c] = k;
 	}
+	stops_init();
 	kls_ready = 1;
 }
 
@@ -147,14 +149,32 @@ static size_t skip_lit(const char *t, size_t n, size_t i)
 	return i < n ? i + 1 : n;
 }
 
+/* Stop tables for match_close: the quotes and one bracket pair. */
+static unsigned char stop_paren[256], stop_brace[256], stop_other[256];
+
+static void stops_init(void)
+{
+	stop_paren['"'] = stop_paren['\''] = stop_paren['('] = stop_paren[')'] = 1;
+	stop_brace['"'] = stop_brace['\''] = stop_brace['{'] = stop_brace['}'] = 1;
+	stop_other['"'] = stop_other['\''] = 1;
+	stop_other['['] = stop_other[']'] = stop_other['<'] = stop_other['>'] = 1;
+}
+
 /* The closing bracket matching the one at t[i] (open/close given), or n
  * when it is not closed before n. */
 static size_t match_close(const char *t, size_t n, size_t i, char open,
                           char close)
 {
+	const unsigned char *stop = open == '(' ? stop_paren
+	                            : open == '{' ? stop_brace : stop_other;
 	long depth = 0;
 	while (i < n) {
-		char c = t[i];
+		char c;
+		while (i < n && !stop[(unsigned char)t[i]])
+			i++;
+		if (i >= n)
+			break;
+		c = t[i];
 		if (c == '"' || c == '\'') {
 			i = skip_lit(t, n, i);
 			continue;
@@ -723,19 +743,56 @@ static void take_define(struct priv *p, size_t file, const char *c, size_t a,
 	p->nmac++;
 }
 
+/* The net count of '{' minus '}' in c[a, b) (literals skipped). */
+static long brace_net(const char *c, size_t a, size_t b)
+{
+	long net = 0;
+	while (a < b) {
+		if (c[a] == '"' || c[a] == '\'') {
+			a = skip_lit(c, b, a);
+			continue;
+		}
+		if (c[a] == '{')
+			net++;
+		else if (c[a] == '}')
+			net--;
+		a++;
+	}
+	return net;
+}
+
+static void blank_span(char *c, size_t a, size_t b)
+{
+	for (; a < b; a++)
+		if (c[a] != '\n')
+			c[a] = ' ';
+}
+
+/* A conditional group being read: where its branches start. */
+struct cgroup {
+	size_t *br;      /* start of each branch (after its directive line) */
+	size_t *bd;      /* start of the directive line that ends it */
+	size_t n, cap;
+};
+
 /* Blank every preprocessor directive of c (in place), taking #defines
  * first.  A directive runs to the end of its line and its continuation
- * lines. */
+ * lines.  Conditional groups (#if.. #elif/#else .. #endif) keep all their
+ * branches, except when a branch opens or closes more braces than it
+ * closes or opens (a function header written twice, `if constexpr (x) {`
+ * against `if (x) {`): then only the first branch is kept, so that the
+ * braces of the file still pair up. */
 static void directives(struct priv *p, size_t file, char *c, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, ng = 0, capg = 0, k;
+	struct cgroup *g = NULL;
 	while (i < n) {
 		size_t j = i, e;
 		while (j < n && (c[j] == ' ' || c[j] == '\t' || c[j] == '\r' ||
 		                 c[j] == '\f' || c[j] == '\v'))
 			j++;
 		if (j < n && c[j] == '#') {
-			size_t k;
+			size_t w, we;
 			e = j;
 			for (;;) {
 				const char *nl = memchr(c + e, '\n', n - e);
@@ -751,15 +808,52 @@ static void directives(struct priv *p, size_t file, char *c, size_t n)
 				break;
 			}
 			take_define(p, file, c, j, e);
-			for (k = j; k < e; k++)
-				if (c[k] != '\n')
-					c[k] = ' ';
+			w = skip_ws(c, e, j + 1);
+			we = ident_end(c, e, w);
+			if (span_is(c + w, we - w, "if") || span_is(c + w, we - w, "ifdef") ||
+			    span_is(c + w, we - w, "ifndef")) {
+				GROW(g, ng, capg);
+				memset(&g[ng], 0, sizeof g[ng]);
+				GROW(g[ng].br, g[ng].n, g[ng].cap);
+				g[ng].bd = xrealloc(g[ng].bd, g[ng].cap * sizeof *g[ng].bd);
+				g[ng].br[g[ng].n] = e;
+				g[ng].bd[g[ng].n++] = NOSZ;
+				ng++;
+			} else if (ng && (span_is(c + w, we - w, "else") ||
+			                  starts_with(c + w, we - w, "elif"))) {
+				struct cgroup *t = &g[ng - 1];
+				t->bd[t->n - 1] = i;
+				GROW(t->br, t->n, t->cap);
+				t->bd = xrealloc(t->bd, t->cap * sizeof *t->bd);
+				t->br[t->n] = e;
+				t->bd[t->n++] = NOSZ;
+			} else if (ng && span_is(c + w, we - w, "endif")) {
+				struct cgroup *t = &g[ng - 1];
+				int uneven = 0;
+				t->bd[t->n - 1] = i;
+				if (t->n > 1)
+					for (k = 0; k < t->n; k++)
+						if (brace_net(c, t->br[k], t->bd[k]) != 0)
+							uneven = 1;
+				if (uneven)
+					for (k = 1; k < t->n; k++)
+						blank_span(c, t->br[k], t->bd[k]);
+				free(t->br);
+				free(t->bd);
+				ng--;
+			}
+			blank_span(c, j, e);
 		} else {
 			const char *nl = memchr(c + j, '\n', n - j);
 			e = nl ? (size_t)(nl - c) : n;
 		}
 		i = e < n ? e + 1 : n;
 	}
+	for (k = 0; k < ng; k++) {
+		free(g[k].br);
+		free(g[k].bd);
+	}
+	free(g);
 }
 
 static long param_index(const struct macro *mc, const char *s, size_t n)
@@ -1578,7 +1672,7 @@ static int load_file(struct cs_model *m, const char *rel)
 {
 	struct priv *p = P(m);
 	char *path = xasprintf("%s/%s", m->root, rel), *data;
-	size_t len, i, nl = 1;
+	size_t len, i;
 	struct cfile *f;
 	struct unit u;
 	size_t idx;
@@ -1605,22 +1699,22 @@ static int load_file(struct cs_model *m, const char *rel)
 	f->len = len;
 	f->header = has_suffix(rel, ".h");
 	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
-	for (i = 0; i < len; i++) {
-		const char *q = memchr(f->code + i, '\n', len - i);
-		if (!q)
-			break;
-		nl++;
-		i = (size_t)(q - f->code);
-	}
-	f->ls = xmalloc(nl * sizeof *f->ls);
-	f->ls[0] = 0;
-	f->nls = 1;
-	for (i = 0; i < len; i++) {
-		const char *q = memchr(f->code + i, '\n', len - i);
-		if (!q)
-			break;
-		i = (size_t)(q - f->code);
-		f->ls[f->nls++] = i + 1;
+	{
+		size_t cap = len / 32 + 16;
+		f->ls = xmalloc(cap * sizeof *f->ls);
+		f->ls[0] = 0;
+		f->nls = 1;
+		for (i = 0; i < len; i++) {
+			const char *q = memchr(f->code + i, '\n', len - i);
+			if (!q)
+				break;
+			i = (size_t)(q - f->code);
+			if (f->nls == cap) {
+				cap *= 2;
+				f->ls = xrealloc(f->ls, cap * sizeof *f->ls);
+			}
+			f->ls[f->nls++] = i + 1;
+		}
 	}
 	directives(p, idx, f->code, len);
 	if (!f->header)
@@ -1950,6 +2044,8 @@ struct tok {
 	size_t open, close;   /* the call's parentheses */
 	size_t file;
 	size_t loc;           /* file offset for the location */
+	unsigned long tid;    /* which walk of a text (an expansion is walked
+	                         once, then freed: pointers may repeat) */
 };
 
 typedef void (*tok_fn)(void *ctx, const struct tok *k);
@@ -1960,6 +2056,7 @@ struct walker {
 	tok_fn fn;
 	void *ctx;
 	int expand;           /* expand macros visible from the file */
+	unsigned long tids;   /* texts walked so far */
 };
 
 static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
@@ -1988,6 +2085,7 @@ static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
 {
 	const struct priv *p = P(w->m);
 	size_t i = a;
+	unsigned long tid = ++w->tids;
 	if (b > tn)
 		b = tn;
 	while (i < b) {
@@ -2014,6 +2112,7 @@ static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
 		tk.s = i;
 		tk.e = e;
 		tk.file = w->file;
+		tk.tid = tid;
 		tk.loc = inv == NOSZ ? i : inv;
 		/* the qualifier chain: (ident [<...>] ::)* before i */
 		j = back_ws(t, a, i);
@@ -2094,6 +2193,7 @@ static void walk_def(const struct cs_model *m, const struct def *d,
 	w.fn = fn;
 	w.ctx = ctx;
 	w.expand = 1;
+	w.tids = 0;
 	walk_text(&w, d->t, d->tn, d->bs + 1, d->be, d->inv, 0, NULL);
 }
 
@@ -2573,8 +2673,8 @@ struct dtx {
 	struct buf notes;
 	size_t sites;         /* dispatch macros read in this function */
 	int nested;           /* a dispatch inside another one's arguments */
-	const char *in_t;     /* the innermost dispatch being read */
-	size_t in_close;
+	unsigned long in_tid; /* the outermost dispatch being read: its text */
+	size_t in_close;      /* and its ')' */
 	long *calls;          /* callee definitions, for the helper fallback */
 	size_t ncalls, capcalls;
 	long cur;
@@ -2638,7 +2738,7 @@ static void dt_site(struct dtx *x, const struct tok *k, const char *name)
 	if (k->close >= k->tn)
 		return;
 	args = split_args(k->t, k->open, k->close, &na);
-	if (x->in_t == k->t && k->s < x->in_close &&
+	if (x->in_tid == k->tid && k->s < x->in_close &&
 	    strcmp(name, "AT_DISPATCH_SWITCH") != 0 &&
 	    strncmp(name, "AT_DISPATCH_CASE", 16) != 0)
 		x->nested = 1;
@@ -2670,8 +2770,8 @@ static void dt_site(struct dtx *x, const struct tok *k, const char *name)
 	}
 	if (strncmp(name, "AT_DISPATCH_CASE", 16) != 0 &&
 	    strcmp(name, "AT_DISPATCH_SWITCH") != 0 &&
-	    (x->in_t != k->t || k->s >= x->in_close)) {
-		x->in_t = k->t;
+	    (x->in_tid != k->tid || k->s >= x->in_close)) {
+		x->in_tid = k->tid;
 		x->in_close = k->close;
 	}
 	free_strv(args, na);
@@ -2704,24 +2804,42 @@ static void dt_tok(void *ctx, const struct tok *k)
 	}
 	if (is_keyword(s, n))
 		return;
-	/* calls, for the helper fallback: same file, then the cpu/ folder */
+	/* calls, for the helper fallback: a qualified name in a namespace
+	 * ending in its qualifier; else the same file, then the cpu/ folder;
+	 * a struct's name: its member functions (a functor called) */
 	{
-		const struct ilist *l = imap_get(&p->defname, s, n);
 		const struct def *from = &p->defs[x->cur];
-		size_t i;
-		int same = 0;
-		if (!l)
-			return;
-		for (i = 0; i < l->n; i++)
-			if (p->defs[l->v[i]].file == from->file)
-				same = 1;
-		for (i = 0; i < l->n; i++) {
-			const struct def *d = &p->defs[l->v[i]];
-			if (same ? d->file != from->file : !p->files[d->file].cpu)
+		char *q = tok_qual(k);
+		int pass;
+		for (pass = 0; pass < 2; pass++) {
+			const struct ilist *l = pass == 0 ? imap_get(&p->defname, s, n)
+			                                  : imap_get(&p->owners, s, n);
+			size_t i;
+			int same = 0, qual = 0;
+			if (!l)
 				continue;
-			GROW(x->calls, x->ncalls, x->capcalls);
-			x->calls[x->ncalls++] = l->v[i];
+			for (i = 0; i < l->n; i++) {
+				const struct def *d = &p->defs[l->v[i]];
+				if (l->v[i] == x->cur || d->kind == D_META)
+					continue;
+				if (*q && pass == 0 && ns_ends(d->ns, q))
+					qual = 1;
+				if (d->file == from->file)
+					same = 1;
+			}
+			for (i = 0; i < l->n; i++) {
+				const struct def *d = &p->defs[l->v[i]];
+				if (l->v[i] == x->cur || d->kind == D_META)
+					continue;
+				if (qual ? !ns_ends(d->ns, q)
+				         : same ? d->file != from->file
+				                : !p->files[d->file].cpu)
+					continue;
+				GROW(x->calls, x->ncalls, x->capcalls);
+				x->calls[x->ncalls++] = l->v[i];
+			}
 		}
+		free(q);
 	}
 }
 
@@ -2819,7 +2937,7 @@ int cs_cpu_dtypes(const struct cs_model *m, const char *stub,
 			break;
 		x.cur = queue[i];
 		x.ncalls = 0;
-		x.in_t = NULL;
+		x.in_tid = 0;
 		walk_def(m, &p->defs[queue[i]], dt_tok, &x);
 		if (x.sites > before && d > 0) {
 			add_note(&x.notes, "read through the helper %s",
@@ -3140,6 +3258,7 @@ static int span_has_stub(const struct cs_model *m, const struct def *d,
 	w.fn = stub_tok;
 	w.ctx = &x;
 	w.expand = 1;
+	w.tids = 0;
 	walk_text(&w, d->t, d->tn, a, b, d->inv, 0, NULL);
 	return x.found;
 }
