@@ -21,7 +21,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1374,6 +1373,20 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 		}
 		return H_FUNC;
 	}
+	if (k > i && t[k - 1] == '>') {
+		/* an explicit specialization: name<args>(params) */
+		long d2 = 0;
+		size_t x = k;
+		while (x > i) {
+			x--;
+			if (t[x] == '>')
+				d2++;
+			else if (t[x] == '<' && --d2 == 0)
+				break;
+		}
+		if (d2 == 0 && x > i)
+			k = back_ws(t, i, x);
+	}
 	if (k > i && idc(t[k - 1])) {
 		size_t s = k;
 		while (s > i && idc(t[s - 1]))
@@ -1616,8 +1629,12 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 					}
 				} else if (skip_ws(t, i, hs) == i &&
 				           (mc = find_macro(p, u->file, t + i, e - i))) {
-					size_t close = match_close(t, to, q, '(', ')');
-					if (close < to) {
+					size_t close = match_close(t, to, q, '(', ')'), nx;
+					nx = close < to ? skip_ws(t, to, close + 1) : to;
+					/* MACRO(x)(params) { or MACRO(x) {: a header the
+					 * macro begins, read as written */
+					if (close < to &&
+					    (nx >= to || (t[nx] != '(' && t[nx] != '{'))) {
 						expand_scope_call(m, u, mc, i, q, close, ns, owner);
 						i = skip_ws(t, to, close + 1);
 						if (i < to && t[i] == ';')
@@ -1933,8 +1950,6 @@ static const struct family {
 	const char *name;
 	cs_dtset types;
 } families[] = {
-    /* longest names first: the _AND suffix of a family name is not an
-     * extra-type count (FLOATING_TYPES_AND_HALF) */
     {"FLOATING_AND_COMPLEX_TYPES", T_FLOATING | T_COMPLEX},
     {"FLOATING_TYPES_AND_HALF", T_FLOATING | B(HALF)},
     {"REDUCED_FLOATING_TYPES", B(HALF) | B(BFLOAT16)},
@@ -1961,42 +1976,38 @@ static const struct family v2_lists[] = {
     {"AT_QINT_TYPES", T_QINT},
     {NULL, 0}};
 
+/* AT_DISPATCH_[CASE_]FAMILY[_AND[n]]: the family and the count.  The lazy
+ * family group leaves a trailing _AND / _ANDn to the count, and keeps an
+ * _AND that a family name holds (FLOATING_TYPES_AND_HALF,
+ * ALL_TYPES_AND_COMPLEX).  Compiled once, on first use. */
+static struct mk_re re_family;
+static int re_family_ready;
+
 int cs_dispatch_macro_types(const char *name, cs_dtset *out, int *extra)
 {
-	size_t n = strlen(name), k;
-	const char *s = name;
+	size_t ov[6], k;
+	if (!name)
+		return -1;
 	for (k = 0; v2_lists[k].name; k++)
 		if (strcmp(name, v2_lists[k].name) == 0) {
 			*out = v2_lists[k].types;
 			*extra = 0;
 			return 0;
 		}
-	if (starts_with(s, n, "AT_DISPATCH_CASE_")) {
-		s += 17;
-		n -= 17;
-	} else if (starts_with(s, n, "AT_DISPATCH_")) {
-		s += 12;
-		n -= 12;
-	} else {
+	if (!re_family_ready) {
+		re_compile(&re_family,
+		           "^AT_DISPATCH_(?:CASE_)?([A-Z0-9_]+?)(?:_AND([1-9]?))?$", 0);
+		re_family_ready = 1;
+	}
+	if (!re_match(&re_family, name, strlen(name), 0, ov, 3))
 		return -1;
-	}
-	for (k = 0; families[k].name; k++) {
-		size_t fl = strlen(families[k].name);
-		if (!starts_with(s, n, families[k].name))
-			continue;
-		if (n == fl) {
-			*extra = 0;
-		} else if (span_is(s + fl, n - fl, "_AND")) {
-			*extra = 1;
-		} else if (n - fl >= 5 && starts_with(s + fl, n - fl, "_AND") &&
-		           s[fl + 4] >= '1' && s[fl + 4] <= '9' && n - fl == 5) {
-			*extra = s[fl + 4] - '0';
-		} else {
-			continue;
+	for (k = 0; families[k].name; k++)
+		if (span_is(name + ov[2], ov[3] - ov[2], families[k].name)) {
+			*out = families[k].types;
+			*extra = ov[4] == PCRE2_UNSET ? 0
+			         : ov[5] == ov[4] ? 1 : name[ov[4]] - '0';
+			return 0;
 		}
-		*out = families[k].types;
-		return 0;
-	}
 	return -1;
 }
 
@@ -2115,37 +2126,46 @@ static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
 		tk.file = w->file;
 		tk.tid = tid;
 		tk.loc = inv == NOSZ ? i : inv;
-		/* the qualifier chain: (ident [<...>] ::)* before i */
+		/* the qualifier chain: (ident [<...>] ::)* before i; [qs, qe)
+		 * spans it without the last "::" (empty: qs == qe) */
 		j = back_ws(t, a, i);
 		tk.qs = tk.qe = i;
-		while (j >= a + 2 && t[j - 1] == ':' && t[j - 2] == ':') {
-			size_t x = back_ws(t, a, j - 2), y;
-			if (x > a && t[x - 1] == '>') {
-				long d2 = 0;
-				while (x > a) {
-					x--;
-					if (t[x] == '>')
-						d2++;
-					else if (t[x] == '<' && --d2 == 0)
-						break;
+		{
+			size_t qend = NOSZ;
+			while (j >= a + 2 && t[j - 1] == ':' && t[j - 2] == ':') {
+				size_t c = j - 2, x = back_ws(t, a, c), y;
+				if (qend == NOSZ)
+					qend = x;
+				if (x > a && t[x - 1] == '>') {
+					long d2 = 0;
+					while (x > a) {
+						x--;
+						if (t[x] == '>')
+							d2++;
+						else if (t[x] == '<' && --d2 == 0)
+							break;
+					}
+					x = back_ws(t, a, x);
 				}
-				x = back_ws(t, a, x);
+				y = x;
+				while (y > a && idc(t[y - 1]))
+					y--;
+				if (y == x) { /* a leading "::" */
+					tk.qs = c;
+					j = c;
+					break;
+				}
+				tk.qs = y;
+				j = back_ws(t, a, y);
 			}
-			y = x;
-			while (y > a && idc(t[y - 1]))
-				y--;
-			if (tk.qe == i)
-				tk.qe = back_ws(t, a, j - 2);
-			if (y == x) { /* a leading "::" */
-				tk.qs = j - 2;
-				j = y;
-				break;
+			if (qend != NOSZ) {
+				tk.qe = qend;
+				if (tk.qs > tk.qe)
+					tk.qs = tk.qe;
+			} else {
+				tk.qs = tk.qe = i;
 			}
-			tk.qs = y;
-			j = back_ws(t, a, y);
 		}
-		if (tk.qe == i)
-			tk.qs = tk.qe = i;
 		if (j > a && t[j - 1] == '.')
 			tk.member = 1;
 		else if (j >= a + 2 && t[j - 1] == '>' && t[j - 2] == '-')
@@ -2463,11 +2483,14 @@ static int strstr_n(const char *s, size_t n, const char *w)
 	return 0;
 }
 
+/* A stub: declared by DECLARE_DISPATCH, or named *_stub and not a
+ * function defined under CS_NATIVE_REL (2.6.0 has kernels named
+ * empty_affine_quantized_other_backends_stub). */
 static int is_stub_name(const struct priv *p, const char *s, size_t n)
 {
-	if (n > 5 && ends_with(s, n, "_stub"))
+	if (imap_get(&p->declname, s, n))
 		return 1;
-	return imap_get(&p->declname, s, n) != NULL;
+	return n > 5 && ends_with(s, n, "_stub") && !imap_get(&p->defname, s, n);
 }
 
 static void disc_stub(struct disc *x, const struct tok *k)
@@ -2615,8 +2638,6 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 	for (i = 0; i < x.qn; i++) {
 		x.cur = x.q[i];
 		x.depth = x.qd[i];
-		if (getenv("CS_TRACE"))
-			fprintf(stderr, "TRACE %d %s::%s %s:%lu\n", x.depth, p->defs[x.cur].ns, p->defs[x.cur].name, p->files[p->defs[x.cur].file].rel, line_of(m, p->defs[x.cur].file, p->defs[x.cur].at));
 		x.params = param_names(&p->defs[x.cur], &x.nparams);
 		walk_def(m, &p->defs[x.cur], disc_tok, &x);
 		free_strv(x.params, x.nparams);
