@@ -8,11 +8,17 @@
  * level (expanded, their expansion parsed the same way and kept).
  *
  * Bodies are not read at load time.  A query reads the few bodies it
- * needs with one token walker (walk_body) that skips literals, expands
+ * needs with one token walker (walk_text) that skips literals, expands
  * the macros visible from the file and reports identifiers with their
  * qualifier, whether they are member accesses and whether they are
  * called; discovery, dtype reading and the output rule are visitors of
  * that walk.
+ *
+ * The scanners are hand-written loops over a character-class table, as
+ * hostscan's are: the structural pass already visits every byte once, and
+ * a PCRE2 pattern per question would cost a pass each.  PCRE2 reads the
+ * dispatch macro names (cs_dispatch_macro_types), where a pattern says
+ * the rule most plainly.
  */
 #include "cppscan.h"
 #include "diag.h"
@@ -1129,9 +1135,8 @@ static size_t skip_template_prefix(const char *t, size_t n, size_t i)
 /* Strip what may follow a function's parameter list before its body:
  * const, noexcept(...), override, final, mutable, attributes spelled
  * __x__ or [[x]], `-> type`.  Returns the new end. */
-static size_t strip_tail(const char *t, size_t i, size_t e, size_t close_hint)
+static size_t strip_tail(const char *t, size_t i, size_t e)
 {
-	(void)close_hint;
 	for (;;) {
 		e = back_ws(t, i, e);
 		if (e > i && idc(t[e - 1])) {
@@ -1325,7 +1330,7 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 			break;
 		}
 	}
-	e = strip_tail(t, i, e, 0);
+	e = strip_tail(t, i, e);
 	if (e <= i || t[e - 1] != ')')
 		return H_SKIP;
 	close = e - 1;
@@ -3371,13 +3376,13 @@ int cs_output_rule(const struct cs_model *m, const char *op,
 	char *key;
 
 	memset(out, 0, sizeof *out);
-	buf_init(&why);
 	if (!m->have_sources) {
 		out->why = xstrdup("no C++ sources in this tree (" CS_NATIVE_REL
 		                   " holds no .cpp file)");
 		free(base);
 		return out->rule;
 	}
+	buf_init(&why);
 	/* the meta function */
 	key = dot ? xasprintf("%s_%s", base, dot + 1) : xstrdup(base);
 	l = imap_get(&p->metas, key, strlen(key));

@@ -30,7 +30,11 @@
  *     a header under CS_NATIVE_REL; the first definition of a name in a
  *     file wins (the `#if !defined(C10_MOBILE)` branch comes first in the
  *     real files);
- *   - other conditional groups (#if X / #else) are both read;
+ *   - other conditional groups (#if X / #elif / #else) are read in all
+ *     their branches, except when a branch leaves braces unpaired (a
+ *     function header written once per platform, `if constexpr (x) {`
+ *     against `if (x) {`): then only the first branch is read, so that the
+ *     braces of the file still pair up;
  *   - the namespace-level structure is parsed: `namespace` blocks (also
  *     `namespace a::b`, `inline namespace`, anonymous ones), `extern "C"`,
  *     struct/class/union bodies (their member functions are kept with the
@@ -38,8 +42,11 @@
  *     [const|noexcept|override...] {`, `Owner::name(...) {`, `operator()`,
  *     templates, and `MACRO(name)(...) {` (TORCH_IMPL_FUNC,
  *     TORCH_META_FUNC, TORCH_META_FUNC2(name, overload),
- *     TORCH_PRECOMPUTE_META_FUNC(2)), also when a macro call such as
- *     `CREATE_UNARY_TORCH_IMPL_FUNC(frac_out, frac_stub)` produces them;
+ *     TORCH_PRECOMPUTE_META_FUNC(2)), explicit specializations
+ *     `template <> void f<float>(...) {`, also when a macro call written
+ *     at namespace level such as `CREATE_UNARY_TORCH_IMPL_FUNC(frac_out,
+ *     frac_stub)` produces them (a file-local macro call followed by `(`
+ *     or `{` begins a header and is read as written, not expanded);
  *   - an unbalanced brace or parenthesis ends the scan of that file (or
  *     body) at the end of the file: nothing is read past it twice.
  *
@@ -47,8 +54,12 @@
  * valid until cs_free) and a 1-based line; for things a macro call
  * produces, the line of the macro call written in the file.
  *
- * Not thread-safe: one model, one thread at a time (queries do not change
- * the model, but share its PCRE2 match data).
+ * Not thread-safe: one thread at a time (queries do not change the model,
+ * but cs_dispatch_macro_types keeps one compiled PCRE2 pattern with its
+ * match data).
+ *
+ * Speed (2 cores, PyTorch 2.6.0, 588 files, 11 MB, warm cache): cs_load
+ * about 60 ms; a query reads a few bodies, well under a millisecond.
  */
 #ifndef MK_CPPSCAN_H
 #define MK_CPPSCAN_H
@@ -65,7 +76,9 @@
 /* How many calls away a CPU-only marker counts.  Deeper dtype dispatch
  * belongs to device-generic helpers in practice (2.6.0:
  * fill_empty_deterministic_ in TensorFactories.h picks a fill value per
- * dtype; resize_ reaches it five calls below many shared kernels). */
+ * dtype; abs_out reaches it six calls down, through resize_output and
+ * resize_).  On all 374 shared kernels of 2.6.0 a bound of 2, 3 or 4
+ * gives the same kinds; 3 keeps more CPU-only kernels of `CPU:` lines. */
 #define CS_CPU_DEPTH 3
 
 /* ---- dtypes ---- */
@@ -186,7 +199,9 @@ struct cs_stub {
 	                        "Owner::operator()" */
 	int how;             /* enum cs_reach: X_stub(...) or passed on */
 	int depth;           /* calls from the kernel to `in` (0: itself) */
-	int declared;        /* DECLARE_DISPATCH(type, name) in a header */
+	int declared;        /* DECLARE_DISPATCH(type, name) under CS_NATIVE_REL
+	                        (PyTorch writes them in headers; a .cpp one
+	                        counts too, a header's is preferred for decl) */
 	struct cs_loc decl;  /* that declaration (file NULL when undeclared) */
 	int defined;         /* DEFINE_DISPATCH(name) in some file */
 };
@@ -220,13 +235,20 @@ struct cs_discovery {
  *
  * Each body is scanned (string literals skipped, macros expanded) for:
  *   - stubs: an identifier declared by DECLARE_DISPATCH, or one ending in
- *     "_stub", that is called (CS_CALLED: `X_stub(iter.device_type(), ..)`,
- *     `X_stub(kCPU, ..)`, `X_stub(device_type(), *this)`) or written as a
- *     value (CS_PASSED: `unary_op_impl_out(result, self, abs_stub)`);
- *     member accesses (`.x_stub`) do not count;
- *   - CPU-only markers: a call of AT_DISPATCH_*, of a function whose name
- *     starts with "cpu_" (cpu_kernel, cpu_kernel_vec, cpu_serial_kernel,
- *     at::native::cpu_*), or of anything qualified by at::cpu:: ;
+ *     "_stub" that is not a function defined under CS_NATIVE_REL, called
+ *     (CS_CALLED: `X_stub(iter.device_type(), ..)`, `X_stub(kCPU, ..)`,
+ *     `X_stub(device_type(), *this)`) or written as a value (CS_PASSED:
+ *     `unary_op_impl_out(result, self, abs_stub)`); member accesses
+ *     (`.x_stub`) and the function's own parameters (a helper's `Stub&
+ *     stub`, or a parameter named like a stub, as scatter_impl's
+ *     `fill_stub`) do not count;
+ *   - CPU-only markers, within CS_CPU_DEPTH calls: a call of
+ *     AT_DISPATCH_* (not the sparse AT_DISPATCH_*_LAYOUTS, which switch on
+ *     layouts), of a function whose name starts with "cpu_" (cpu_kernel,
+ *     cpu_kernel_vec, cpu_serial_kernel, at::native::cpu_*), or of
+ *     anything qualified by a namespace named cpu (at::cpu::).  Raw memory
+ *     access without a dtype dispatch (memcpy of data_ptr, an MKL call) is
+ *     not recognised;
  *   - calls followed into other definitions (breadth first, each
  *     definition once, so cycles end; at most CS_MAX_DEPTH calls deep):
  *     an unqualified call `f(..)` or `f<..>(..)` goes to the definitions
@@ -238,7 +260,9 @@ struct cs_discovery {
  *   - struct names: an identifier naming a struct or class defined under
  *     CS_NATIVE_REL (outside cpu/), e.g. the functor given as template
  *     argument in `templates::uniform_impl_<UniformStub, Generator>(...)`,
- *     makes its member functions reached (same file first, as for calls).
+ *     makes its member functions reached (same file first, as for calls);
+ *     all of them: overloads are not resolved, so BernoulliStub's two
+ *     operator()s give both bernoulli stubs to each bernoulli kernel.
  *
  * Fills *out (caller frees with cs_discovery_free) and returns out->kind.
  * KERNEL that is not an identifier gives CS_UNKNOWN with a why. */
@@ -247,8 +271,9 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 
 void cs_discovery_free(struct cs_discovery *d);
 
-/* cs_stub_declared: 1 when a header under CS_NATIVE_REL declares stub NAME
- * with DECLARE_DISPATCH (*at set to the first), else 0. */
+/* cs_stub_declared: 1 when a file under CS_NATIVE_REL declares stub NAME
+ * with DECLARE_DISPATCH, else 0; *at (when AT is not NULL) is set to the
+ * declaration, the first one in a header when there is one. */
 int cs_stub_declared(const struct cs_model *m, const char *name,
                      struct cs_loc *at);
 
