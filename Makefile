@@ -21,6 +21,8 @@ TOOL_SRC := $(wildcard $(TOOLS:%=tools/src/%.c))
 TOOL_BIN := $(TOOL_SRC:tools/src/%.c=$(BIN)/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
+# debug drivers the shell tests run (built, never installed)
+PROBE_BIN := $(BUILD)/unit/cppscan_probe
 
 .PHONY: all tools deps check check-asan check-valgrind \
         demo bench fuzz install install-user uninstall doctor clean
@@ -74,7 +76,7 @@ $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libmk.a
 # Ends with one line "N passed, N failed, N skipped".
 check: all
 	@sh tools/deps.sh --quiet --tests
-	@$(MAKE) --no-print-directory $(UNIT_BIN)
+	@$(MAKE) --no-print-directory $(UNIT_BIN) $(PROBE_BIN)
 	@sh tests/run-all.sh
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang).

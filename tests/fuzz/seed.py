@@ -45,6 +45,17 @@ for p in yamls:
     save("fuzz_nfyaml", read(p))
 for p in sources:
     save("fuzz_scan", read(p))
+# fuzz_cppscan: the shared file, 0x01, the CPU kernel file (cppscan's own
+# fixture tree: each shared file with the kernel file, each file alone)
+cs = os.path.join(repo, "tests", "fixtures", "cppscan", "tree", "aten", "src",
+                  "ATen", "native")
+if os.path.isdir(cs):
+    kern = read(os.path.join(cs, "cpu", "UnaryKernel.cpp"))
+    for n in sorted(os.listdir(cs)):
+        p = os.path.join(cs, n)
+        if os.path.isfile(p) and n.endswith((".cpp", ".h")):
+            save("fuzz_cppscan", read(p) + b"\x01" + kern)
+            save("fuzz_cppscan", read(p))
 # fuzz_edit: 2 bytes offset seed, 1 byte text length, text, file
 inserts = [b"REGISTER_UNARY_OP(x, float, float);\n", b"\r\n", b"",
            b"  MPS: x_out\n"]
