@@ -356,8 +356,10 @@ static void test_kernels(void **state)
 	assert_at(m.metals[0].at, "aten/src/ATen/native/mps/kernels/Unary.metal",
 	          2, 1);
 	assert_string_equal(m.metals[1].kernel, "neg_dense_half_half");
-	assert_int_equal(m.nhostnames, 1);
-	assert_string_equal(m.hostnames[0], "raw_kernel_float");
+	assert_int_equal(m.nraws, 1);
+	assert_string_equal(m.raws[0].name, "raw_kernel_float");
+	assert_int_equal(m.raws[0].prefix, 0);
+	assert_int_equal(m.raws[0].host_name, 1);
 
 	assert_int_equal(hs_kernel_registered(&m, "neg"), 1);
 	assert_int_equal(hs_kernel_registered(&m, "raw_kernel"), 1);
@@ -649,11 +651,17 @@ static void test_test_mps(void **state)
 	hs_free(&e);
 	rm_tree(d);
 	free(d);
+	/* a tree with both: each is read, common_mps.py first */
 	d = load_tree(&e, both);
 	assert_int_equal(e.have_common_mps, 1);
-	assert_int_equal(e.have_test_mps, 0);
-	assert_int_equal(e.nxfails, 2);
+	assert_int_equal(e.have_test_mps, 1);
+	assert_int_equal(e.nxfails, 7);
 	assert_string_equal(e.xfails[0].key, "sqrt");
+	assert_string_equal(e.xfails[1].key, "nn.functional.gelu");
+	for (i = 0; i < 5; i++) {
+		assert_string_equal(e.xfails[2 + i].key, keys[i]);
+		assert_string_equal(e.xfails[2 + i].list, lists[i]);
+	}
 	hs_free(&e);
 	rm_tree(d);
 	free(d);
