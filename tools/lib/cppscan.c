@@ -3488,3 +3488,23 @@ void cs_outrule_free(struct cs_outrule *r)
 	free(r->why);
 	memset(r, 0, sizeof *r);
 }
+
+const struct cs_model *cs_lazy_get(struct cs_lazy *l)
+{
+	if (!l->root)
+		return NULL;
+	if (!l->tried) {
+		l->tried = 1;
+		if (cs_load(&l->m, l->root) != 0)
+			exit(MK_EXIT_ERROR);
+		l->ok = 1;
+	}
+	return &l->m;
+}
+
+void cs_lazy_free(struct cs_lazy *l)
+{
+	if (l->ok)
+		cs_free(&l->m);
+	l->ok = l->tried = 0;
+}

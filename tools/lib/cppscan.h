@@ -169,6 +169,23 @@ int cs_load(struct cs_model *m, const char *root);
 
 void cs_free(struct cs_model *m);
 
+/* A model read on first need: the tools that answer some questions from
+ * the yaml alone read the C++ sources only when an operator needs them.
+ * Set root (the checkout; NULL: never read) and zero the rest. */
+struct cs_lazy {
+	const char *root;
+	struct cs_model m;
+	int tried;           /* cs_lazy_get ran once */
+	int ok;              /* and cs_load succeeded */
+};
+
+/* cs_lazy_get: the model, read (cs_load) the first time; NULL when root
+ * is NULL.  An unreadable source prints its diagnostic and exits 2 (the
+ * question cannot be answered).  Free with cs_lazy_free. */
+const struct cs_model *cs_lazy_get(struct cs_lazy *l);
+
+void cs_lazy_free(struct cs_lazy *l);
+
 /* A place in the sources: file NULL when there is none. */
 struct cs_loc {
 	const char *file;    /* relative to the root, owned by the model */

@@ -129,9 +129,8 @@ struct ctx {
 	char **graph_names;      /* names of every definition, sorted */
 	size_t ngraph_names;
 	const struct cs_model *cs; /* the C++ sources: given, or read on first
-	                            need into own_cs */
-	struct cs_model own_cs;
-	int cs_tried;
+	                            need through lazy */
+	struct cs_lazy lazy;
 	char **decl_stubs;       /* by operator: DECLARE_DISPATCH stubs */
 	size_t *ndecls;
 	struct hs_map reached;   /* kernel name → index into disc */
@@ -292,13 +291,10 @@ static const struct nf_func *row(const struct ctx *c, const struct vf_op *op,
 static const struct cs_discovery *reach(struct ctx *c, const char *kernel)
 {
 	long k;
-	if (!c->cs && c->in->root && !c->cs_tried) {
+	if (!c->cs && c->lazy.root) {
 		/* read on first need: an operator without shared rows never
 		 * pays for the C++ sources */
-		c->cs_tried = 1;
-		if (cs_load(&c->own_cs, c->in->root) != 0)
-			exit(MK_EXIT_ERROR);
-		c->cs = &c->own_cs;
+		c->cs = cs_lazy_get(&c->lazy);
 		c->r->have_sources = c->cs->have_sources;
 	}
 	if (!c->cs || !c->cs->have_sources || !kernel)
@@ -1282,6 +1278,7 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 	}
 	r->lists_checked = hm->have_common_mps || hm->have_test_mps;
 	c.cs = in->cs;
+	c.lazy.root = in->cs ? NULL : in->root;
 	r->have_sources = in->cs && in->cs->have_sources;
 	/* what host code calls or registers, and its namespaces */
 	memset(&hostns, 0, sizeof hostns);
@@ -1402,8 +1399,7 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 		cs_discovery_free(&c.disc[i]);
 	free(c.disc);
 	hs_map_free(&c.reached);
-	if (c.cs == &c.own_cs)
-		cs_free(&c.own_cs);
+	cs_lazy_free(&c.lazy);
 	return 0;
 }
 

@@ -1,12 +1,12 @@
 /* mps-dispatch — fold MPS-specific dispatch rows into the shared dispatch
  * line of native_functions.yaml (or, with --add, add MPS to the shared
- * line of a new operator's structured out row).  Issue #4.
- *
- * Works on the yaml text: libyaml's marks (through nfyaml) locate the
- * dispatch lines; only those lines change, every other byte stays. */
+ * line of a new operator's out rows).  The plan is fold.h's; this file
+ * reads the options, prints the plan and hands the new yaml to the edit
+ * engine. */
 #include "cli.h"
 #include "diag.h"
 #include "edit.h"
+#include "fold.h"
 #include "nfyaml.h"
 
 #include <jansson.h>
@@ -21,7 +21,7 @@ static const struct opt opts[] = {
 	{"root", 0, OPT_STRING, &opt_root, "DIR",
 	 "PyTorch checkout (default: walk up from the current folder)"},
 	{"add", 0, OPT_FLAG, &opt_add, NULL,
-	 "new operator: add MPS to the shared line of its structured out rows"},
+	 "new operator: add MPS to the shared line of its out rows"},
 	{"in-place", 'i', OPT_FLAG, &opt_in_place, NULL,
 	 "write the change (atomically) instead of printing a diff"},
 	{"json", 'j', OPT_FLAG, &opt_json, NULL,
@@ -39,15 +39,27 @@ static const struct tool_info info = {
 	"dispatch line.",
 	"Fold (default): in every overload row of OP that has `MPS: x_mps` on its\n"
 	"own line beside a shared `CPU, CUDA: x` line, MPS joins the shared line\n"
-	"(`CPU, CUDA, MPS: x`) and the `MPS:` line goes.  A row is not folded, and\n"
-	"the reason is given, when it is not structured, when it has no CPU/CUDA\n"
-	"line to join, or when its CPU and CUDA kernels differ.\n"
-	"--add: for a new operator, add MPS to the shared line of each structured\n"
-	"out row of OP that has no MPS kernel yet.\n"
-	"Comments, indentation, key order, blank lines, line endings and every\n"
-	"byte outside the changed lines stay as they are.\n"
+	"(`CPU, CUDA, MPS: x`) and the `MPS:` line goes.  A structured row folds.\n"
+	"A row that is not structured folds when its shared kernel reaches the\n"
+	"device through DispatchStubs or calls only other operators, as the C++\n"
+	"sources under aten/src/ATen/native show; it is refused, with the reason\n"
+	"and the file:line, when that kernel does CPU-only work itself, when no\n"
+	"definition of it is found, or when the tree has no C++ sources.  Refused\n"
+	"too: no CPU/CUDA line to join, CPU and CUDA kernels that differ.\n"
+	"For each row folded, a note names every stub its shared kernel reaches,\n"
+	"with where: MPS must register each (REGISTER_DISPATCH, or a wrapper such\n"
+	"as REGISTER_UNARY_TI_DISPATCH).\n"
+	"--add: for a new operator, add MPS to the shared line of each out row of\n"
+	"OP that has no MPS kernel yet (same rules, same notes).\n"
+	"Key order: when the keys of the joined line are in alphabetical order\n"
+	"ignoring case (CPU, CUDA, XPU), MPS takes its alphabetical place (CPU,\n"
+	"CUDA, MPS, XPU), as PyTorch writes them; otherwise it goes at the end.\n"
+	"Comments, indentation, blank lines, line endings and every byte outside\n"
+	"the changed lines stay as they are.\n"
 	"\n"
-	"Reads: ROOT/" NF_YAML_REL ".\n"
+	"Reads: ROOT/" NF_YAML_REL "; the C++ sources under\n"
+	"ROOT/aten/src/ATen/native (*.cpp, *.h; not the device folders) when a row\n"
+	"is acted on.\n"
 	"Writes (only with --in-place or --undo): that file, atomically, and one\n"
 	"undo journal entry in the checkout: ROOT/.git/metal-kernel/journal/ in a\n"
 	"git work tree, else ROOT/.metal-kernel/journal/ (--journal DIR moves it).\n"
@@ -57,202 +69,70 @@ static const struct tool_info info = {
 	"\n"
 	"--json: one object per row: op, function, path, line, action (fold or\n"
 	"add when only proposed, folded or added once written, refused or\n"
-	"refused-add), reason, hint; with --undo one object per restored file.\n"
+	"refused-add), reason, hint, kernel (the shared kernel joined), stubs (a\n"
+	"list of {name, reached_at, declared}; [] for a kernel that needs none;\n"
+	"null when the C++ sources could not tell); with --undo one object per\n"
+	"restored file.\n"
 	"\n"
 	"Exit status: 0 nothing to change (prints nothing) or written; 1 a diff\n"
 	"was printed; 2 error, or rows needed folding and none could be.\n"};
 
-/* one text edit: replace [start, end) by text */
-struct tedit {
-	size_t start, end;
-	char *text;
-};
-
-static struct tedit *edits;
-static size_t nedits, capedits;
-
-static void add_edit(size_t start, size_t end, char *text)
+static void report(const struct fold_row *r)
 {
-	if (nedits == capedits)
-		edits = xrealloc(edits, (capedits = capedits ? capedits * 2 : 16) *
-		                            sizeof *edits);
-	edits[nedits].start = start;
-	edits[nedits].end = end;
-	edits[nedits].text = text;
-	nedits++;
-}
-
-static int cmp_edit(const void *a, const void *b)
-{
-	const struct tedit *x = a, *y = b;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static size_t line_start(const char *t, size_t off)
-{
-	while (off > 0 && t[off - 1] != '\n' && t[off - 1] != '\r')
-		off--;
-	return off;
-}
-
-/* offset just past the line break that ends the line holding off */
-static size_t line_next(const char *t, size_t len, size_t off)
-{
-	while (off < len && t[off] != '\n' && t[off] != '\r')
-		off++;
-	if (off < len && t[off] == '\r')
-		off++;
-	if (off < len && t[off] == '\n')
-		off++;
-	return off;
-}
-
-/* the key text of dispatch line d ends before its ':' */
-static size_t key_end(const char *t, size_t len, const struct nf_dispatch *d)
-{
-	size_t e = d->key_start;
-	while (e < len && t[e] != ':' && t[e] != '\n')
-		e++;
-	while (e > d->key_start && (t[e - 1] == ' ' || t[e - 1] == '\t'))
-		e--;
-	return e;
-}
-
-/* 1 when the dispatch line stands alone on its text line (block style) */
-static int alone_on_line(const char *t, size_t len, const struct nf_dispatch *d)
-{
-	size_t s = line_start(t, d->key_start), e = d->value_end;
-	for (; s < d->key_start; s++)
-		if (t[s] != ' ' && t[s] != '\t')
-			return 0;
-	while (e < len && (t[e] == ' ' || t[e] == '\t'))
-		e++;
-	return e >= len || t[e] == '\n' || t[e] == '\r' || t[e] == '#';
-}
-
-static int is_backend(const char *k, const char *b)
-{
-	return strcmp(k, b) == 0;
-}
-
-/* The line holding CPU or CUDA (the shared implementation MPS can join). */
-static const struct nf_dispatch *shared_line(const struct nf_func *f,
-                                             const char **why)
-{
-	const struct nf_dispatch *cpu = NULL, *cuda = NULL;
-	size_t i, j;
-	for (i = 0; i < f->ndispatch; i++)
-		for (j = 0; j < f->dispatch[i].nkeys; j++) {
-			if (is_backend(f->dispatch[i].keys[j], "CPU"))
-				cpu = &f->dispatch[i];
-			if (is_backend(f->dispatch[i].keys[j], "CUDA"))
-				cuda = &f->dispatch[i];
-		}
-	if (!cpu && !cuda) {
-		*why = "no CPU or CUDA line to join";
-		return NULL;
+	const struct nf_func *f = r->f;
+	unsigned long line = r->at ? r->at->line : f->line;
+	unsigned long col = r->at ? r->at->col : 1;
+	size_t i;
+	if (r->no_out) {
+		diag_at(NF_YAML_REL, f->line, 1,
+		        "warning: not added: '%s' has no out= row to add MPS to "
+		        "(composite, or not TensorIterator-shaped); see mps-overloads %s",
+		        f->base, f->base);
+		return;
 	}
-	if (cpu && cuda && cpu != cuda && strcmp(cpu->kernel, cuda->kernel) != 0) {
-		*why = "its CPU and CUDA kernels differ";
-		return NULL;
-	}
-	return cpu ? cpu : cuda;
-}
-
-static int nrefused, nacted;
-
-static void report(const struct nf_index *ix, const struct nf_func *f,
-                   const struct nf_dispatch *at, const char *action,
-                   const char *why, const char *hint)
-{
-	unsigned long line = at ? at->line : f->line, col = at ? at->col : 1;
 	if (opt_json) {
-		json_t *o = json_object();
+		json_t *o = json_object(), *st = json_null();
 		json_object_set_new(o, "op", json_string(f->base));
 		json_object_set_new(o, "function", json_string(f->name));
 		json_object_set_new(o, "path", json_string(NF_YAML_REL));
 		json_object_set_new(o, "line", json_integer((json_int_t)line));
-		json_object_set_new(o, "action", json_string(action));
-		json_object_set_new(o, "reason", why ? json_string(why) : json_null());
-		json_object_set_new(o, "hint", hint ? json_string(hint) : json_null());
+		json_object_set_new(o, "action",
+		                    json_string(fold_action_name(r->action, opt_in_place)));
+		json_object_set_new(o, "reason", r->why ? json_string(r->why) : json_null());
+		json_object_set_new(o, "hint", r->hint ? json_string(r->hint) : json_null());
+		json_object_set_new(o, "kernel", r->kernel ? json_string(r->kernel)
+		                                           : json_null());
+		if (r->reach == CS_STUB_BACKED || r->reach == CS_DEVICE_GENERIC) {
+			st = json_array();
+			for (i = 0; i < r->nstubs; i++) {
+				json_t *s = json_object();
+				json_object_set_new(s, "name", json_string(r->stubs[i].name));
+				json_object_set_new(s, "reached_at", json_string(r->stubs[i].where));
+				json_object_set_new(s, "declared", json_boolean(r->stubs[i].declared));
+				json_array_append_new(st, s);
+			}
+		}
+		json_object_set_new(o, "stubs", st);
 		json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(o);
 	}
-	if (why) {
-		(void)ix;
+	if (r->why) {
 		diag_at(NF_YAML_REL, line, col, "warning: not %s: '%s': %s; %s",
-		        strcmp(action, "refused-add") == 0 ? "added" : "folded",
-		        f->name, why, hint);
-	}
-}
-
-static void fold(const struct nf_index *ix, const struct nf_func *f)
-{
-	const struct nf_dispatch *mps = nf_mps_dispatch(f), *sh;
-	const char *why = NULL, *t = ix->text;
-	struct buf b;
-
-	if (!f->structured) {
-		report(ix, f, mps, "refused",
-		       "the row is not structured",
-		       "keep the MPS-specific row, or check that the shared kernel "
-		       "calls a stub and add MPS to its line by hand (then register "
-		       "the stub with REGISTER_DISPATCH)");
-		nrefused++;
+		        r->action == FOLD_REFUSED_ADD ? "added" : "folded", f->name,
+		        r->why, r->hint);
 		return;
 	}
-	if (!(sh = shared_line(f, &why))) {
-		report(ix, f, mps, "refused", why,
-		       "keep the MPS-specific row, or register the existing stub "
-		       "for MPS with REGISTER_MPS_DISPATCH");
-		nrefused++;
-		return;
-	}
-	if (!alone_on_line(t, ix->len, mps) || !alone_on_line(t, ix->len, sh)) {
-		report(ix, f, mps, "refused", "the dispatch map is not in block style",
-		       "fold it by hand");
-		nrefused++;
-		return;
-	}
-	/* MPS joins the shared line */
-	add_edit(key_end(t, ix->len, sh), key_end(t, ix->len, sh), xstrdup(", MPS"));
-	if (mps->nkeys == 1) {
-		size_t s = line_start(t, mps->key_start);
-		add_edit(s, line_next(t, ix->len, mps->value_end), xstrdup(""));
-	} else {
-		/* "MPS, X: k" keeps X alone */
-		size_t i;
-		buf_init(&b);
-		for (i = 0; i < mps->nkeys; i++)
-			if (strcmp(mps->keys[i], "MPS") != 0)
-				buf_printf(&b, "%s%s", b.len ? ", " : "", mps->keys[i]);
-		add_edit(mps->key_start, key_end(t, ix->len, mps), b.data);
-	}
-	report(ix, f, mps, opt_in_place ? "folded" : "fold", NULL, NULL);
-	nacted++;
-}
-
-static void add_mps(const struct nf_index *ix, const struct nf_func *f)
-{
-	const struct nf_dispatch *sh;
-	const char *why = NULL, *t = ix->text;
-
-	if (!(sh = shared_line(f, &why))) {
-		report(ix, f, NULL, "refused-add", why,
-		       "write an MPS-specific kernel, or add a shared CPU/CUDA kernel first");
-		nrefused++;
-		return;
-	}
-	if (!alone_on_line(t, ix->len, sh)) {
-		report(ix, f, sh, "refused-add", "the dispatch map is not in block style",
-		       "add MPS by hand");
-		nrefused++;
-		return;
-	}
-	add_edit(key_end(t, ix->len, sh), key_end(t, ix->len, sh), xstrdup(", MPS"));
-	report(ix, f, sh, opt_in_place ? "added" : "add", NULL, NULL);
-	nacted++;
+	/* what MPS must register now */
+	for (i = 0; i < r->nstubs; i++)
+		diag_at(NF_YAML_REL, line, col,
+		        "note: %s: MPS must register %s (reached at %s%s)", f->name,
+		        r->stubs[i].name, r->stubs[i].where,
+		        r->stubs[i].declared ? "" : "; no DECLARE_DISPATCH declares it");
+	if (r->reach == CS_DEVICE_GENERIC)
+		diag_at(NF_YAML_REL, line, col,
+		        "note: %s: its shared kernel `%s` calls other operators only: "
+		        "no stub to register", f->name, r->kernel);
 }
 
 int main(int argc, char **argv)
@@ -261,10 +141,11 @@ int main(int argc, char **argv)
 	struct edit_set set = {0};
 	struct edit_opts eo = {0};
 	struct edit_file *ef;
-	struct buf out;
+	struct fold_plan plan;
+	struct cs_lazy cs;
 	char *root, *path;
 	int nops, k, status;
-	size_t i, pos;
+	size_t i, nacted, nrefused;
 
 	diag_init("mps-dispatch");
 	nops = cli_parse(&info, opts, argc, argv);
@@ -303,72 +184,35 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	}
 
+	memset(&plan, 0, sizeof plan);
+	memset(&cs, 0, sizeof cs);
+	cs.root = root;
 	for (k = 0; k < nops; k++) {
-		int found = 0, outs = 0;
-		unsigned long first_line = 0;
-		for (i = 0; i < ix.nentries; i++) {
-			const struct nf_func *f = &ix.funcs[i];
-			if (strcmp(f->base, argv[k]) != 0)
-				continue;
-			if (!found)
-				first_line = f->line;
-			found = 1;
-			if (opt_add) {
-				if (f->kind != NF_OUT)
-					continue;
-				outs++;
-				if (f->route == ROUTE_MPS_SPECIFIC) {
-					report(&ix, f, nf_mps_dispatch(f), "refused-add",
-					       "it has an MPS-specific kernel already",
-					       "fold it: run mps-dispatch without --add");
-					nrefused++;
-				} else if (f->mps_kernel) {
-					continue; /* shared already */
-				} else if (!f->structured) {
-					report(&ix, f, NULL, "refused-add",
-					       "the row is not structured",
-					       "add MPS to its shared line by hand once you have "
-					       "checked that the kernel calls a stub");
-					nrefused++;
-				} else {
-					add_mps(&ix, f);
-				}
-			} else if (f->route == ROUTE_MPS_SPECIFIC) {
-				fold(&ix, f);
-			}
-		}
-		if (found && opt_add && outs == 0) {
-			diag_at(NF_YAML_REL, first_line, 1,
-			        "warning: not added: '%s' has no out= row to add MPS to "
-			        "(composite, or not TensorIterator-shaped); see "
-			        "mps-overloads %s", argv[k], argv[k]);
-			nrefused++;
-		}
-		if (!found) {
+		size_t from = plan.nrows;
+		if (fold_plan_op(&plan, &ix, &cs, argv[k], opt_add) == 0) {
 			warnx_("error: no operator '%s' in %s (see mps-overloads)", argv[k],
 			       NF_YAML_REL);
+			fold_plan_free(&plan);
+			cs_lazy_free(&cs);
 			nf_free(&ix);
 			edit_set_free(&set);
 			free(root);
 			free(path);
 			return MK_EXIT_ERROR;
 		}
+		for (i = from; i < plan.nrows; i++)
+			report(&plan.rows[i]);
 	}
-
-	/* apply the edits in file order */
-	if (nedits > 1) /* edits is NULL when there are none */
-		qsort(edits, nedits, sizeof *edits, cmp_edit);
-	buf_init(&out);
-	for (i = 0, pos = 0; i < nedits; i++) {
-		buf_add(&out, ix.text + pos, edits[i].start - pos);
-		buf_puts(&out, edits[i].text);
-		pos = edits[i].end;
-		free(edits[i].text);
+	{
+		size_t n;
+		char *text = fold_apply(&ix, &plan, &n);
+		edit_set_replace(ef, text, n);
+		free(text);
 	}
-	buf_add(&out, ix.text + pos, ix.len - pos);
-	free(edits);
-	edit_set_replace(ef, out.data, out.len);
-	buf_free(&out);
+	nacted = plan.nacted;
+	nrefused = plan.nrefused;
+	fold_plan_free(&plan);
+	cs_lazy_free(&cs);
 	nf_free(&ix);
 
 	if (nacted == 0) {

@@ -1,0 +1,406 @@
+/* fold.c — see fold.h.  Works on the yaml text: libyaml's marks (through
+ * nfyaml) locate the dispatch lines; only those lines change. */
+#include "fold.h"
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static size_t line_start(const char *t, size_t off)
+{
+	while (off > 0 && t[off - 1] != '\n' && t[off - 1] != '\r')
+		off--;
+	return off;
+}
+
+/* offset just past the line break that ends the line holding off */
+static size_t line_next(const char *t, size_t len, size_t off)
+{
+	while (off < len && t[off] != '\n' && t[off] != '\r')
+		off++;
+	if (off < len && t[off] == '\r')
+		off++;
+	if (off < len && t[off] == '\n')
+		off++;
+	return off;
+}
+
+/* the key text of dispatch line d ends before its ':' */
+static size_t key_end(const char *t, size_t len, const struct nf_dispatch *d)
+{
+	size_t e = d->key_start;
+	while (e < len && t[e] != ':' && t[e] != '\n')
+		e++;
+	while (e > d->key_start && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+		e--;
+	return e;
+}
+
+/* 1 when the dispatch line stands alone on its text line (block style) */
+static int alone_on_line(const char *t, size_t len, const struct nf_dispatch *d)
+{
+	size_t s = line_start(t, d->key_start), e = d->value_end;
+	for (; s < d->key_start; s++)
+		if (t[s] != ' ' && t[s] != '\t')
+			return 0;
+	while (e < len && (t[e] == ' ' || t[e] == '\t'))
+		e++;
+	return e >= len || t[e] == '\n' || t[e] == '\r' || t[e] == '#';
+}
+
+/* The line holding CPU or CUDA (the shared implementation MPS can join),
+ * or NULL with *why set. */
+static const struct nf_dispatch *shared_line(const struct nf_func *f,
+                                             const char **why)
+{
+	const struct nf_dispatch *cpu = NULL, *cuda = NULL;
+	size_t i;
+	for (i = 0; i < f->ndispatch; i++) {
+		if (nf_dispatch_has_key(&f->dispatch[i], "CPU"))
+			cpu = &f->dispatch[i];
+		if (nf_dispatch_has_key(&f->dispatch[i], "CUDA"))
+			cuda = &f->dispatch[i];
+	}
+	if (!cpu && !cuda) {
+		*why = "no CPU or CUDA line to join";
+		return NULL;
+	}
+	if (cpu && cuda && cpu != cuda && strcmp(cpu->kernel, cuda->kernel) != 0) {
+		*why = "its CPU and CUDA kernels differ";
+		return NULL;
+	}
+	return cpu ? cpu : cuda;
+}
+
+static const char *entity(const char *k)
+{
+	const char *p = strrchr(k, ':');
+	return p ? p + 1 : k;
+}
+
+static struct fold_row *new_row(struct fold_plan *p, const struct nf_func *f,
+                                enum fold_action a, const struct nf_dispatch *at)
+{
+	struct fold_row *r;
+	if (p->nrows == p->caprows) {
+		p->caprows = p->caprows ? p->caprows * 2 : 16;
+		p->rows = xrealloc(p->rows, p->caprows * sizeof *p->rows);
+	}
+	r = &p->rows[p->nrows++];
+	memset(r, 0, sizeof *r);
+	r->f = f;
+	r->action = a;
+	r->at = at;
+	r->reach = -1;
+	if (a == FOLD_REFUSED || a == FOLD_REFUSED_ADD)
+		p->nrefused++;
+	else
+		p->nacted++;
+	return r;
+}
+
+static void refuse(struct fold_plan *p, const struct nf_func *f,
+                   enum fold_action a, const struct nf_dispatch *at,
+                   char *why, const char *hint)
+{
+	struct fold_row *r = new_row(p, f, a, at);
+	r->why = why;
+	r->hint = xstrdup(hint);
+}
+
+static void add_edit(struct fold_plan *p, size_t start, size_t end, char *text)
+{
+	if (p->nedits == p->capedits) {
+		p->capedits = p->capedits ? p->capedits * 2 : 16;
+		p->edits = xrealloc(p->edits, p->capedits * sizeof *p->edits);
+	}
+	p->edits[p->nedits].start = start;
+	p->edits[p->nedits].end = end;
+	p->edits[p->nedits].text = text;
+	p->nedits++;
+}
+
+/* MPS joins line sh: at its alphabetical place when the keys are in
+ * alphabetical order ignoring case, else at the end (see fold.h) */
+static void join_mps(struct fold_plan *p, const struct nf_index *ix,
+                     const struct nf_dispatch *sh)
+{
+	const char *t = ix->text;
+	size_t e = key_end(t, ix->len, sh), i, at = e, k;
+	int sorted = 1;
+	for (i = 1; i < sh->nkeys && sorted; i++)
+		sorted = strcasecmp(sh->keys[i - 1], sh->keys[i]) <= 0;
+	if (sorted) {
+		for (i = 0; i < sh->nkeys; i++)
+			if (strcasecmp("MPS", sh->keys[i]) < 0)
+				break;
+		if (i < sh->nkeys) {
+			/* the start of key i in the text: after i commas */
+			size_t commas = 0;
+			for (k = sh->key_start; k < e && commas < i; k++)
+				if (t[k] == ',')
+					commas++;
+			while (k < e && (t[k] == ' ' || t[k] == '\t'))
+				k++;
+			at = k;
+			add_edit(p, at, at, xstrdup("MPS, "));
+			return;
+		}
+	}
+	add_edit(p, at, at, xstrdup(", MPS"));
+}
+
+/* the stubs the shared kernel of row r reaches (when the sources say),
+ * into r; returns the discovery (NULL when not asked or no sources) */
+static const struct cs_model *sources(struct cs_lazy *cs)
+{
+	const struct cs_model *m = cs ? cs_lazy_get(cs) : NULL;
+	return m;
+}
+
+static int discover(struct fold_row *r, struct cs_lazy *cs, const char *kernel,
+                    struct cs_discovery *d)
+{
+	const struct cs_model *m = sources(cs);
+	size_t i;
+	memset(d, 0, sizeof *d);
+	if (!m)
+		return -1;
+	r->reach = cs_discover(m, kernel, d);
+	if (d->kind == CS_STUB_BACKED) {
+		r->stubs = xcalloc(d->nstubs + 1, sizeof *r->stubs);
+		for (i = 0; i < d->nstubs; i++) {
+			r->stubs[i].name = xstrdup(d->stubs[i].name);
+			r->stubs[i].where = d->stubs[i].at.file
+			                        ? xasprintf("%s:%lu", d->stubs[i].at.file,
+			                                    d->stubs[i].at.line)
+			                        : xstrdup("?");
+			r->stubs[i].declared = d->stubs[i].declared;
+		}
+		r->nstubs = d->nstubs;
+	}
+	return 0;
+}
+
+/* a row that is not structured: why its kernel cannot be folded, or NULL
+ * when it can (stub-backed or device-generic) */
+static char *not_structured_why(const struct cs_discovery *d, int asked,
+                                const char *kernel)
+{
+	if (!asked)
+		return xasprintf("the row is not structured, and the C++ sources "
+		                 "that would tell whether its shared kernel `%s` "
+		                 "reaches a stub were not read", kernel);
+	switch (d->kind) {
+	case CS_STUB_BACKED:
+	case CS_DEVICE_GENERIC:
+		return NULL;
+	case CS_CPU_ONLY:
+		return xasprintf("the row is not structured and its shared kernel "
+		                 "`%s` does CPU-only work itself (%s at %s:%lu), with "
+		                 "no stub for MPS to register",
+		                 kernel, d->cpu_why ? d->cpu_why : "?",
+		                 d->cpu.file ? d->cpu.file : "?", d->cpu.line);
+	default:
+		if (d->no_sources)
+			return xasprintf("the row is not structured and this tree has no "
+			                 "C++ sources (aten/src/ATen/native/*.cpp) to tell "
+			                 "whether its shared kernel `%s` reaches a stub",
+			                 kernel);
+		return xasprintf("the row is not structured and no definition of its "
+		                 "shared kernel `%s` was found under "
+		                 "aten/src/ATen/native", kernel);
+	}
+}
+
+static void fold_row(struct fold_plan *p, const struct nf_index *ix,
+                     struct cs_lazy *cs, const struct nf_func *f)
+{
+	const struct nf_dispatch *mps = nf_mps_dispatch(f), *sh;
+	const char *why = NULL, *t = ix->text;
+	struct fold_row *r;
+	struct cs_discovery d;
+	int asked;
+
+	if (!(sh = shared_line(f, &why))) {
+		refuse(p, f, FOLD_REFUSED, mps, xstrdup(why),
+		       "keep the MPS-specific row, or register the existing stub "
+		       "for MPS with REGISTER_MPS_DISPATCH");
+		return;
+	}
+	if (!alone_on_line(t, ix->len, mps) || !alone_on_line(t, ix->len, sh)) {
+		refuse(p, f, FOLD_REFUSED, mps,
+		       xstrdup("the dispatch map is not in block style"),
+		       "fold it by hand");
+		return;
+	}
+	r = new_row(p, f, FOLD_FOLD, mps);
+	r->kernel = entity(sh->kernel);
+	asked = discover(r, cs, r->kernel, &d) == 0;
+	if (!f->structured) {
+		char *w = not_structured_why(&d, asked, r->kernel);
+		if (w) {
+			r->action = FOLD_REFUSED;
+			r->why = w;
+			r->hint = xstrdup("keep the MPS-specific row");
+			p->nacted--;
+			p->nrefused++;
+			cs_discovery_free(&d);
+			return;
+		}
+	}
+	cs_discovery_free(&d);
+	/* MPS joins the shared line */
+	join_mps(p, ix, sh);
+	if (mps->nkeys == 1) {
+		size_t s = line_start(t, mps->key_start);
+		add_edit(p, s, line_next(t, ix->len, mps->value_end), xstrdup(""));
+	} else {
+		/* "MPS, X: k" keeps X alone */
+		struct buf b;
+		size_t i;
+		buf_init(&b);
+		for (i = 0; i < mps->nkeys; i++)
+			if (strcmp(mps->keys[i], "MPS") != 0)
+				buf_printf(&b, "%s%s", b.len ? ", " : "", mps->keys[i]);
+		add_edit(p, mps->key_start, key_end(t, ix->len, mps), b.data);
+	}
+}
+
+static void add_row(struct fold_plan *p, const struct nf_index *ix,
+                    struct cs_lazy *cs, const struct nf_func *f)
+{
+	const struct nf_dispatch *sh;
+	const char *why = NULL;
+	struct fold_row *r;
+	struct cs_discovery d;
+	int asked;
+
+	if (!(sh = shared_line(f, &why))) {
+		refuse(p, f, FOLD_REFUSED_ADD, NULL, xstrdup(why),
+		       "write an MPS-specific kernel, or add a shared CPU/CUDA kernel "
+		       "first");
+		return;
+	}
+	if (!alone_on_line(ix->text, ix->len, sh)) {
+		refuse(p, f, FOLD_REFUSED_ADD, sh,
+		       xstrdup("the dispatch map is not in block style"),
+		       "add MPS by hand");
+		return;
+	}
+	r = new_row(p, f, FOLD_ADD, sh);
+	r->kernel = entity(sh->kernel);
+	asked = discover(r, cs, r->kernel, &d) == 0;
+	if (!f->structured) {
+		char *w = not_structured_why(&d, asked, r->kernel);
+		if (w) {
+			r->action = FOLD_REFUSED_ADD;
+			r->why = w;
+			r->hint = xstrdup("write an MPS-specific kernel for it");
+			p->nacted--;
+			p->nrefused++;
+			cs_discovery_free(&d);
+			return;
+		}
+	}
+	cs_discovery_free(&d);
+	join_mps(p, ix, sh);
+}
+
+size_t fold_plan_op(struct fold_plan *p, const struct nf_index *ix,
+                    struct cs_lazy *cs, const char *op, int add)
+{
+	size_t i, found = 0, outs = 0;
+	for (i = 0; i < ix->nentries; i++) {
+		const struct nf_func *f = &ix->funcs[i];
+		if (strcmp(f->base, op) != 0)
+			continue;
+		found++;
+		if (add) {
+			if (f->kind != NF_OUT)
+				continue;
+			outs++;
+			if (f->route == ROUTE_MPS_SPECIFIC)
+				refuse(p, f, FOLD_REFUSED_ADD, nf_mps_dispatch(f),
+				       xstrdup("it has an MPS-specific kernel already"),
+				       "fold it: run mps-dispatch without --add");
+			else if (!f->mps_kernel)
+				add_row(p, ix, cs, f);
+		} else if (f->route == ROUTE_MPS_SPECIFIC) {
+			fold_row(p, ix, cs, f);
+		}
+	}
+	if (found && add && outs == 0) {
+		/* no out= row: named by the operator's first entry */
+		for (i = 0; i < ix->nentries; i++)
+			if (strcmp(ix->funcs[i].base, op) == 0)
+				break;
+		refuse(p, &ix->funcs[i], FOLD_REFUSED_ADD, NULL,
+		       xstrdup("it has no out= row to add MPS to (composite, or not "
+		               "TensorIterator-shaped)"),
+		       "see mps-overloads");
+		p->rows[p->nrows - 1].no_out = 1;
+	}
+	return found;
+}
+
+static int cmp_edit(const void *a, const void *b)
+{
+	const struct fold_edit *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+char *fold_apply(const struct nf_index *ix, const struct fold_plan *p,
+                 size_t *len)
+{
+	struct fold_edit *e = xcalloc(p->nedits + 1, sizeof *e);
+	struct buf out;
+	size_t i, pos = 0;
+	memcpy(e, p->edits, p->nedits * sizeof *e);
+	if (p->nedits > 1)
+		qsort(e, p->nedits, sizeof *e, cmp_edit);
+	buf_init(&out);
+	for (i = 0; i < p->nedits; i++) {
+		buf_add(&out, ix->text + pos, e[i].start - pos);
+		buf_puts(&out, e[i].text);
+		pos = e[i].end;
+	}
+	buf_add(&out, ix->text + pos, ix->len - pos);
+	free(e);
+	*len = out.len;
+	return out.data;
+}
+
+const char *fold_action_name(enum fold_action a, int done)
+{
+	switch (a) {
+	case FOLD_FOLD:
+		return done ? "folded" : "fold";
+	case FOLD_ADD:
+		return done ? "added" : "add";
+	case FOLD_REFUSED:
+		return "refused";
+	default:
+		return "refused-add";
+	}
+}
+
+void fold_plan_free(struct fold_plan *p)
+{
+	size_t i, j;
+	for (i = 0; i < p->nrows; i++) {
+		for (j = 0; j < p->rows[i].nstubs; j++) {
+			free(p->rows[i].stubs[j].name);
+			free(p->rows[i].stubs[j].where);
+		}
+		free(p->rows[i].stubs);
+		free(p->rows[i].why);
+		free(p->rows[i].hint);
+	}
+	free(p->rows);
+	for (i = 0; i < p->nedits; i++)
+		free(p->edits[i].text);
+	free(p->edits);
+	memset(p, 0, sizeof *p);
+}
