@@ -325,6 +325,24 @@ static int shared_reaches(struct ctx *c, const struct vf_op *op,
 	return op->nregs > 0 || op->nmetal > 0;
 }
 
+static int op_has_shared(const struct ctx *c, const struct vf_op *op)
+{
+	size_t i;
+	for (i = 0; i < op->nrows; i++)
+		if (row(c, op, i)->route == ROUTE_SHARED)
+			return 1;
+	return 0;
+}
+
+static int registered(const struct ctx *c, const char *stub)
+{
+	size_t i;
+	for (i = 0; i < c->hm->nregs; i++)
+		if (strcmp(c->hm->regs[i].stub, stub) == 0)
+			return 1;
+	return 0;
+}
+
 /* ---------------- per-operator rules ---------------- */
 
 static void rule_rows(struct ctx *c, long o)
@@ -366,10 +384,31 @@ static void rule_rows(struct ctx *c, long o)
 		buf_printf(&m, "%s: `MPS: %s` is a kernel of MPS alone while ", f->name,
 		           entity(d->kernel));
 		if (cc) {
+			const struct cs_discovery *k = reach(c, entity(cc->kernel));
 			buf_puts(&m, "`");
 			join_keys(&m, cc);
 			buf_printf(&m, ": %s` in the same row is shared; list MPS on "
 			           "that line", entity(cc->kernel));
+			if (k && k->kind == CS_STUB_BACKED) {
+				/* the stubs the shared kernel reaches: those MPS does not
+				 * register yet come first in what to do */
+				size_t j, nmiss = 0, shown = 0;
+				for (j = 0; j < k->nstubs; j++)
+					nmiss += !registered(c, k->stubs[j].name);
+				buf_puts(&m, nmiss ? " once MPS registers " : " (MPS registers ");
+				for (j = 0; j < k->nstubs; j++) {
+					if (nmiss && registered(c, k->stubs[j].name))
+						continue;
+					buf_printf(&m, "%s%s",
+					           shown ? shown + 1 == (nmiss ? nmiss : k->nstubs)
+					                       ? " and " : ", "
+					                 : "",
+					           k->stubs[j].name);
+					shown++;
+				}
+				buf_printf(&m, nmiss ? ", which `%s` reaches" : ", which `%s` "
+				                       "reaches, already)", entity(cc->kernel));
+			}
 		} else {
 			buf_printf(&m, "%s uses the shared kernel `%s`; route this row "
 			           "the same way", first_shared->name,
@@ -441,24 +480,6 @@ static void rule_rows(struct ctx *c, long o)
  * kernel reaches that MPS does not register, one finding at the row.
  * Without them: when MPS registers no stub of the operator at all and a
  * DECLARE_DISPATCH or the --before rows say it had one to register. */
-static int op_has_shared(const struct ctx *c, const struct vf_op *op)
-{
-	size_t i;
-	for (i = 0; i < op->nrows; i++)
-		if (row(c, op, i)->route == ROUTE_SHARED)
-			return 1;
-	return 0;
-}
-
-static int registered(const struct ctx *c, const char *stub)
-{
-	size_t i;
-	for (i = 0; i < c->hm->nregs; i++)
-		if (strcmp(c->hm->regs[i].stub, stub) == 0)
-			return 1;
-	return 0;
-}
-
 static void load_decls(struct ctx *c);
 
 static void rule_missing_stub(struct ctx *c, long o)
