@@ -108,13 +108,13 @@ static char *details(void)
 		const struct vf_rule_info *ri = &vf_rules[k];
 		const char *s = ri->summary;
 		size_t col = 0;
-		buf_printf(&b, "  %-20s %-7s %-8s ", ri->id, vf_sev_name(ri->sev),
+		buf_printf(&b, "  %-22s %-7s %-8s ", ri->id, vf_sev_name(ri->sev),
 		           vf_layer_name(ri->layer));
 		/* the summary, wrapped at 78 columns under its first word */
 		while (*s) {
 			size_t w = strcspn(s, " ");
 			if (col && col + 1 + w > 40) {
-				buf_puts(&b, "\n                                       ");
+				buf_puts(&b, "\n                                         ");
 				col = 0;
 			} else if (col) {
 				buf_puts(&b, " ");
