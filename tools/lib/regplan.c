@@ -1320,7 +1320,7 @@ char *rg_check_text(const char *op, unsigned allowed, const char *eol,
 		buf_printf(&b, ",%s%s\"%s on MPS does not support ", eol, indent, op);
 		join_desc(&b, &r);
 	}
-	buf_printf(&b, " inputs, not \", %s);", dt);
+	buf_printf(&b, " inputs, got \", %s);", dt);
 	terms_free(&a);
 	terms_free(&r);
 	return b.data;
