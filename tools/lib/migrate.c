@@ -355,21 +355,6 @@ static void old_names(struct mg_plan *p)
 
 /* ---- the plan ---- */
 
-static void print_refusals(const struct mg_plan *p)
-{
-	size_t i;
-	for (i = 0; i < p->fold.nrows; i++) {
-		const struct fold_row *r = &p->fold.rows[i];
-		unsigned long line = r->at ? r->at->line : r->f->line;
-		unsigned long col = r->at ? r->at->col : 1;
-		if (!r->why)
-			continue;
-		diag_at(NF_YAML_REL, line, col, "warning: not %s: '%s': %s; %s",
-		        r->action == FOLD_REFUSED_ADD ? "added" : "folded", r->f->name,
-		        r->why, r->hint);
-	}
-}
-
 static void pick_out_row(struct mg_plan *p)
 {
 	size_t i;
@@ -649,6 +634,11 @@ static int plan_registration(struct mg_plan *p)
 	return 0;
 }
 
+static int named_cb(const char *name, void *arg)
+{
+	return still_named(arg, name);
+}
+
 static int plan_retire(struct mg_plan *p)
 {
 	struct priv *pv = p->priv;
@@ -660,6 +650,8 @@ static int plan_retire(struct mg_plan *p)
 	rq.ndead = pv->dead.n;
 	rq.names = (const char *const *)pv->names.v;
 	rq.nnames = pv->names.n;
+	rq.named = named_cb;
+	rq.arg = p;
 	rt_plan_op(&p->rt, &p->hm, &rq);
 	for (f = 0; f < p->hm.nfiles; f++) {
 		struct edit_file *ef;
@@ -719,6 +711,8 @@ static void plan_left(struct mg_plan *p)
 			     p->kernel_rel, line);
 		}
 	}
+	if (p->stuck)
+		return;
 	left(p, "tests",
 	     xasprintf("on a Mac: build, then python test/test_mps.py -k %s "
 	               "(test_output_match, and _grad_ for an op with a "
@@ -772,10 +766,15 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 	if (p->mode != MG_SHARED) {
 		fold_plan_op(&p->fold, &p->ix, &p->cs, o->op, p->mode == MG_ADD);
 		if (p->fold.nacted == 0 && p->fold.nrefused > 0 && p->nshared == 0) {
-			print_refusals(p);
-			warnx_("error: no row of %s can move to a shared kernel: "
-			       "nothing planned", o->op);
-			return -1;
+			/* the old path stays whole: nothing else to plan */
+			p->stuck = 1;
+			p->name = xstrdup(o->name ? o->name : o->op);
+			not_planned(p, "rows",
+			            xasprintf("no row of %s can move to a shared kernel, "
+			                      "so its own MPS kernel stays and nothing "
+			                      "else changes", o->op));
+			plan_left(p);
+			return 0;
 		}
 	}
 	{

@@ -80,6 +80,8 @@ struct mg_plan {
 	struct hs_model hm;           /* the MPS sources and test lists */
 	struct fold_plan fold;
 	enum mg_mode mode;
+	int stuck;                    /* rows needed folding and none could be:
+	                                 nothing is planned (not an error) */
 	const struct nf_func **shared;/* out rows already shared */
 	size_t nshared;
 
@@ -127,9 +129,10 @@ struct mg_plan {
  * holds the new bytes of every file, unchanged files included; nothing
  * changed when there is nothing to do), or -1 after printing why: a file
  * that cannot be read or parsed, an operator the yaml does not have
- * ("prog: error: no operator 'X' in ..."), rows that needed folding and
- * none could be (each refusal printed as a warning with its place), bad
- * --dtypes, a file that changed while it was read. */
+ * ("prog: error: no operator 'X' in ..."), bad --dtypes, a file that
+ * changed while it was read.  Rows that needed folding where none could
+ * be are no error: p->stuck is set, the refusals are in p->fold, and
+ * nothing else is planned. */
 int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o);
 
 void mg_plan_free(struct mg_plan *p);

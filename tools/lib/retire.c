@@ -395,7 +395,7 @@ static void plan_defs(struct work *w, const struct rt_request *rq)
 }
 
 /* helpers of the deleted definitions (and of deleted helpers) */
-static void plan_helpers(struct work *w)
+static void plan_helpers(struct work *w, const struct rt_request *rq)
 {
 	const struct hs_model *hm = w->hm;
 	struct rt_plan *p = w->p;
@@ -420,7 +420,8 @@ static void plan_helpers(struct work *w)
 				if (h[0] < 0 || h[1] >= 0)
 					continue; /* unknown, or overloaded */
 				hd = &hm->defs[h[0]];
-				if (hd->macro || hd->impl ||
+				if (hd->macro || hd->impl || hd->at.file != def->at.file ||
+				    (rq->named && rq->named(hd->name, rq->arg)) ||
 				    hm->files[hd->at.file].kind != HS_HOST ||
 				    is_header(hm->files[hd->at.file].rel) ||
 				    planned(p, RT_HELPER, hd->at.file, hd->ext_start) >= 0 ||
@@ -430,7 +431,18 @@ static void plan_helpers(struct work *w)
 				              hd->ext_end, hd->name);
 				it->graph = hd->graph;
 				set_lines(hm, it, hd->ext_start, hd->ext_end);
-				/* note p->items may have moved */
+				/* note p->items may have moved; code that stays calls
+				 * it (also through a macro that pastes its name
+				 * together), or names it */
+				{
+					char *why = still_called(hm, p, h[0]);
+					if (why) {
+						it = &p->items[p->n - 1];
+						it->kept = 1;
+						it->detail = why;
+						continue;
+					}
+				}
 				if (used_at(w, hd->name, hd->at.file, hd->ext_start,
 				            hd->ext_end, &uf, &uo)) {
 					it = &p->items[p->n - 1];
@@ -607,7 +619,7 @@ void rt_plan_op(struct rt_plan *p, const struct hs_model *hm,
 	w.masked = xcalloc(hm->nfiles + 1, sizeof *w.masked);
 	w.ids = xcalloc(hm->nfiles + 1, sizeof *w.ids);
 	plan_defs(&w, rq);
-	plan_helpers(&w);
+	plan_helpers(&w, rq);
 	/* definitions and helpers: whole lines */
 	for (i = 0; i < p->n; i++) {
 		struct rt_item *it = &p->items[i];

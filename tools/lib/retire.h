@@ -17,13 +17,15 @@
  *     code still calls it (another definition's body that is not deleted,
  *     or a stub registration), or its macro call also generates a
  *     definition that stays: then it is kept, and why is said;
- *   - a helper: a function a deleted definition calls, defined once, in a
- *     host source file (not a header), not by a macro, whose name occurs
- *     nowhere else in the code of any host file (comments, string
- *     literals and #include lines do not count; #define bodies do) once
- *     the deletions are made: deleted too (and so on for the helpers it
- *     calls).  Helpers other code still uses are kept and listed with
- *     the first place that uses them;
+ *   - a helper: a function a deleted definition calls, defined once, in
+ *     the same host source file (not a header), not by a macro, that no
+ *     dispatch row names (rq->named), that no definition which stays
+ *     calls (hostscan expands macros, so a name pasted together with ##
+ *     counts), and whose name occurs nowhere else in the code of any host
+ *     file (comments, string literals and #include lines do not count;
+ *     #define bodies do) once the deletions are made: deleted too (and so
+ *     on for the helpers it calls).  Helpers other code still uses are
+ *     kept and listed with the first caller or place that uses them;
  *   - an include `#include <ATen/ops/OP_native.h>` of a host file is
  *     deleted when, after the deletions, the file's code names none of
  *     NAMES (every kernel of the operator's dispatch rows, and
@@ -82,6 +84,11 @@ struct rt_request {
 	const char *const *names;        /* every kernel name of the operator's
 	                                    rows, for the include rule */
 	size_t nnames;
+	int (*named)(const char *name, void *arg); /* 1 when a dispatch row
+	                                    that stays names kernel NAME (such
+	                                    a function is never a helper to
+	                                    delete); NULL: none is */
+	void *arg;
 };
 
 /* rt_plan_op: fill p (zeroed first; rt_plan_free) with what retiring the

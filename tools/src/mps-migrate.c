@@ -97,9 +97,10 @@ static const struct tool_info info = {
 	"--in-place then mps-verify's findings as mps-verify --json prints them.\n"
 	"\n"
 	"Exit status: 0 nothing to do, or written; 1 a change is proposed (the\n"
-	"plan and the diff were printed); 2 error: bad option, an operator the\n"
-	"yaml does not have, rows that needed folding and none could be, a file\n"
-	"that cannot be read or written.  Nothing is written then.\n"};
+	"plan and the diff were printed), or rows need folding and none can be\n"
+	"(the plan says why; nothing changes); 2 error: bad option, an operator\n"
+	"the yaml does not have, a file that cannot be read or written.\n"
+	"Nothing is written then.\n"};
 
 /* mps-verify's rules on OP in the tree as written; old: the yaml before */
 static int verify_after(const char *root, const char *op,
@@ -209,15 +210,18 @@ int main(int argc, char **argv)
 		return close_stdout(MK_EXIT_ERROR);
 	}
 	if (mg_changed(&plan) == 0) {
+		/* nothing to change: done, or stuck (rows that cannot move,
+		 * reported as a finding) */
 		if (opt_json)
 			mg_write_json(stdout, &plan, 0);
 		else {
 			mg_write_text(stdout, &plan);
-			printf("nothing to do\n");
+			printf(plan.stuck ? "nothing can change\n" : "nothing to do\n");
 		}
+		status = plan.stuck ? MK_EXIT_FINDINGS : MK_EXIT_CLEAN;
 		mg_plan_free(&plan);
 		free(root);
-		return close_stdout(MK_EXIT_CLEAN);
+		return close_stdout(status);
 	}
 	eo.root = root;
 	eo.in_place = opt_in_place;
