@@ -153,6 +153,7 @@ struct priv {
 	int have_hm;                 /* hs_load succeeded */
 	struct strv dead, names;
 	char *stub_default;          /* NAME_stub when the sources cannot tell */
+	char *name_from;             /* why NAME is not the operator's name */
 };
 
 static int exists(const char *root, const char *rel)
@@ -634,6 +635,41 @@ static int plan_registration(struct mg_plan *p)
 	return 0;
 }
 
+/* When MPS registers the stub already, the kernel NAME is the one its host
+ * stub asks for (add_stub's asks for "add_alpha"), unless --name says
+ * otherwise. */
+static void name_from_host(struct mg_plan *p)
+{
+	struct priv *pv = p->priv;
+	size_t i, j;
+	if (!p->stub || !p->stubs_known)
+		return;
+	for (i = 0; i < p->hm.nregs; i++) {
+		const struct hs_reg *r = &p->hm.regs[i];
+		const char *asked = NULL;
+		int n = 0;
+		if (strcmp(r->stub, p->stub) != 0 || r->def < 0)
+			continue;
+		for (j = 0; j < p->hm.nreqs; j++)
+			if (p->hm.reqs[j].in_def == r->def &&
+			    (!asked || strcmp(asked, p->hm.reqs[j].kernel) != 0)) {
+				asked = p->hm.reqs[j].kernel;
+				n++;
+			}
+		if (n == 1 && strcmp(asked, p->name) != 0) {
+			unsigned long line, col;
+			hs_line_col(&p->hm, r->at, &line, &col);
+			free(p->name);
+			p->name = xstrdup(asked);
+			free(pv->name_from);
+			pv->name_from = xasprintf("the name the host stub of %s asks for, "
+			                          "%s:%lu", p->stub,
+			                          p->hm.files[r->at.file].rel, line);
+		}
+		return;
+	}
+}
+
 static int named_cb(const char *name, void *arg)
 {
 	return still_named(arg, name);
@@ -796,6 +832,8 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 		return -1;
 	}
 	pv->have_hm = 1;
+	if (!o->name)
+		name_from_host(p);
 	old_names(p);
 	if (p->kind >= 0 && p->stub && p->npairs > 0) {
 		/* the new code's files come right after the yaml in the diff */
@@ -830,6 +868,7 @@ void mg_plan_free(struct mg_plan *p)
 		strv_free(&pv->dead);
 		strv_free(&pv->names);
 		free(pv->stub_default);
+		free(pv->name_from);
 		free(pv);
 	}
 	for (i = 0; i < p->nstubs; i++) {
@@ -873,7 +912,7 @@ static const char *fold_words(const struct fold_row *r)
 {
 	switch (r->action) {
 	case FOLD_FOLD: return "fold";
-	case FOLD_ADD: return "add MPS";
+	case FOLD_ADD: return "gets MPS:";
 	default: return "not folded";
 	}
 }
@@ -1036,7 +1075,10 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		        p->stub);
 	}
 	/* kernel */
-	if (p->kind >= 0)
+	if (p->kind >= 0 && ((struct priv *)p->priv)->name_from)
+		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
+		        ((struct priv *)p->priv)->name_from);
+	else if (p->kind >= 0)
 		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
 		        p->kind_given ? "--kind"
 		        : p->out->ninputs == 1
