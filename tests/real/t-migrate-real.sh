@@ -87,7 +87,9 @@ for op in open(sys.argv[2]).read().split():
     except Exception as e:  # noqa
         print(op, "FAIL", repr(e))
 PY
-grep " FAIL " "$tmp/verdicts" | sed 's/^/FAIL: /' && status=1
+if grep -q " FAIL " "$tmp/verdicts"; then
+  grep " FAIL " "$tmp/verdicts" | sed 's/^/FAIL: /'; status=1
+fi
 planned=$(grep -c " planned$" "$tmp/verdicts") stuck=$(grep -c " stuck$" "$tmp/verdicts")
 # the text plan's diff of each planned operator applies to a copy
 applied=0

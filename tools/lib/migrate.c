@@ -431,14 +431,18 @@ static void plan_stub(struct mg_plan *p)
 		not_planned(p, "stub",
 		            xasprintf("the shared kernels of %s reach %zu stubs (%s): "
 		                      "one kernel NAME each", p->op, p->nstubs, b.data));
-		for (i = 0; i < p->nstubs; i++)
+		for (i = 0; i < p->nstubs; i++) {
+			/* the NAME the stub suggests: div_true_stub -> div_true */
+			const char *st = p->stubs[i].name;
+			size_t n = strlen(st);
+			int suffix = n > 5 && strcmp(st + n - 5, "_stub") == 0;
 			left(p, "stub",
-			     xasprintf("register %s: mps-register %s NAME --stub %s "
+			     xasprintf("register %s: mps-register %s %.*s --stub %s "
 			               "--dtypes ... --functor --host",
-			               p->stubs[i].name,
-			               p->kind >= 0 ? mr_kind_name(p->kind) : "KIND",
-			               p->stubs[i].name),
+			               st, p->kind >= 0 ? mr_kind_name(p->kind) : "KIND",
+			               (int)(suffix ? n - 5 : n), st, st),
 			     NULL, 0);
+		}
 		buf_free(&b);
 	}
 }
