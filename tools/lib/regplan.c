@@ -1,6 +1,5 @@
 /* regplan.c — see regplan.h.  The planning code of mps-register, moved
  * here so that mps-register and mps-migrate share it. */
-/* realpath() is not needed here; walk.h lists files */
 #include "regplan.h"
 #include "cli.h"
 #include "diag.h"
@@ -37,27 +36,21 @@ static void msg(struct rg_plan *p, int error, const char *fmt, ...)
 static void msg(struct rg_plan *p, int error, const char *fmt, ...)
 {
 	va_list ap;
-	struct buf b;
+	char *s;
+	int n;
 	if (p->nmsgs == p->capmsgs) {
 		p->capmsgs = p->capmsgs ? p->capmsgs * 2 : 8;
 		p->msgs = xrealloc(p->msgs, p->capmsgs * sizeof *p->msgs);
 	}
-	buf_init(&b);
-	{
-		char *s;
-		int n;
-		va_start(ap, fmt);
-		n = vsnprintf(NULL, 0, fmt, ap);
-		va_end(ap);
-		s = xmalloc((size_t)n + 1);
-		va_start(ap, fmt);
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		buf_puts(&b, s);
-		free(s);
-	}
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	va_end(ap);
 	p->msgs[p->nmsgs].error = error;
-	p->msgs[p->nmsgs].text = b.data;
+	p->msgs[p->nmsgs].text = s;
 	p->nmsgs++;
 	if (error)
 		p->nerrors++;
@@ -1078,7 +1071,7 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 	struct kfile k;
 	char *stub;
 	int bad;
-	size_t nhost, i;
+	size_t nhost;
 	struct rg_item *tmp;
 
 	memset(p, 0, sizeof *p);
@@ -1111,7 +1104,6 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 			free(tmp);
 		}
 	}
-	(void)i;
 	free(stub);
 	mr_file_free(&k.mf);
 	free(k.masked);
