@@ -370,7 +370,8 @@ char *fold_apply(const struct nf_index *ix, const struct fold_plan *p,
 	struct fold_edit *e = xcalloc(p->nedits + 1, sizeof *e);
 	struct buf out;
 	size_t i, pos = 0;
-	memcpy(e, p->edits, p->nedits * sizeof *e);
+	if (p->nedits) /* edits is NULL when there are none */
+		memcpy(e, p->edits, p->nedits * sizeof *e);
 	if (p->nedits > 1)
 		qsort(e, p->nedits, sizeof *e, cmp_edit);
 	buf_init(&out);
