@@ -1355,10 +1355,27 @@ static json_t *scan_tree(const char *root)
 	else
 		set_str(t, "era", "partial");
 
-	json_object_set_new(tools, "mps-overloads",
-	                    verdict("yes", "reads " NF_YAML_REL " only"));
-	json_object_set_new(tools, "mps-dispatch",
-	                    verdict("yes", "reads " NF_YAML_REL " only"));
+	{
+		/* the C++ sources beside the yaml name the stubs (cppscan.h) */
+		static const char *const cpp[] = {".cpp", NULL};
+		struct walk_list l;
+		int sources = walk_files(root, "aten/src/ATen/native", 0, NULL, cpp,
+		                         &l) == 0 && l.n > 0;
+		if (sources)
+			walk_free(&l);
+		json_object_set_new(tools, "mps-overloads",
+		                    sources ? verdict("yes", "every field (the stubs from "
+		                                             "the C++ sources)")
+		                            : verdict("yes", "no C++ sources: the stubs "
+		                                             "field is null"));
+		json_object_set_new(tools, "mps-dispatch",
+		                    sources ? verdict("yes", "structured rows, and rows "
+		                                             "whose shared kernel reaches "
+		                                             "stubs (the C++ sources)")
+		                            : verdict("partly", "structured rows only: no "
+		                                                "C++ sources to tell the "
+		                                                "stubs of the others"));
+	}
 	buf_init(&why);
 	if (nkind == 4 && host_ok[0] && host_ok[1]) {
 		json_object_set_new(tools, "mps-register",
