@@ -143,6 +143,46 @@ static void test_missing(void **state)
 	check("t/a.h", 3, NULL, NULL, ""); /* not a folder */
 }
 
+static void test_skip_names(void **state)
+{
+	static const char *const h[] = {".h", NULL};
+	static const char *const skip[] = {"deep", "skip", NULL};
+	struct walk_list l;
+	char *got;
+	(void)state;
+	/* "deep" is skipped below t/sub, "skip" below t */
+	assert_int_equal(walk_tree(root, "t", WALK_MAX_DEPTH, NULL, skip, h, &l), 0);
+	got = joined(&l);
+	assert_string_equal(got, "t/a.h t/link.h t/sub/c.h");
+	free(got);
+	walk_free(&l);
+}
+
+static void test_dir_entries(void **state)
+{
+	struct walk_list l;
+	char *got, *d = xasprintf("%s/t", root);
+	(void)state;
+	/* files: regular ones and links to them; the FIFO, dot names and the
+	 * dangling link are not listed */
+	assert_int_equal(walk_dir(d, 0, &l), 0);
+	got = joined(&l);
+	assert_string_equal(got, "a.h b.mm link.h");
+	free(got);
+	walk_free(&l);
+	/* folders: a link to a folder is listed as a name */
+	assert_int_equal(walk_dir(d, 1, &l), 0);
+	got = joined(&l);
+	assert_string_equal(got, "dir.h loop skip sub");
+	free(got);
+	walk_free(&l);
+	free(d);
+	d = xasprintf("%s/nope", root);
+	assert_int_equal(walk_dir(d, 0, &l), 0);
+	assert_int_equal(l.n, 0);
+	free(d);
+}
+
 static void test_dot_root(void **state)
 {
 	static const char *const h[] = {".h", NULL};
@@ -167,6 +207,8 @@ int main(void)
 	    cmocka_unit_test(test_depth_and_skip),
 	    cmocka_unit_test(test_suffixes),
 	    cmocka_unit_test(test_missing),
+	    cmocka_unit_test(test_skip_names),
+	    cmocka_unit_test(test_dir_entries),
 	    cmocka_unit_test(test_dot_root),
 	};
 	diag_init("test_walk");

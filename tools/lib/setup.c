@@ -15,7 +15,6 @@
 #include "scan.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -43,42 +42,6 @@ static int is_reg(const char *p)
 {
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* the names in folder dir without . and .., in byte order; NULL (n 0)
- * when it cannot be opened */
-static char **list_dir(const char *dir, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **v = NULL;
-	size_t cap = 0;
-	*n = 0;
-	if (!d)
-		return NULL;
-	while ((e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (*n == cap)
-			v = xrealloc(v, (cap = cap ? cap * 2 : 16) * sizeof *v);
-		v[(*n)++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n > 1)
-		qsort(v, *n, sizeof *v, cmp_str);
-	return v;
-}
-
-static void free_list(char **v, size_t n)
-{
-	while (n > 0)
-		free(v[--n]);
-	free(v);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -426,11 +389,16 @@ static void describe_copy(json_t *o, const char *skill, const char *bindir,
 {
 	char *data, hex[9], ver[40], src[40];
 	size_t len, n, i;
-	char **v = bindir ? list_dir(bindir, &n) : (n = 0, NULL);
+	struct walk_list bin = {NULL, 0};
+	char **v;
 	json_t *tools = json_object(), *vers = json_array(), *srcs = json_array();
 	struct buf lines;
 	struct fm f;
 
+	if (bindir)
+		walk_dir(bindir, 0, &bin);
+	v = bin.paths;
+	n = bin.n;
 	memset(&f, 0, sizeof f);
 	buf_init(&lines);
 	if (skill && read_regular_file(skill, MAX_TEXT, &data, &len) == 0) {
@@ -462,7 +430,7 @@ static void describe_copy(json_t *o, const char *skill, const char *bindir,
 		}
 		free(p);
 	}
-	free_list(v, n);
+	walk_free(&bin);
 
 	/* version / sources: one value, "mixed: A, B", or null */
 	{
@@ -617,8 +585,12 @@ static char *skill_name(const char *folder)
 
 static void scan_scope(json_t *installs, const char *kind, const char *skills)
 {
+	struct walk_list l;
 	size_t n, i;
-	char **v = list_dir(skills, &n);
+	char **v;
+	walk_dir(skills, 1, &l);
+	v = l.paths;
+	n = l.n;
 	for (i = 0; i < n; i++) {
 		char *dir = xasprintf("%s/%s", skills, v[i]), *name = NULL;
 		if (is_dir(dir) && (strcmp(v[i], SETUP_SKILL) == 0 ||
@@ -639,7 +611,7 @@ static void scan_scope(json_t *installs, const char *kind, const char *skills)
 		free(name);
 		free(dir);
 	}
-	free_list(v, n);
+	walk_free(&l);
 }
 
 /* ---------------- JSON files: settings, plugin registries ---------------- */
@@ -1212,35 +1184,26 @@ static int test_exec(const char *m, size_t len, const void *binary)
 	return mr_text_has_exec(m, len, *(const int *)binary);
 }
 
-/* the first file (relative to root) in rel/ (and below when deep, not
- * following symbolic links into folders, at most 8 deep) ending in one
- * of sufs that passes test; malloc'd, or NULL */
-static char *first_file(const char *root, const char *rel, int deep, int depth,
+/* the first file (relative to root) in rel/ (and below when deep, with
+ * walk.h's rules) ending in one of sufs that passes test; malloc'd, or
+ * NULL */
+static char *first_file(const char *root, const char *rel, int deep,
                         const char *const *sufs, const char *needle,
                         int (*test)(const char *, size_t, const void *),
                         const void *arg)
 {
-	char *dir = xasprintf("%s/%s", root, rel), **v, *found = NULL;
-	size_t n, i, k;
-	v = list_dir(dir, &n);
-	for (i = 0; i < n && !found; i++) {
-		char *p = xasprintf("%s/%s", dir, v[i]), *r = xasprintf("%s/%s", rel, v[i]);
-		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (deep && depth < 8)
-				found = first_file(root, r, deep, depth + 1, sufs, needle, test, arg);
-		} else {
-			for (k = 0; sufs[k]; k++)
-				if (ends_with(v[i], sufs[k]))
-					break;
-			if (sufs[k] && is_reg(p) && file_test(p, needle, test, arg))
-				found = xstrdup(r);
-		}
+	struct walk_list l;
+	char *found = NULL;
+	size_t i;
+	if (walk_files(root, rel, deep ? WALK_MAX_DEPTH : 0, NULL, sufs, &l) != 0)
+		return NULL;
+	for (i = 0; i < l.n && !found; i++) {
+		char *p = xasprintf("%s/%s", root, l.paths[i]);
+		if (file_test(p, needle, test, arg))
+			found = xstrdup(l.paths[i]);
 		free(p);
-		free(r);
 	}
-	free_list(v, n);
-	free(dir);
+	walk_free(&l);
 	return found;
 }
 
@@ -1299,10 +1262,10 @@ static json_t *scan_tree(const char *root)
 	macro_list[4] = "REGISTER_OPMATH_BINARY_OP";
 	for (k = 0; k < 5; k++) {
 		json_t *m = json_object();
-		char *def = c10 ? first_file(root, "c10/metal", 0, 0, hdr_sufs, macro_list[k],
+		char *def = c10 ? first_file(root, "c10/metal", 0, hdr_sufs, macro_list[k],
 		                             test_define, macro_list[k])
 		                : NULL;
-		char *use = first_file(root, kdir, 0, 0, metal_sufs, macro_list[k], test_use,
+		char *use = first_file(root, kdir, 0, metal_sufs, macro_list[k], test_use,
 		                       macro_list[k]);
 		set_str(m, "defined", def);
 		set_str(m, "used", use);
@@ -1315,7 +1278,7 @@ static json_t *scan_tree(const char *root)
 	json_object_set_new(t, "macros", macros);
 	for (binary = 0; binary < 2; binary++) {
 		const char *name = binary ? "exec_binary_kernel" : "exec_unary_kernel";
-		char *f = mps ? first_file(root, MPS_DIR_REL, 1, 0, host_sufs, name, test_exec,
+		char *f = mps ? first_file(root, MPS_DIR_REL, 1, host_sufs, name, test_exec,
 		                           &binary)
 		              : NULL;
 		set_str(exec, name, f);

@@ -36,8 +36,18 @@ static char *join(const char *root, const char *rel)
 	                              : xasprintf("%s/%s", root, rel);
 }
 
+static int skipped_name(const char *name, const char *const *names)
+{
+	size_t k;
+	for (k = 0; names && names[k]; k++)
+		if (strcmp(name, names[k]) == 0)
+			return 1;
+	return 0;
+}
+
 static int walk(const char *root, const char *rel, int depth, const char *skip,
-                const char *const *sufs, struct acc *a)
+                const char *const *skip_names, const char *const *sufs,
+                struct acc *a)
 {
 	char *dir = join(root, rel);
 	DIR *d = opendir(dir);
@@ -67,7 +77,8 @@ static int walk(const char *root, const char *rel, int depth, const char *skip,
 		if (S_ISDIR(st.st_mode)) {
 			free(full);
 			if (depth > 0 && !(skip && strcmp(r, skip) == 0) &&
-			    walk(root, r, depth - 1, skip, sufs, a) != 0) {
+			    !skipped_name(e->d_name, skip_names) &&
+			    walk(root, r, depth - 1, skip, skip_names, sufs, a) != 0) {
 				free(r);
 				closedir(d);
 				free(dir);
@@ -100,8 +111,9 @@ static int cmp_str(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-int walk_files(const char *root, const char *rel, int depth, const char *skip,
-               const char *const *sufs, struct walk_list *out)
+int walk_tree(const char *root, const char *rel, int depth, const char *skip,
+              const char *const *skip_names, const char *const *sufs,
+              struct walk_list *out)
 {
 	struct acc a;
 	memset(out, 0, sizeof *out);
@@ -111,10 +123,48 @@ int walk_files(const char *root, const char *rel, int depth, const char *skip,
 		depth = WALK_MAX_DEPTH;
 	if (depth < 0)
 		depth = 0;
-	if (walk(root, rel, depth, skip, sufs, &a) != 0) {
+	if (walk(root, rel, depth, skip, skip_names, sufs, &a) != 0) {
 		walk_free(out);
 		return -1;
 	}
+	if (out->n > 1)
+		qsort(out->paths, out->n, sizeof *out->paths, cmp_str);
+	return 0;
+}
+
+int walk_files(const char *root, const char *rel, int depth, const char *skip,
+               const char *const *sufs, struct walk_list *out)
+{
+	return walk_tree(root, rel, depth, skip, NULL, sufs, out);
+}
+
+int walk_dir(const char *dir, int folders, struct walk_list *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+	memset(out, 0, sizeof *out);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		struct stat st;
+		char *full;
+		int ok;
+		if (e->d_name[0] == '.')
+			continue;
+		full = xasprintf("%s/%s", dir, e->d_name);
+		ok = stat(full, &st) == 0 &&
+		     (folders ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+		free(full);
+		if (!ok)
+			continue;
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->paths = xrealloc(out->paths, cap * sizeof *out->paths);
+		}
+		out->paths[out->n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
 	if (out->n > 1)
 		qsort(out->paths, out->n, sizeof *out->paths, cmp_str);
 	return 0;

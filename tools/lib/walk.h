@@ -40,7 +40,22 @@ struct walk_list {
 int walk_files(const char *root, const char *rel, int depth, const char *skip,
                const char *const *sufs, struct walk_list *out);
 
-/* walk_free: release what walk_files put in l. */
+/* walk_tree: walk_files, also never entering a folder whose own name is
+ * one of the NULL-terminated SKIP_NAMES (at any depth: "cuda" skips
+ * native/cuda and native/sparse/cuda), NULL for none. */
+int walk_tree(const char *root, const char *rel, int depth, const char *skip,
+              const char *const *skip_names, const char *const *sufs,
+              struct walk_list *out);
+
+/* walk_dir: the entries of the one folder DIR as names (not paths), the
+ * same rules for names (none starting with '.'; sorted), regular files
+ * (or links to them) when FOLDERS is 0, folders (also through a link: a
+ * name, not a descent) when FOLDERS is 1.  A missing DIR gives an empty
+ * list; one that cannot be read too (the callers describe what is
+ * there).  Returns 0. */
+int walk_dir(const char *dir, int folders, struct walk_list *out);
+
+/* walk_free: release what walk_files, walk_tree or walk_dir put in l. */
 void walk_free(struct walk_list *l);
 
 #endif
