@@ -956,6 +956,92 @@ static char *expand(const struct macro *mc, char **args, size_t na)
 
 /* ---------------- namespace-level structure ---------------- */
 
+/* The brackets of a text paired in one forward pass: every '{' and '('
+ * outside literals, in order, with the index of the bracket that closes
+ * it (NOSZ: none does).  Braces and parentheses are paired separately and
+ * literals skipped as match_close does, so pairs_close(bp, i, to) equals
+ * match_close(t, to, i, ...) for each bracket the structural pass meets
+ * (that pass and this one skip the same literals: both start one at every
+ * quote they reach outside a literal).  Each byte is read once, instead
+ * of once for every scope around it. */
+struct pairs {
+	size_t *open, *close;       /* parallel; open ascending */
+	size_t n, cap;
+	size_t hint;                /* the entry after the last one asked for */
+};
+
+static unsigned char stop_pair[256];
+
+static void pairs_build(struct pairs *bp, const char *t, size_t n)
+{
+	size_t *st[2] = {NULL, NULL}, nst[2] = {0, 0}, cst[2] = {0, 0};
+	size_t i = 0;
+	memset(bp, 0, sizeof *bp);
+	if (!stop_pair['{'])
+		stop_pair['"'] = stop_pair['\''] = stop_pair['('] =
+		    stop_pair[')'] = stop_pair['{'] = stop_pair['}'] = 1;
+	while (i < n) {
+		char c;
+		int b;
+		while (i < n && !stop_pair[(unsigned char)t[i]])
+			i++;
+		if (i >= n)
+			break;
+		c = t[i];
+		if (c == '"' || c == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		b = c == '{' || c == '}';
+		if (c == '{' || c == '(') {
+			if (bp->n == bp->cap) {
+				bp->cap = bp->cap ? bp->cap * 2 : 64;
+				bp->open = xrealloc(bp->open, bp->cap * sizeof *bp->open);
+				bp->close = xrealloc(bp->close, bp->cap * sizeof *bp->close);
+			}
+			bp->open[bp->n] = i;
+			bp->close[bp->n] = NOSZ;
+			GROW(st[b], nst[b], cst[b]);
+			st[b][nst[b]++] = bp->n++;
+		} else if (nst[b]) {
+			bp->close[st[b][--nst[b]]] = i;
+		}
+		i++;
+	}
+	free(st[0]);
+	free(st[1]);
+}
+
+static void pairs_free(struct pairs *bp)
+{
+	free(bp->open);
+	free(bp->close);
+	memset(bp, 0, sizeof *bp);
+}
+
+/* The closing bracket of the one at i, as match_close(t, to, i, ..) would
+ * find it; NOSZ when i is not in the table. */
+static size_t pairs_close(struct pairs *bp, size_t i, size_t to)
+{
+	size_t k = bp->hint, c;
+	if (!(k < bp->n && bp->open[k] == i)) {
+		size_t lo = 0, hi = bp->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (bp->open[mid] < i)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo >= bp->n || bp->open[lo] != i)
+			return NOSZ;
+		k = lo;
+	}
+	bp->hint = k + 1;
+	c = bp->close[k];
+	return c != NOSZ && c < to ? c : to;
+}
+
 struct unit {
 	const char *t;
 	size_t n;
@@ -964,7 +1050,18 @@ struct unit {
 	int depth;
 	const char *stack[MAX_MDEPTH + 1];
 	const char *outer;          /* outermost macro written in the file */
+	struct pairs bp;            /* the brackets of t */
 };
+
+/* match_close(u->t, to, i, open, close), from the unit's pairs */
+static size_t unit_close(struct unit *u, size_t i, size_t to)
+{
+	size_t c = pairs_close(&u->bp, i, to);
+	if (c != NOSZ)
+		return c;
+	return u->t[i] == '{' ? match_close(u->t, to, i, '{', '}')
+	                      : match_close(u->t, to, i, '(', ')');
+}
 
 static size_t unit_off(const struct unit *u, size_t off)
 {
@@ -1583,7 +1680,9 @@ static void expand_scope_call(struct cs_model *m, struct unit *u,
 	memcpy(c.stack, u->stack, sizeof c.stack);
 	c.stack[u->depth] = mc->name;
 	c.outer = u->outer ? u->outer : mc->name;
+	pairs_build(&c.bp, c.t, c.n);
 	parse_scope(m, &c, 0, c.n, ns, owner);
+	pairs_free(&c.bp);
 }
 
 static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
@@ -1621,7 +1720,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 			if (q < to && t[q] == '(') {
 				rk = reg_macro(t + i, e - i);
 				if (rk != R_NONE) {
-					size_t close = match_close(t, to, q, '(', ')');
+					size_t close = unit_close(u, q, to);
 					if (close < to) {
 						char **args;
 						size_t na;
@@ -1634,7 +1733,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 					}
 				} else if (skip_ws(t, i, hs) == i &&
 				           (mc = find_macro(p, u->file, t + i, e - i))) {
-					size_t close = match_close(t, to, q, '(', ')'), nx;
+					size_t close = unit_close(u, q, to), nx;
 					nx = close < to ? skip_ws(t, to, close + 1) : to;
 					/* MACRO(x)(params) { or MACRO(x) {: a header the
 					 * macro begins, read as written */
@@ -1653,7 +1752,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 			continue;
 		}
 		if (c == '(') {
-			size_t close = match_close(t, to, i, '(', ')');
+			size_t close = unit_close(u, i, to);
 			i = close < to ? close + 1 : to;
 			continue;
 		}
@@ -1665,7 +1764,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 		/* c == '{' */
 		{
 			struct header h;
-			size_t close = match_close(t, to, i, '{', '}');
+			size_t close = unit_close(u, i, to);
 			int kind = classify(t, hs, i, &h);
 			size_t end = close < to ? close : to;
 			if (kind == H_SCOPE_NS) {
@@ -1746,7 +1845,9 @@ static int load_file(struct cs_model *m, const char *rel)
 	u.n = len;
 	u.file = idx;
 	u.inv = NOSZ;
+	pairs_build(&u.bp, u.t, u.n);
 	parse_scope(m, &u, 0, len, intern_ns(p, ""), NULL);
+	pairs_free(&u.bp);
 	return 0;
 }
 
