@@ -556,9 +556,32 @@ static const char *intern_ns(struct priv *p, const char *s)
 	return p->nss[p->nns++];
 }
 
+/* The line starts of a file, found on the first question about a line
+ * (most files are never asked). */
+static void file_lines(struct cfile *f)
+{
+	size_t cap = f->len / 32 + 16, i;
+	f->ls = xmalloc(cap * sizeof *f->ls);
+	f->ls[0] = 0;
+	f->nls = 1;
+	for (i = 0; i < f->len; i++) {
+		const char *q = memchr(f->code + i, '\n', f->len - i);
+		if (!q)
+			break;
+		i = (size_t)(q - f->code);
+		if (f->nls == cap) {
+			cap *= 2;
+			f->ls = xrealloc(f->ls, cap * sizeof *f->ls);
+		}
+		f->ls[f->nls++] = i + 1;
+	}
+}
+
 static unsigned long line_of(const struct cs_model *m, size_t file, size_t off)
 {
-	const struct cfile *f = &P(m)->files[file];
+	struct cfile *f = &P(m)->files[file];
+	if (!f->ls)
+		file_lines(f);
 	return (unsigned long)last_le(f->ls, f->nls, off) + 1;
 }
 
@@ -792,11 +815,25 @@ static void directives(struct priv *p, size_t file, char *c, size_t n)
 	size_t i = 0, ng = 0, capg = 0, k;
 	struct cgroup *g = NULL;
 	while (i < n) {
-		size_t j = i, e;
-		while (j < n && (c[j] == ' ' || c[j] == '\t' || c[j] == '\r' ||
-		                 c[j] == '\f' || c[j] == '\v'))
-			j++;
-		if (j < n && c[j] == '#') {
+		/* the next '#' that only blanks precede on its line: j; i its
+		 * line's start (the walk back stops at the newline, or at the
+		 * '#' or newline that ended the previous step) */
+		const char *h = memchr(c + i, '#', n - i);
+		size_t j, e;
+		if (!h)
+			break;
+		j = (size_t)(h - c);
+		e = j;
+		while (e > 0 && (c[e - 1] == ' ' || c[e - 1] == '\t' ||
+		                 c[e - 1] == '\r' || c[e - 1] == '\f' ||
+		                 c[e - 1] == '\v'))
+			e--;
+		if (e > 0 && c[e - 1] != '\n') {
+			i = j + 1;
+			continue;
+		}
+		i = e;
+		{
 			size_t w, we;
 			e = j;
 			for (;;) {
@@ -848,9 +885,6 @@ static void directives(struct priv *p, size_t file, char *c, size_t n)
 				ng--;
 			}
 			blank_span(c, j, e);
-		} else {
-			const char *nl = memchr(c + j, '\n', n - j);
-			e = nl ? (size_t)(nl - c) : n;
 		}
 		i = e < n ? e + 1 : n;
 	}
@@ -1793,7 +1827,7 @@ static int load_file(struct cs_model *m, const char *rel)
 {
 	struct priv *p = P(m);
 	char *path = xasprintf("%s/%s", m->root, rel), *data;
-	size_t len, i;
+	size_t len;
 	struct cfile *f;
 	struct unit u;
 	size_t idx;
@@ -1820,23 +1854,6 @@ static int load_file(struct cs_model *m, const char *rel)
 	f->len = len;
 	f->header = has_suffix(rel, ".h");
 	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
-	{
-		size_t cap = len / 32 + 16;
-		f->ls = xmalloc(cap * sizeof *f->ls);
-		f->ls[0] = 0;
-		f->nls = 1;
-		for (i = 0; i < len; i++) {
-			const char *q = memchr(f->code + i, '\n', len - i);
-			if (!q)
-				break;
-			i = (size_t)(q - f->code);
-			if (f->nls == cap) {
-				cap *= 2;
-				f->ls = xrealloc(f->ls, cap * sizeof *f->ls);
-			}
-			f->ls[f->nls++] = i + 1;
-		}
-	}
 	directives(p, idx, f->code, len);
 	if (!f->header)
 		m->have_sources = 1;
