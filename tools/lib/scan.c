@@ -187,12 +187,22 @@ static int is_hspace(char c)
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
 }
 
-/* Blank out [a, b) of out, keeping line ends. */
+/* Blank out [a, b) of out, keeping line ends: a line at a time, with
+ * memset where the line holds no carriage return. */
 static void blank(char *out, size_t a, size_t b)
 {
-	for (; a < b; a++)
-		if (out[a] != '\n' && out[a] != '\r')
-			out[a] = ' ';
+	while (a < b) {
+		const char *nl = memchr(out + a, '\n', b - a);
+		size_t e = nl ? (size_t)(nl - out) : b;
+		if (!memchr(out + a, '\r', e - a)) {
+			memset(out + a, ' ', e - a);
+		} else {
+			for (; a < e; a++)
+				if (out[a] != '\r')
+					out[a] = ' ';
+		}
+		a = e + 1;
+	}
 }
 
 /* Backslash-newline (LF or CRLF) at i: its length, else 0. */
@@ -416,9 +426,29 @@ static size_t skip_literal(const char *s, size_t len, size_t i)
 	return len;
 }
 
-/* The bytes mask_c looks at once a line's first token is past. */
+/* The bytes mask_c looks at once a line's first token is past, and the
+ * NUL that ends the copy being written (a NUL inside the text is passed
+ * over as any other byte). */
 static const unsigned char mask_stop[256] = {
-	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1};
+	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1};
+
+/* The end of the line comment starting at s[i]: the first newline that
+ * is not spliced by a backslash (LF or CRLF) before it, or len. */
+static size_t line_comment_end(const char *s, size_t len, size_t i)
+{
+	for (;;) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t k;
+		if (!nl)
+			return len;
+		k = (size_t)(nl - s);
+		if (s[k - 1] == '\\' || (s[k - 1] == '\r' && s[k - 2] == '\\')) {
+			i = k + 1;
+			continue;
+		}
+		return k;
+	}
+}
 
 static void mask_c(const char *s, size_t len, char *out)
 {
@@ -431,10 +461,33 @@ static void mask_c(const char *s, size_t len, char *out)
 		char c;
 		size_t sp;
 
-		/* past the line's first token only these bytes matter */
-		if (!bol)
-			while (i < len && !mask_stop[(unsigned char)s[i]])
+		/* past the line's first token only these bytes matter; out
+		 * equals s from i on and ends with a NUL, which stops the loop */
+		if (!bol) {
+			for (;;) {
+				if (mask_stop[(unsigned char)out[i]])
+					break;
+				if (mask_stop[(unsigned char)out[i + 1]]) {
+					i += 1;
+					break;
+				}
+				if (mask_stop[(unsigned char)out[i + 2]]) {
+					i += 2;
+					break;
+				}
+				if (mask_stop[(unsigned char)out[i + 3]]) {
+					i += 3;
+					break;
+				}
+				i += 4;
+			}
+			if (i >= len)
+				break;
+			if (s[i] == '\0') {
 				i++;
+				continue;
+			}
+		}
 		if (i >= len)
 			break;
 		c = s[i];
@@ -450,6 +503,8 @@ static void mask_c(const char *s, size_t len, char *out)
 				pending = 0;
 				i = skip_group(s, len, out, i);
 			}
+			while (i < len && is_hspace(s[i]))
+				i++;
 			continue;
 		}
 		if (bol && is_hspace(c)) {
@@ -460,19 +515,24 @@ static void mask_c(const char *s, size_t len, char *out)
 			pending = 1;
 		bol = 0;
 		if (c == '/' && i + 1 < len && s[i + 1] == '/') {
-			size_t j = i;
-			while (j < len && s[j] != '\n') {
-				size_t k = splice_at(s, len, j);
-				j += k ? k : 1;
-			}
+			size_t j = line_comment_end(s, len, i + 2);
 			blank(out, i, j);
 			i = j;
 		} else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
 			size_t j = i + 2;
-			while (j < len && !(s[j] == '*' && j + 1 < len &&
-			                    s[j + 1] == '/'))
+			for (;;) {
+				const char *st = j < len ? memchr(s + j, '*', len - j) : NULL;
+				if (!st) {
+					j = len;
+					break;
+				}
+				j = (size_t)(st - s);
+				if (j + 1 < len && s[j + 1] == '/') {
+					j += 2;
+					break;
+				}
 				j++;
-			j = j < len ? j + 2 : len;
+			}
 			blank(out, i, j);
 			i = j;
 		} else if (c == '"') {
