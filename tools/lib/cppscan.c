@@ -990,35 +990,51 @@ static char *expand(const struct macro *mc, char **args, size_t na)
 
 /* ---------------- namespace-level structure ---------------- */
 
-/* The brackets of a text paired in one forward pass: every '{' and '('
- * outside literals, in order, with the index of the bracket that closes
- * it (NOSZ: none does).  Braces and parentheses are paired separately and
- * literals skipped as match_close does, so pairs_close(bp, i, to) equals
- * match_close(t, to, i, ...) for each bracket the structural pass meets
- * (that pass and this one skip the same literals: both start one at every
- * quote they reach outside a literal).  Each byte is read once, instead
- * of once for every scope around it. */
+/* The braces of a text paired in one forward pass: every '{' outside
+ * literals, in order, with the index of the '}' that closes it (NOSZ:
+ * none does).  Literals are skipped as match_close skips them, so
+ * pairs_close(bp, i, to) equals match_close(t, to, i, '{', '}') for each
+ * brace the structural pass meets (that pass and this one skip the same
+ * literals: both start one at every quote they reach outside a literal).
+ * Each byte is read once, instead of once for every scope around it.
+ * (Parentheses are matched where they are met: the structural pass
+ * reads only those at namespace level, each once.) */
 struct pairs {
 	size_t *open, *close;       /* parallel; open ascending */
 	size_t n, cap;
 	size_t hint;                /* the entry after the last one asked for */
 };
 
-static unsigned char stop_pair[256];
+/* the quotes, the braces, and the NUL after the text */
+static const unsigned char stop_pair[256] = {
+	['"'] = 1, ['\''] = 1, ['{'] = 1, ['}'] = 1, ['\0'] = 1};
 
+/* t[n] must be readable and NUL (the texts are: masked files, macro
+ * expansions); it ends the scan without a bound check per byte. */
 static void pairs_build(struct pairs *bp, const char *t, size_t n)
 {
-	size_t *st[2] = {NULL, NULL}, nst[2] = {0, 0}, cst[2] = {0, 0};
+	size_t *st = NULL, nst = 0, cst = 0;
 	size_t i = 0;
 	memset(bp, 0, sizeof *bp);
-	if (!stop_pair['{'])
-		stop_pair['"'] = stop_pair['\''] = stop_pair['('] =
-		    stop_pair[')'] = stop_pair['{'] = stop_pair['}'] = 1;
-	while (i < n) {
+	for (;;) {
 		char c;
-		int b;
-		while (i < n && !stop_pair[(unsigned char)t[i]])
-			i++;
+		for (;;) {
+			if (stop_pair[(unsigned char)t[i]])
+				break;
+			if (stop_pair[(unsigned char)t[i + 1]]) {
+				i += 1;
+				break;
+			}
+			if (stop_pair[(unsigned char)t[i + 2]]) {
+				i += 2;
+				break;
+			}
+			if (stop_pair[(unsigned char)t[i + 3]]) {
+				i += 3;
+				break;
+			}
+			i += 4;
+		}
 		if (i >= n)
 			break;
 		c = t[i];
@@ -1026,8 +1042,7 @@ static void pairs_build(struct pairs *bp, const char *t, size_t n)
 			i = skip_lit(t, n, i);
 			continue;
 		}
-		b = c == '{' || c == '}';
-		if (c == '{' || c == '(') {
+		if (c == '{') {
 			if (bp->n == bp->cap) {
 				bp->cap = bp->cap ? bp->cap * 2 : 64;
 				bp->open = xrealloc(bp->open, bp->cap * sizeof *bp->open);
@@ -1035,15 +1050,14 @@ static void pairs_build(struct pairs *bp, const char *t, size_t n)
 			}
 			bp->open[bp->n] = i;
 			bp->close[bp->n] = NOSZ;
-			GROW(st[b], nst[b], cst[b]);
-			st[b][nst[b]++] = bp->n++;
-		} else if (nst[b]) {
-			bp->close[st[b][--nst[b]]] = i;
+			GROW(st, nst, cst);
+			st[nst++] = bp->n++;
+		} else if (c == '}' && nst) {
+			bp->close[st[--nst]] = i;
 		}
 		i++;
 	}
-	free(st[0]);
-	free(st[1]);
+	free(st);
 }
 
 static void pairs_free(struct pairs *bp)
@@ -1053,7 +1067,7 @@ static void pairs_free(struct pairs *bp)
 	memset(bp, 0, sizeof *bp);
 }
 
-/* The closing bracket of the one at i, as match_close(t, to, i, ..) would
+/* The '}' closing the '{' at i, as match_close(t, to, i, '{', '}') would
  * find it; NOSZ when i is not in the table. */
 static size_t pairs_close(struct pairs *bp, size_t i, size_t to)
 {
@@ -1084,17 +1098,18 @@ struct unit {
 	int depth;
 	const char *stack[MAX_MDEPTH + 1];
 	const char *outer;          /* outermost macro written in the file */
-	struct pairs bp;            /* the brackets of t */
+	struct pairs bp;            /* the braces of t */
 };
 
-/* match_close(u->t, to, i, open, close), from the unit's pairs */
+/* match_close(u->t, to, i, ..) for the '{' or '(' at u->t[i]: braces
+ * from the unit's pairs */
 static size_t unit_close(struct unit *u, size_t i, size_t to)
 {
-	size_t c = pairs_close(&u->bp, i, to);
-	if (c != NOSZ)
-		return c;
-	return u->t[i] == '{' ? match_close(u->t, to, i, '{', '}')
-	                      : match_close(u->t, to, i, '(', ')');
+	size_t c;
+	if (u->t[i] == '(')
+		return match_close(u->t, to, i, '(', ')');
+	c = pairs_close(&u->bp, i, to);
+	return c != NOSZ ? c : match_close(u->t, to, i, '{', '}');
 }
 
 static size_t unit_off(const struct unit *u, size_t off)
