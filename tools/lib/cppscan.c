@@ -310,9 +310,15 @@ static int is_keyword(const char *s, size_t n)
 	    "decltype", "alignof", "alignas", "static_assert", "defined", "do",
 	    "else", "case", "new", "delete", "throw", "typeid", "noexcept",
 	    "__attribute__", "using", "typedef", "co_return", "requires", NULL};
+	static size_t len[sizeof kw / sizeof *kw];
 	size_t i;
+	if (!len[0])
+		for (i = 0; kw[i]; i++)
+			len[i] = strlen(kw[i]);
+	if (n < 2 || n > 13 || s[0] < '_' || s[0] > 'w')
+		return 0; /* every keyword is 2 to 13 bytes, from '_' to 'w' */
 	for (i = 0; kw[i]; i++)
-		if (span_is(s, n, kw[i]))
+		if (len[i] == n && kw[i][0] == s[0] && memcmp(s, kw[i], n) == 0)
 			return 1;
 	return 0;
 }
@@ -749,20 +755,30 @@ static void take_define(struct priv *p, size_t file, const char *c, size_t a,
 		free(params[np - 1]);
 		params[np - 1] = xstrdup("__VA_ARGS__");
 	}
-	/* the body: continuation backslashes become blanks */
+	/* the body: continuation backslashes become blanks, and newlines;
+	 * the bytes between them are copied a run at a time */
 	buf_init(&body);
-	for (k = close + 1; k < b; k++) {
-		if (c[k] == '\\') {
-			size_t q = k + 1;
+	for (k = close + 1; k < b;) {
+		size_t r = k, q;
+		while (r < b && c[r] != '\\' && c[r] != '\n')
+			r++;
+		buf_add(&body, c + k, r - k);
+		if (r >= b)
+			break;
+		k = r + 1;
+		if (c[r] == '\\') {
+			q = r + 1;
 			while (q < b && (c[q] == ' ' || c[q] == '\t' || c[q] == '\r'))
 				q++;
 			if (q == b || c[q] == '\n') {
 				buf_add(&body, " ", 1);
-				k = q;
-				continue;
+				k = q + 1;
+			} else {
+				buf_add(&body, c + r, 1);
 			}
+		} else {
+			buf_add(&body, " ", 1);
 		}
-		buf_add(&body, c[k] == '\n' ? " " : c + k, 1);
 	}
 	mc->body = trim_dup(body.data ? body.data : "", 0, body.len);
 	buf_free(&body);
@@ -1280,9 +1296,12 @@ static size_t skip_template_prefix(const char *t, size_t n, size_t i)
 
 /* Strip what may follow a function's parameter list before its body:
  * const, noexcept(...), override, final, mutable, attributes spelled
- * __x__ or [[x]], `-> type`.  Returns the new end. */
-static size_t strip_tail(const char *t, size_t i, size_t e)
+ * __x__ or [[x]], `-> type`.  Returns the new end; *open is the '('
+ * matching the ')' the end then follows (open_of's answer, found on the
+ * way), NOSZ when the end does not follow a ')' or none matches it. */
+static size_t strip_tail(const char *t, size_t i, size_t e, size_t *open)
 {
+	*open = NOSZ;
 	for (;;) {
 		e = back_ws(t, i, e);
 		if (e > i && idc(t[e - 1])) {
@@ -1330,13 +1349,16 @@ static size_t strip_tail(const char *t, size_t i, size_t e)
 			}
 			if (o == NOSZ)
 				break;
+			*open = o;
 			w = back_ws(t, i, o);
 			if (w >= i + 8 && word_at(t, e, w - 8, "noexcept")) {
 				e = w - 8;
+				*open = NOSZ;
 				continue;
 			}
 			if (w >= i + 5 && word_at(t, e, w - 5, "throw")) {
 				e = w - 5;
+				*open = NOSZ;
 				continue;
 			}
 		}
@@ -1368,7 +1390,8 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 {
 	size_t i, k, e, close, open, w;
 	long depth = 0;
-	int has_paren = 0;
+	int has_paren = 0, quoted = 0;
+	size_t arrow = NOSZ;
 
 	memset(h, 0, sizeof *h);
 	i = skip_ws(t, brace, hs);
@@ -1400,9 +1423,13 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 	i = skip_template_prefix(t, brace, i);
 	if (i >= brace)
 		return H_SKIP;
+	/* one walk finds a top-level '=' (not a function) and the first
+	 * `->` at paren depth 0 (a trailing return type, read below) */
 	for (k = i; k < brace; k++) {
 		char c = t[k];
 		if (c == '"' || c == '\'') {
+			if (arrow == NOSZ)
+				quoted = 1;
 			k = skip_lit(t, brace, k) - 1;
 			continue;
 		}
@@ -1411,6 +1438,9 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 			has_paren = 1;
 		} else if (c == ')') {
 			depth--;
+		} else if (c == '-' && depth == 0 && arrow == NOSZ && k + 1 < brace &&
+		           t[k + 1] == '>') {
+			arrow = k;
 		} else if (c == '=' && depth == 0) {
 			char pc = k > i ? t[k - 1] : ' ';
 			char nc = k + 1 < brace ? t[k + 1] : ' ';
@@ -1463,24 +1493,27 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 		}
 		return H_SKIP;
 	}
-	/* a trailing return type `-> T` at paren depth 0 */
-	e = brace;
-	depth = 0;
-	for (k = i; k + 1 < brace; k++) {
-		if (t[k] == '(')
-			depth++;
-		else if (t[k] == ')')
-			depth--;
-		else if (depth == 0 && t[k] == '-' && t[k + 1] == '>') {
-			e = k;
-			break;
+	/* a trailing return type `-> T` at paren depth 0, literals not
+	 * skipped: the walk above found it unless a literal came first */
+	e = arrow == NOSZ ? brace : arrow;
+	if (quoted) {
+		e = brace;
+		depth = 0;
+		for (k = i; k + 1 < brace; k++) {
+			if (t[k] == '(')
+				depth++;
+			else if (t[k] == ')')
+				depth--;
+			else if (depth == 0 && t[k] == '-' && t[k + 1] == '>') {
+				e = k;
+				break;
+			}
 		}
 	}
-	e = strip_tail(t, i, e);
+	e = strip_tail(t, i, e, &open);
 	if (e <= i || t[e - 1] != ')')
 		return H_SKIP;
 	close = e - 1;
-	open = open_of(t, i, close);
 	if (open == NOSZ)
 		return H_SKIP;
 	h->ps = open;
