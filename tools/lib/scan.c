@@ -405,14 +405,18 @@ static int digit_sep(const char *s, size_t i, size_t *memo_at,
 }
 
 /* Quoted literal at s[i] (quote q): index after its closing quote; stops
- * at an unescaped newline (unterminated literal) without consuming it. */
-static size_t skip_literal(const char *s, size_t len, size_t i)
+ * at an unescaped newline (unterminated literal) without consuming it.
+ * *edge (when EDGE is not NULL) is set when a backslash before a line
+ * end continues the literal on the next line. */
+static size_t skip_literal(const char *s, size_t len, size_t i, int *edge)
 {
 	char q = s[i];
 	size_t j = i + 1;
 
 	while (j < len) {
 		if (s[j] == '\\' && j + 1 < len) {
+			if (edge && (s[j + 1] == '\n' || s[j + 1] == '\r'))
+				*edge = 1;
 			j += 2;
 			if (s[j - 1] == '\r' && j < len && s[j] == '\n')
 				j++;
@@ -428,9 +432,12 @@ static size_t skip_literal(const char *s, size_t len, size_t i)
 
 /* The bytes mask_c looks at once a line's first token is past, and the
  * NUL that ends the copy being written (a NUL inside the text is passed
- * over as any other byte). */
+ * over as any other byte); with braces to list, the braces too. */
 static const unsigned char mask_stop[256] = {
 	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1};
+static const unsigned char mask_stop_br[256] = {
+	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1,
+	['{'] = 1, ['}'] = 1};
 
 /* The end of the line comment starting at s[i]: the first newline that
  * is not spliced by a backslash (LF or CRLF) before it, or len. */
@@ -450,12 +457,18 @@ static size_t line_comment_end(const char *s, size_t len, size_t i)
 	}
 }
 
-static void mask_c(const char *s, size_t len, char *out)
+/* Mask s into out (a copy of s, or s itself: every byte is read before
+ * it is blanked, and the look-backs of raw_prefix and digit_sep stop at
+ * a blanked byte as at the comment's last byte it replaced).  out[len]
+ * is a NUL.  BR (may be NULL): the braces met in code are listed there. */
+static void mask_c(const char *s, size_t len, char *out, struct mask_braces *br)
 {
 	size_t i = 0;
 	int bol = 1;        /* only blanks so far on this logical line */
 	int pending = 0;    /* an `#if 0` line is being read */
 	size_t memo_at = (size_t)-1, memo_from = 0; /* see digit_sep */
+	const unsigned char *stop = br ? mask_stop_br : mask_stop;
+	int *edge = br ? &br->edge : NULL;
 
 	while (i < len) {
 		char c;
@@ -465,17 +478,17 @@ static void mask_c(const char *s, size_t len, char *out)
 		 * equals s from i on and ends with a NUL, which stops the loop */
 		if (!bol) {
 			for (;;) {
-				if (mask_stop[(unsigned char)out[i]])
+				if (stop[(unsigned char)out[i]])
 					break;
-				if (mask_stop[(unsigned char)out[i + 1]]) {
+				if (stop[(unsigned char)out[i + 1]]) {
 					i += 1;
 					break;
 				}
-				if (mask_stop[(unsigned char)out[i + 2]]) {
+				if (stop[(unsigned char)out[i + 2]]) {
 					i += 2;
 					break;
 				}
-				if (mask_stop[(unsigned char)out[i + 3]]) {
+				if (stop[(unsigned char)out[i + 3]]) {
 					i += 3;
 					break;
 				}
@@ -514,6 +527,14 @@ static void mask_c(const char *s, size_t len, char *out)
 		if (bol && c == '#' && is_if0(s, len, i))
 			pending = 1;
 		bol = 0;
+		if (br && (c == '{' || c == '}')) {
+			if (br->n == br->cap) {
+				br->cap = br->cap ? br->cap * 2 : 256;
+				br->pos = xrealloc(br->pos, br->cap * sizeof *br->pos);
+			}
+			br->pos[br->n++] = i++;
+			continue;
+		}
 		if (c == '/' && i + 1 < len && s[i + 1] == '/') {
 			size_t j = line_comment_end(s, len, i + 2);
 			blank(out, i, j);
@@ -536,11 +557,16 @@ static void mask_c(const char *s, size_t len, char *out)
 			blank(out, i, j);
 			i = j;
 		} else if (c == '"') {
+			if (edge && i > 0 && s[i - 1] == 'R')
+				*edge = 1;
 			i = raw_prefix(s, i) ? skip_raw_string(s, len, i)
-			                     : skip_literal(s, len, i);
+			                     : skip_literal(s, len, i, edge);
 		} else if (c == '\'') {
-			i = digit_sep(s, i, &memo_at, &memo_from) ? i + 1
-			                                         : skip_literal(s, len, i);
+			if (edge && i > 0 && is_ident((unsigned char)s[i - 1]))
+				*edge = 1;
+			i = digit_sep(s, i, &memo_at, &memo_from)
+			        ? i + 1
+			        : skip_literal(s, len, i, edge);
 		} else
 			i++;
 	}
@@ -574,7 +600,7 @@ static void mask_python(const char *s, size_t len, char *out)
 				}
 				i = j < len ? j : len;
 			} else
-				i = skip_literal(s, len, i);
+				i = skip_literal(s, len, i, NULL);
 		} else
 			i++;
 	}
@@ -589,8 +615,21 @@ char *mask_code(const char *src, size_t len, enum scan_lang lang)
 	if (lang == LANG_PYTHON)
 		mask_python(src, len, out);
 	else
-		mask_c(src, len, out);
+		mask_c(src, len, out, NULL);
 	return out;
+}
+
+void mask_code_in_place(char *text, size_t len, struct mask_braces *br)
+{
+	if (br)
+		memset(br, 0, sizeof *br);
+	mask_c(text, len, text, br);
+}
+
+void mask_braces_free(struct mask_braces *br)
+{
+	free(br->pos);
+	memset(br, 0, sizeof *br);
 }
 
 size_t last_le(const size_t *v, size_t n, size_t x)
