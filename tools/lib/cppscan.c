@@ -1076,6 +1076,35 @@ static void pairs_build(struct pairs *bp, const char *t, size_t n)
 	free(st);
 }
 
+/* The same table from the braces the masking pass listed (scan.h
+ * mask_code_in_place): those the preprocessor lines did not blank since.
+ * Without literal edges (br->edge 0) the masking pass and skip_lit agree
+ * on every literal's extent, so these are the braces pairs_build meets:
+ * the text is not read a second time. */
+static void pairs_from(struct pairs *bp, const char *t,
+                       const struct mask_braces *br)
+{
+	size_t *st = NULL, nst = 0, cst = 0, k;
+	memset(bp, 0, sizeof *bp);
+	for (k = 0; k < br->n; k++) {
+		size_t i = br->pos[k];
+		if (t[i] == '{') {
+			if (bp->n == bp->cap) {
+				bp->cap = bp->cap ? bp->cap * 2 : 64;
+				bp->open = xrealloc(bp->open, bp->cap * sizeof *bp->open);
+				bp->close = xrealloc(bp->close, bp->cap * sizeof *bp->close);
+			}
+			bp->open[bp->n] = i;
+			bp->close[bp->n] = NOSZ;
+			GROW(st, nst, cst);
+			st[nst++] = bp->n++;
+		} else if (t[i] == '}' && nst) {
+			bp->close[st[--nst]] = i;
+		}
+	}
+	free(st);
+}
+
 static void pairs_free(struct pairs *bp)
 {
 	free(bp->open);
@@ -1878,6 +1907,7 @@ static int load_file(struct cs_model *m, const char *rel)
 	size_t len;
 	struct cfile *f;
 	struct unit u;
+	struct mask_braces br;
 	size_t idx;
 
 	if (read_file(path, &data, &len) != 0) {
@@ -1897,8 +1927,8 @@ static int load_file(struct cs_model *m, const char *rel)
 	f = &p->files[idx];
 	memset(f, 0, sizeof *f);
 	f->rel = xstrdup(rel);
-	f->code = mask_code(data, len, LANG_C);
-	free(data);
+	mask_code_in_place(data, len, &br);
+	f->code = data;
 	f->len = len;
 	f->header = has_suffix(rel, ".h");
 	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
@@ -1910,7 +1940,11 @@ static int load_file(struct cs_model *m, const char *rel)
 	u.n = len;
 	u.file = idx;
 	u.inv = NOSZ;
-	pairs_build(&u.bp, u.t, u.n);
+	if (br.edge)
+		pairs_build(&u.bp, u.t, u.n);
+	else
+		pairs_from(&u.bp, u.t, &br);
+	mask_braces_free(&br);
 	parse_scope(m, &u, 0, len, intern_ns(p, ""), NULL);
 	pairs_free(&u.bp);
 	return 0;
