@@ -76,6 +76,16 @@ static size_t skip_ws(const char *t, size_t n, size_t i)
 	return i;
 }
 
+/* skip_ws for long runs (comments and preprocessor lines blanked to
+ * spaces): eight spaces a step first */
+static size_t skip_blanks(const char *t, size_t n, size_t i)
+{
+	static const char eight[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	while (i + 8 <= n && memcmp(t + i, eight, 8) == 0)
+		i += 8;
+	return skip_ws(t, n, i);
+}
+
 static size_t back_ws(const char *t, size_t lo, size_t i)
 {
 	while (i > lo && sp(t[i - 1]))
@@ -1413,8 +1423,12 @@ static size_t open_of(const char *t, size_t lo, size_t close)
 	}
 }
 
-/* Classify the text t[hs, brace) before a '{' at namespace or struct
- * level. */
+static const unsigned char head_stop[256] = {
+	['"'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1, ['-'] = 1, ['='] = 1,
+	['{'] = 1};
+
+/* Classify the text t[hs, brace) before the '{' at t[brace], at namespace
+ * or struct level. */
 static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 {
 	size_t i, k, e, close, open, w;
@@ -1423,7 +1437,7 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 	size_t arrow = NOSZ;
 
 	memset(h, 0, sizeof *h);
-	i = skip_ws(t, brace, hs);
+	i = skip_blanks(t, brace, hs);
 	if (i >= brace)
 		return H_SKIP;
 	/* namespace: `[inline] namespace [a::b] {`, also after stray text */
@@ -1453,9 +1467,15 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 	if (i >= brace)
 		return H_SKIP;
 	/* one walk finds a top-level '=' (not a function) and the first
-	 * `->` at paren depth 0 (a trailing return type, read below) */
+	 * `->` at paren depth 0 (a trailing return type, read below); only
+	 * the bytes of head_stop matter, and t[brace] is one of them */
 	for (k = i; k < brace; k++) {
-		char c = t[k];
+		char c;
+		while (!head_stop[(unsigned char)t[k]])
+			k++;
+		if (k >= brace)
+			break;
+		c = t[k];
 		if (c == '"' || c == '\'') {
 			if (arrow == NOSZ)
 				quoted = 1;

@@ -187,6 +187,10 @@ static int is_hspace(char c)
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
 }
 
+/* is_hspace as a table */
+static const unsigned char hspace_byte[256] = {
+	[' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, ['\r'] = 1};
+
 /* Blank out [a, b) of out, keeping line ends: a line at a time, with
  * memset where the line holds no carriage return. */
 static void blank(char *out, size_t a, size_t b)
@@ -516,7 +520,9 @@ static void mask_c(const char *s, size_t len, char *out, struct mask_braces *br)
 				pending = 0;
 				i = skip_group(s, len, out, i);
 			}
-			while (i < len && is_hspace(s[i]))
+			/* indentation (out equals s from i on and ends with a
+			 * NUL, which is not a blank) */
+			while (hspace_byte[(unsigned char)out[i]])
 				i++;
 			continue;
 		}
