@@ -815,11 +815,40 @@ static long brace_net(const char *c, size_t a, size_t b)
 	return net;
 }
 
+/* The same count from the braces the masking pass listed (br, sorted):
+ * those in [a, b) that are still braces.  Without literal edges the
+ * masking pass and skip_lit agree on every literal (none spans a line),
+ * and a and b are line starts, so the two counts are equal. */
+static long brace_net_listed(const char *c, const struct mask_braces *br,
+                             size_t a, size_t b)
+{
+	size_t lo = 0, hi = br->n;
+	long net = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (br->pos[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < br->n && br->pos[lo] < b; lo++) {
+		if (c[br->pos[lo]] == '{')
+			net++;
+		else if (c[br->pos[lo]] == '}')
+			net--;
+	}
+	return net;
+}
+
+/* Blank c[a, b) but its newlines: a line at a time. */
 static void blank_span(char *c, size_t a, size_t b)
 {
-	for (; a < b; a++)
-		if (c[a] != '\n')
-			c[a] = ' ';
+	while (a < b) {
+		const char *nl = memchr(c + a, '\n', b - a);
+		size_t e = nl ? (size_t)(nl - c) : b;
+		memset(c + a, ' ', e - a);
+		a = e + 1;
+	}
 }
 
 /* A conditional group being read: where its branches start. */
@@ -835,8 +864,10 @@ struct cgroup {
  * branches, except when a branch opens or closes more braces than it
  * closes or opens (a function header written twice, `if constexpr (x) {`
  * against `if (x) {`): then only the first branch is kept, so that the
- * braces of the file still pair up. */
-static void directives(struct priv *p, size_t file, char *c, size_t n)
+ * braces of the file still pair up.  br: the braces the masking pass
+ * listed, to count a branch's braces without reading it (NULL: read). */
+static void directives(struct priv *p, size_t file, char *c, size_t n,
+                       const struct mask_braces *br)
 {
 	size_t i = 0, ng = 0, capg = 0, k;
 	struct cgroup *g = NULL;
@@ -901,7 +932,8 @@ static void directives(struct priv *p, size_t file, char *c, size_t n)
 				t->bd[t->n - 1] = i;
 				if (t->n > 1)
 					for (k = 0; k < t->n; k++)
-						if (brace_net(c, t->br[k], t->bd[k]) != 0)
+						if ((br ? brace_net_listed(c, br, t->br[k], t->bd[k])
+						        : brace_net(c, t->br[k], t->bd[k])) != 0)
 							uneven = 1;
 				if (uneven)
 					for (k = 1; k < t->n; k++)
@@ -1952,7 +1984,7 @@ static int load_file(struct cs_model *m, const char *rel)
 	f->len = len;
 	f->header = has_suffix(rel, ".h");
 	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
-	directives(p, idx, f->code, len);
+	directives(p, idx, f->code, len, br.edge ? NULL : &br);
 	if (!f->header)
 		m->have_sources = 1;
 	memset(&u, 0, sizeof u);
