@@ -41,6 +41,9 @@
 enum { K_ID0 = 1, K_ID = 2, K_SP = 4, K_QUOTE = 8 };
 static void stops_init(void);
 static unsigned char kls[256];
+/* the bytes parse_scope acts on: identifier starts, digits, quotes,
+ * ( { } ; */
+static unsigned char scope_stop[256];
 static int kls_ready;
 
 static void kls_init(void)
@@ -60,6 +63,8 @@ static void kls_init(void)
 		if (c == '"' || c == '\'')
 			k |= K_QUOTE;
 		kls[c] = k;
+		scope_stop[c] = (k & (K_ID0 | K_ID | K_QUOTE)) || c == '(' ||
+		                c == '{' || c == '}' || c == ';';
 	}
 	stops_init();
 	kls_ready = 1;
@@ -1858,13 +1863,12 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 	while (i < to) {
 		char c = t[i];
 		unsigned char k = kls[(unsigned char)c];
-		if (!(k & (K_ID0 | K_QUOTE)) && c != '(' && c != '{' && c != '}' &&
-		    c != ';') {
-			if (c >= '0' && c <= '9') {
-				i = ident_end(t, to, i);
-				continue;
-			}
+		if (!scope_stop[(unsigned char)c]) {
 			i++;
+			continue;
+		}
+		if (c >= '0' && c <= '9') {
+			i = ident_end(t, to, i);
 			continue;
 		}
 		if (k & K_QUOTE) {
