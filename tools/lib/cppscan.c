@@ -645,13 +645,24 @@ struct names {
 	size_t n, cap;
 };
 
+/* "a/b", malloc'd (xasprintf costs a formatted print per name) */
+static char *path_join(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *r = xmalloc(na + nb + 2);
+	memcpy(r, a, na);
+	r[na] = '/';
+	memcpy(r + na + 1, b, nb + 1);
+	return r;
+}
+
 /* Collect root/rel's .cpp and .h files (recursively, device folders and
  * symlinked folders skipped, names sorted for a stable order) into *out.
  * A missing folder is empty.  -1 after a diagnostic. */
 static int walk(const char *root, const char *rel, int depth,
                 struct names *out)
 {
-	char *dir = xasprintf("%s/%s", root, rel);
+	char *dir = path_join(root, rel);
 	DIR *d;
 	struct dirent *e;
 	struct names here = {NULL, 0, 0};
@@ -679,8 +690,8 @@ static int walk(const char *root, const char *rel, int depth,
 	if (here.n)
 		qsort(here.v, here.n, sizeof *here.v, cmp_str);
 	for (i = 0; i < here.n; i++) {
-		char *r = xasprintf("%s/%s", rel, here.v[i]);
-		char *full = xasprintf("%s/%s", root, r);
+		char *r = path_join(rel, here.v[i]);
+		char *full = path_join(root, r);
 		struct stat st;
 		if (rc == 0 && lstat(full, &st) == 0) {
 			int link = S_ISLNK(st.st_mode);
@@ -962,7 +973,7 @@ static long param_index(const struct macro *mc, const char *s, size_t n)
 {
 	size_t i;
 	for (i = 0; i < mc->np; i++)
-		if (span_is(s, n, mc->params[i]))
+		if (mc->params[i][0] == s[0] && span_is(s, n, mc->params[i]))
 			return (long)i;
 	return -1;
 }
@@ -1044,8 +1055,14 @@ static char *expand(const struct macro *mc, char **args, size_t na)
 			i = e;
 			continue;
 		}
-		buf_add(&o, b + i, 1);
-		i++;
+		{ /* a run of other bytes, copied at once */
+			size_t r = i + 1;
+			while (r < n && b[r] != '"' && b[r] != '\'' && b[r] != '#' &&
+			       !idc(b[r]))
+				r++;
+			buf_add(&o, b + i, r - i);
+			i = r;
+		}
 	}
 	free(va);
 	return o.data ? o.data : xstrdup("");
@@ -1959,7 +1976,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 static int load_file(struct cs_model *m, const char *rel)
 {
 	struct priv *p = P(m);
-	char *path = xasprintf("%s/%s", m->root, rel), *data;
+	char *path = path_join(m->root, rel), *data;
 	size_t len;
 	struct cfile *f;
 	struct unit u;
