@@ -313,7 +313,10 @@ static int ends_with(const char *s, size_t n, const char *w)
 /* Is the word w at t[i] (a whole identifier)? */
 static int word_at(const char *t, size_t n, size_t i, const char *w)
 {
-	size_t k = strlen(w);
+	size_t k;
+	if (i >= n || t[i] != w[0])
+		return 0;
+	k = strlen(w);
 	return i + k <= n && memcmp(t + i, w, k) == 0 &&
 	       (i + k == n || !idc(t[i + k])) && (i == 0 || !idc(t[i - 1]));
 }
@@ -1915,7 +1918,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 						hs = i;
 						continue;
 					}
-				} else if (skip_ws(t, i, hs) == i &&
+				} else if (skip_blanks(t, i, hs) == i &&
 				           (mc = find_macro(p, u->file, t + i, e - i))) {
 					size_t close = unit_close(u, q, to), nx;
 					nx = close < to ? skip_ws(t, to, close + 1) : to;
