@@ -1390,12 +1390,38 @@ static size_t skip_template_prefix(const char *t, size_t n, size_t i)
 	}
 }
 
+/* The '(' matching the ')' at t[close], searching back to lo; NOSZ when
+ * none. */
+static size_t open_of(const char *t, size_t lo, size_t close)
+{
+	long depth = 0;
+	size_t k = close;
+	for (;;) {
+		if (t[k] == ')')
+			depth++;
+		else if (t[k] == '(' && --depth == 0)
+			return k;
+		if (k == lo)
+			return NOSZ;
+		k--;
+	}
+}
+
+/* A parenthesized group read by parse_scope: '(' at open, ')' at close;
+ * plain: no quote between them, so that counting parentheses back from
+ * close without skipping literals (open_of) reaches open. */
+struct group {
+	size_t open, close;
+	int plain;
+};
+
 /* Strip what may follow a function's parameter list before its body:
  * const, noexcept(...), override, final, mutable, attributes spelled
  * __x__ or [[x]], `-> type`.  Returns the new end; *open is the '('
  * matching the ')' the end then follows (open_of's answer, found on the
  * way), NOSZ when the end does not follow a ')' or none matches it. */
-static size_t strip_tail(const char *t, size_t i, size_t e, size_t *open)
+static size_t strip_tail(const char *t, size_t i, size_t e,
+                         const struct group *last, size_t *open)
 {
 	*open = NOSZ;
 	for (;;) {
@@ -1429,20 +1455,11 @@ static size_t strip_tail(const char *t, size_t i, size_t e, size_t *open)
 		}
 		if (e > i && t[e - 1] == ')') {
 			/* noexcept(...) / throw(...) */
-			size_t k = e - 1;
-			long depth = 0;
-			size_t o = NOSZ, w;
-			for (;;) {
-				if (t[k] == ')')
-					depth++;
-				else if (t[k] == '(' && --depth == 0) {
-					o = k;
-					break;
-				}
-				if (k == i)
-					break;
-				k--;
-			}
+			size_t o, w;
+			if (last && last->close == e - 1 && last->plain && last->open >= i)
+				o = last->open; /* what open_of finds */
+			else
+				o = open_of(t, i, e - 1);
 			if (o == NOSZ)
 				break;
 			*open = o;
@@ -1463,22 +1480,6 @@ static size_t strip_tail(const char *t, size_t i, size_t e, size_t *open)
 	return e;
 }
 
-/* The '(' matching the ')' at t[close], searching back to lo; NOSZ when
- * none. */
-static size_t open_of(const char *t, size_t lo, size_t close)
-{
-	long depth = 0;
-	size_t k = close;
-	for (;;) {
-		if (t[k] == ')')
-			depth++;
-		else if (t[k] == '(' && --depth == 0)
-			return k;
-		if (k == lo)
-			return NOSZ;
-		k--;
-	}
-}
 
 static const unsigned char head_stop[256] = {
 	['"'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1, ['-'] = 1, ['='] = 1,
@@ -1486,7 +1487,8 @@ static const unsigned char head_stop[256] = {
 
 /* Classify the text t[hs, brace) before the '{' at t[brace], at namespace
  * or struct level. */
-static int classify(const char *t, size_t hs, size_t brace, struct header *h)
+static int classify(const char *t, size_t hs, size_t brace,
+                    const struct group *last, struct header *h)
 {
 	size_t i, k, e, close, open, w;
 	long depth = 0;
@@ -1616,7 +1618,7 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 			}
 		}
 	}
-	e = strip_tail(t, i, e, &open);
+	e = strip_tail(t, i, e, last, &open);
 	if (e <= i || t[e - 1] != ')')
 		return H_SKIP;
 	close = e - 1;
@@ -1879,6 +1881,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 	struct priv *p = P(m);
 	const char *t = u->t;
 	size_t i = from, hs = from;
+	struct group last = {NOSZ, NOSZ, 0};
 
 	while (i < to) {
 		char c = t[i];
@@ -1940,6 +1943,14 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 		}
 		if (c == '(') {
 			size_t close = unit_close(u, i, to);
+			if (close < to) {
+				/* the last group before a '{' is most often the
+				 * parameter list classify looks for */
+				last.open = i;
+				last.close = close;
+				last.plain = !memchr(t + i, '"', close - i) &&
+				             !memchr(t + i, '\'', close - i);
+			}
 			i = close < to ? close + 1 : to;
 			continue;
 		}
@@ -1952,7 +1963,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 		{
 			struct header h;
 			size_t close = unit_close(u, i, to);
-			int kind = classify(t, hs, i, &h);
+			int kind = classify(t, hs, i, &last, &h);
 			size_t end = close < to ? close : to;
 			if (kind == H_SCOPE_NS) {
 				char *nns = ns_join(ns, t, h.ns, h.ne);
