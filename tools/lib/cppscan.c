@@ -414,6 +414,20 @@ static void smap_put(struct smap *mp, const char *s, size_t n, long v)
 	mp->vals[i] = v;
 }
 
+/* The value of s, or, when s is not in the map yet, v (put there): one
+ * hash and one probe instead of smap_get then smap_put. */
+static long smap_intern(struct smap *mp, const char *s, size_t n, long v)
+{
+	size_t i;
+	if (mp->cap) {
+		i = smap_slot(mp, s, n);
+		if (mp->keys[i])
+			return mp->vals[i];
+	}
+	smap_put(mp, s, n, v);
+	return v;
+}
+
 static void smap_free(struct smap *mp)
 {
 	size_t i;
@@ -439,16 +453,15 @@ struct imap {
 
 static void imap_add(struct imap *im, const char *s, size_t n, long x)
 {
-	long k = smap_get(&im->keys, s, n);
+	long k = smap_intern(&im->keys, s, n, (long)im->n);
 	struct ilist *l;
-	if (k < 0) {
+	if (k == (long)im->n) {
 		if (im->n == im->cap) {
 			im->cap = im->cap ? im->cap * 2 : 256;
 			im->lists = xrealloc(im->lists, im->cap * sizeof *im->lists);
 		}
-		k = (long)im->n++;
+		im->n++;
 		memset(&im->lists[k], 0, sizeof im->lists[k]);
-		smap_put(&im->keys, s, n, k);
 	}
 	l = &im->lists[k];
 	if (l->n == l->cap) {

@@ -535,7 +535,8 @@ static void mask_c(const char *s, size_t len, char *out, struct mask_braces *br)
 		bol = 0;
 		if (br && (c == '{' || c == '}')) {
 			if (br->n == br->cap) {
-				br->cap = br->cap ? br->cap * 2 : 256;
+				/* C++ has about one brace in 40 bytes */
+				br->cap = br->cap ? br->cap * 2 : len / 32 + 64;
 				br->pos = xrealloc(br->pos, br->cap * sizeof *br->pos);
 			}
 			br->pos[br->n++] = i++;
