@@ -85,9 +85,14 @@ static size_t skip_ws(const char *t, size_t n, size_t i)
  * spaces): eight spaces a step first */
 static size_t skip_blanks(const char *t, size_t n, size_t i)
 {
-	static const char eight[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
-	while (i + 8 <= n && memcmp(t + i, eight, 8) == 0)
+	const uint64_t eight = 0x2020202020202020ULL; /* "        " */
+	while (i + 8 <= n) {
+		uint64_t w;
+		memcpy(&w, t + i, 8);
+		if (w != eight)
+			break;
 		i += 8;
+	}
 	return skip_ws(t, n, i);
 }
 
