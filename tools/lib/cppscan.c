@@ -346,9 +346,64 @@ static int is_keyword(const char *s, size_t n)
 	return 0;
 }
 
+/* ---------------- a pool: memory released all at once ---------------- */
+
+/* The model's strings and index lists live until cs_free: they are cut
+ * from large blocks instead of being allocated (and freed) one by one. */
+struct pool {
+	char **blocks;
+	size_t nb, cb;
+	char *cur;
+	size_t left;
+};
+
+#define POOL_BLOCK 65536
+
+static void *pool_alloc(struct pool *pl, size_t n)
+{
+	void *r;
+	n = (n + 7) & ~(size_t)7;
+	if (n > pl->left) {
+		size_t sz = n > POOL_BLOCK ? n : POOL_BLOCK;
+		if (pl->nb == pl->cb) {
+			pl->cb = pl->cb ? pl->cb * 2 : 16;
+			pl->blocks = xrealloc(pl->blocks, pl->cb * sizeof *pl->blocks);
+		}
+		pl->cur = pl->blocks[pl->nb++] = xmalloc(sz);
+		pl->left = sz;
+	}
+	r = pl->cur;
+	pl->cur += n;
+	pl->left -= n;
+	return r;
+}
+
+static char *pool_strndup(struct pool *pl, const char *s, size_t n)
+{
+	char *r = pool_alloc(pl, n + 1);
+	memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+static char *pool_strdup(struct pool *pl, const char *s)
+{
+	return pool_strndup(pl, s, strlen(s));
+}
+
+static void pool_free(struct pool *pl)
+{
+	size_t i;
+	for (i = 0; i < pl->nb; i++)
+		free(pl->blocks[i]);
+	free(pl->blocks);
+	memset(pl, 0, sizeof *pl);
+}
+
 /* ---------------- a map: string → long ---------------- */
 
 struct smap {
+	struct pool *pool;  /* holds the keys */
 	char **keys;
 	size_t *lens;
 	long *vals;
@@ -395,6 +450,7 @@ static void smap_put(struct smap *mp, const char *s, size_t n, long v)
 		size_t j;
 		nm.cap = mp->cap ? mp->cap * 2 : 256;
 		nm.n = mp->n;
+		nm.pool = mp->pool;
 		nm.keys = xcalloc(nm.cap, sizeof *nm.keys);
 		nm.lens = xcalloc(nm.cap, sizeof *nm.lens);
 		nm.vals = xcalloc(nm.cap, sizeof *nm.vals);
@@ -412,7 +468,7 @@ static void smap_put(struct smap *mp, const char *s, size_t n, long v)
 	}
 	i = smap_slot(mp, s, n);
 	if (!mp->keys[i]) {
-		mp->keys[i] = xstrndup(s, n);
+		mp->keys[i] = pool_strndup(mp->pool, s, n);
 		mp->lens[i] = n;
 		mp->n++;
 	}
@@ -435,16 +491,14 @@ static long smap_intern(struct smap *mp, const char *s, size_t n, long v)
 
 static void smap_free(struct smap *mp)
 {
-	size_t i;
-	for (i = 0; i < mp->cap; i++)
-		free(mp->keys[i]);
 	free(mp->keys);
 	free(mp->lens);
 	free(mp->vals);
 	memset(mp, 0, sizeof *mp);
 }
 
-/* index lists: a map to an index into an array of lists of longs */
+/* index lists: a map to an index into an array of lists of longs (the
+ * lists in the keys' pool) */
 struct ilist {
 	long *v;
 	size_t n, cap;
@@ -470,8 +524,12 @@ static void imap_add(struct imap *im, const char *s, size_t n, long x)
 	}
 	l = &im->lists[k];
 	if (l->n == l->cap) {
+		long *v;
 		l->cap = l->cap ? l->cap * 2 : 2;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+		v = pool_alloc(im->keys.pool, l->cap * sizeof *v);
+		if (l->n)
+			memcpy(v, l->v, l->n * sizeof *v);
+		l->v = v; /* the old list stays in the pool */
 	}
 	l->v[l->n++] = x;
 }
@@ -485,9 +543,6 @@ static const struct ilist *imap_get(const struct imap *im, const char *s,
 
 static void imap_free(struct imap *im)
 {
-	size_t i;
-	for (i = 0; i < im->n; i++)
-		free(im->lists[i].v);
 	free(im->lists);
 	smap_free(&im->keys);
 	memset(im, 0, sizeof *im);
@@ -516,7 +571,7 @@ struct macro {
 
 enum { D_FN = 0, D_IMPL, D_META };
 
-struct def {
+struct def {                /* its strings are in the model's pool */
 	char *name;
 	char *owner;      /* struct holding it or qualifier written, or NULL */
 	const char *ns;   /* interned namespace ("at::native"), "" global */
@@ -571,6 +626,8 @@ struct priv {
 	struct imap declname;     /* stub → decls (headers first) */
 	struct imap defined;      /* DEFINE_DISPATCH stubs → file */
 	struct smap nsintern;
+	struct pool pool;         /* the maps' keys and lists, the strings of
+	                             defs and regs */
 	char **nss;
 	size_t nns, cap_ns;
 	char **exps;              /* macro expansions the defs point into */
@@ -1803,18 +1860,18 @@ static void add_def(struct cs_model *m, struct unit *u, const struct header *h,
 	d = &p->defs[idx];
 	memset(d, 0, sizeof *d);
 	if (h->op_call)
-		d->name = xstrdup("operator()");
+		d->name = pool_strdup(&p->pool, "operator()");
 	else
-		d->name = xstrndup(t + h->ns, h->ne - h->ns);
+		d->name = pool_strndup(&p->pool, t + h->ns, h->ne - h->ns);
 	if (h->qe > h->qs)
-		d->owner = xstrndup(t + h->qs, h->qe - h->qs);
+		d->owner = pool_strndup(&p->pool, t + h->qs, h->qe - h->qs);
 	else if (owner)
-		d->owner = xstrdup(owner);
+		d->owner = pool_strdup(&p->pool, owner);
 	d->ns = ns;
 	d->kind = D_FN;
 	d->is_static = h->is_static || strstr(ns, ANON) != NULL;
 	if (mac) {
-		d->hmacro = xstrndup(mac, ml);
+		d->hmacro = pool_strndup(&p->pool, mac, ml);
 		if (span_is(mac, ml, "TORCH_IMPL_FUNC"))
 			d->kind = D_IMPL;
 		else if (span_is(mac, ml, "TORCH_META_FUNC") ||
@@ -1824,8 +1881,8 @@ static void add_def(struct cs_model *m, struct unit *u, const struct header *h,
 			d->kind = D_META;
 	}
 	if (h->oe > h->os)
-		d->overload = xstrndup(t + h->os, h->oe - h->os);
-	d->wmacro = u->outer ? xstrdup(u->outer) : NULL;
+		d->overload = pool_strndup(&p->pool, t + h->os, h->oe - h->os);
+	d->wmacro = u->outer ? pool_strdup(&p->pool, u->outer) : NULL;
 	d->file = u->file;
 	d->t = t;
 	d->tn = u->n;
@@ -2066,6 +2123,15 @@ int cs_load(struct cs_model *m, const char *root)
 	memset(m, 0, sizeof *m);
 	m->root = xstrdup(root);
 	m->priv = xcalloc(1, sizeof(struct priv));
+	{
+		struct priv *p = P(m);
+		struct imap *maps[] = {&p->macros, &p->defname, &p->owners,
+		                       &p->metas, &p->metabase, &p->regname,
+		                       &p->declname, &p->defined};
+		for (i = 0; i < sizeof maps / sizeof *maps; i++)
+			maps[i]->keys.pool = &p->pool;
+		p->nsintern.pool = &p->pool;
+	}
 	dir = xasprintf("%s/%s", root, CS_NATIVE_REL);
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 		m->have_native = 1;
@@ -2109,13 +2175,6 @@ void cs_free(struct cs_model *m)
 			free(p->mac[i].body);
 		}
 		free(p->mac);
-		for (i = 0; i < m->ndefs; i++) {
-			free(p->defs[i].name);
-			free(p->defs[i].owner);
-			free(p->defs[i].overload);
-			free(p->defs[i].hmacro);
-			free(p->defs[i].wmacro);
-		}
 		free(p->defs);
 		for (i = 0; i < m->nregs; i++) {
 			free(p->regs[i].stub);
@@ -2139,6 +2198,7 @@ void cs_free(struct cs_model *m)
 		imap_free(&p->declname);
 		imap_free(&p->defined);
 		smap_free(&p->nsintern);
+		pool_free(&p->pool);
 		free(p);
 	}
 	free(m->root);
