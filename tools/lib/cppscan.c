@@ -406,6 +406,8 @@ struct smap {
 	struct pool *pool;  /* holds the keys */
 	char **keys;
 	size_t *lens;
+	uint64_t *hash;     /* of each key: compared first, and kept so that
+	                       growing never hashes a key again */
 	long *vals;
 	size_t cap, n;
 };
@@ -419,11 +421,13 @@ static uint64_t hspan(const char *s, size_t n)
 	return h;
 }
 
-static size_t smap_slot(const struct smap *mp, const char *s, size_t n)
+static size_t smap_slot(const struct smap *mp, const char *s, size_t n,
+                        uint64_t h)
 {
-	size_t i = (size_t)hspan(s, n) & (mp->cap - 1);
+	size_t i = (size_t)h & (mp->cap - 1);
 	while (mp->keys[i] &&
-	       !(mp->lens[i] == n && memcmp(mp->keys[i], s, n) == 0))
+	       !(mp->hash[i] == h && mp->lens[i] == n &&
+	         memcmp(mp->keys[i], s, n) == 0))
 		i = (i + 1) & (mp->cap - 1);
 	return i;
 }
@@ -433,7 +437,7 @@ static long smap_get(const struct smap *mp, const char *s, size_t n)
 	size_t i;
 	if (!mp->cap)
 		return -1;
-	i = smap_slot(mp, s, n);
+	i = smap_slot(mp, s, n, hspan(s, n));
 	return mp->keys[i] ? mp->vals[i] : -1;
 }
 
@@ -445,6 +449,7 @@ static long smap_gets(const struct smap *mp, const char *s)
 static void smap_put(struct smap *mp, const char *s, size_t n, long v)
 {
 	size_t i;
+	uint64_t h = hspan(s, n);
 	if ((mp->n + 1) * 2 > mp->cap) {
 		struct smap nm;
 		size_t j;
@@ -453,23 +458,30 @@ static void smap_put(struct smap *mp, const char *s, size_t n, long v)
 		nm.pool = mp->pool;
 		nm.keys = xcalloc(nm.cap, sizeof *nm.keys);
 		nm.lens = xcalloc(nm.cap, sizeof *nm.lens);
+		nm.hash = xcalloc(nm.cap, sizeof *nm.hash);
 		nm.vals = xcalloc(nm.cap, sizeof *nm.vals);
 		for (j = 0; j < mp->cap; j++)
 			if (mp->keys[j]) {
-				size_t k = smap_slot(&nm, mp->keys[j], mp->lens[j]);
+				/* keys are distinct: the first free slot */
+				size_t k = (size_t)mp->hash[j] & (nm.cap - 1);
+				while (nm.keys[k])
+					k = (k + 1) & (nm.cap - 1);
 				nm.keys[k] = mp->keys[j];
 				nm.lens[k] = mp->lens[j];
+				nm.hash[k] = mp->hash[j];
 				nm.vals[k] = mp->vals[j];
 			}
 		free(mp->keys);
 		free(mp->lens);
+		free(mp->hash);
 		free(mp->vals);
 		*mp = nm;
 	}
-	i = smap_slot(mp, s, n);
+	i = smap_slot(mp, s, n, h);
 	if (!mp->keys[i]) {
 		mp->keys[i] = pool_strndup(mp->pool, s, n);
 		mp->lens[i] = n;
+		mp->hash[i] = h;
 		mp->n++;
 	}
 	mp->vals[i] = v;
@@ -481,7 +493,7 @@ static long smap_intern(struct smap *mp, const char *s, size_t n, long v)
 {
 	size_t i;
 	if (mp->cap) {
-		i = smap_slot(mp, s, n);
+		i = smap_slot(mp, s, n, hspan(s, n));
 		if (mp->keys[i])
 			return mp->vals[i];
 	}
@@ -493,6 +505,7 @@ static void smap_free(struct smap *mp)
 {
 	free(mp->keys);
 	free(mp->lens);
+	free(mp->hash);
 	free(mp->vals);
 	memset(mp, 0, sizeof *mp);
 }
