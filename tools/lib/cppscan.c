@@ -1653,6 +1653,10 @@ static int classify(const char *t, size_t hs, size_t brace,
 		/* struct / class / union NAME [final] [: bases] */
 		for (k = i; k < brace; k++) {
 			size_t kw = 0;
+			/* the keywords start a word: only word starts are tried,
+			 * and a word that is none of them is passed at once */
+			if (!id0(t[k]) || (k > 0 && idc(t[k - 1])))
+				continue;
 			if (word_at(t, brace, k, "struct"))
 				kw = 6;
 			else if (word_at(t, brace, k, "class"))
@@ -1686,6 +1690,7 @@ static int classify(const char *t, size_t hs, size_t brace,
 				h->ne = last_e;
 				return H_SCOPE_STRUCT;
 			}
+			k = ident_end(t, brace, k) - 1;
 		}
 		return H_SKIP;
 	}
