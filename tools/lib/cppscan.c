@@ -195,6 +195,12 @@ static size_t match_close(const char *t, size_t n, size_t i, char open,
 	long depth = 0;
 	while (i < n) {
 		char c;
+		/* four bytes a step while four remain, then one */
+		while (i + 4 <= n && !stop[(unsigned char)t[i]] &&
+		       !stop[(unsigned char)t[i + 1]] &&
+		       !stop[(unsigned char)t[i + 2]] &&
+		       !stop[(unsigned char)t[i + 3]])
+			i += 4;
 		while (i < n && !stop[(unsigned char)t[i]])
 			i++;
 		if (i >= n)
@@ -262,7 +268,7 @@ static char *trim_dup(const char *s, size_t a, size_t b)
 static char **split_args(const char *t, size_t open, size_t close, size_t *na)
 {
 	char **v = NULL;
-	size_t n = 0, a = open + 1, i = open + 1;
+	size_t n = 0, cap = 0, a = open + 1, i = open + 1;
 	long depth = 0;
 	while (i <= close) {
 		char c = t[i];
@@ -275,7 +281,10 @@ static char **split_args(const char *t, size_t open, size_t close, size_t *na)
 		else if (c == ')' && depth > 0 && i < close)
 			depth--;
 		else if ((c == ',' && depth == 0) || i == close) {
-			v = xrealloc(v, (n + 1) * sizeof *v);
+			if (n == cap) {
+				cap = cap ? cap * 2 : 4;
+				v = xrealloc(v, cap * sizeof *v);
+			}
 			v[n++] = trim_dup(t, a, i);
 			a = i + 1;
 		}
