@@ -455,10 +455,10 @@ static long smap_gets(const struct smap *mp, const char *s)
 	return smap_get(mp, s, strlen(s));
 }
 
-static void smap_put(struct smap *mp, const char *s, size_t n, long v)
+static void smap_put_h(struct smap *mp, const char *s, size_t n, uint64_t h,
+                       long v)
 {
 	size_t i;
-	uint64_t h = hspan(s, n);
 	if ((mp->n + 1) * 2 > mp->cap) {
 		struct smap nm;
 		size_t j;
@@ -496,17 +496,22 @@ static void smap_put(struct smap *mp, const char *s, size_t n, long v)
 	mp->vals[i] = v;
 }
 
+static void smap_put(struct smap *mp, const char *s, size_t n, long v)
+{
+	smap_put_h(mp, s, n, hspan(s, n), v);
+}
+
 /* The value of s, or, when s is not in the map yet, v (put there): one
- * hash and one probe instead of smap_get then smap_put. */
+ * hash instead of smap_get's then smap_put's. */
 static long smap_intern(struct smap *mp, const char *s, size_t n, long v)
 {
-	size_t i;
+	uint64_t h = hspan(s, n);
 	if (mp->cap) {
-		i = smap_slot(mp, s, n, hspan(s, n));
+		size_t i = smap_slot(mp, s, n, h);
 		if (mp->keys[i])
 			return mp->vals[i];
 	}
-	smap_put(mp, s, n, v);
+	smap_put_h(mp, s, n, h, v);
 	return v;
 }
 
