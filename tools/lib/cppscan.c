@@ -324,15 +324,18 @@ static int ends_with(const char *s, size_t n, const char *w)
 	return n >= k && memcmp(s + n - k, w, k) == 0;
 }
 
-/* Is the word w at t[i] (a whole identifier)? */
-static int word_at(const char *t, size_t n, size_t i, const char *w)
+static int word_at_rest(const char *t, size_t n, size_t i, const char *w)
 {
-	size_t k;
-	if (i >= n || t[i] != w[0])
-		return 0;
-	k = strlen(w);
+	size_t k = strlen(w);
 	return i + k <= n && memcmp(t + i, w, k) == 0 &&
 	       (i + k == n || !idc(t[i + k])) && (i == 0 || !idc(t[i - 1]));
+}
+
+/* Is the word w at t[i] (a whole identifier)?  (The first byte is
+ * compared where the call is.) */
+static inline int word_at(const char *t, size_t n, size_t i, const char *w)
+{
+	return i < n && t[i] == w[0] && word_at_rest(t, n, i, w);
 }
 
 static int is_keyword(const char *s, size_t n)
