@@ -86,14 +86,18 @@ static size_t skip_ws(const char *t, size_t n, size_t i)
 static size_t skip_blanks(const char *t, size_t n, size_t i)
 {
 	const uint64_t eight = 0x2020202020202020ULL; /* "        " */
-	while (i + 8 <= n) {
-		uint64_t w;
-		memcpy(&w, t + i, 8);
-		if (w != eight)
-			break;
-		i += 8;
+	for (;;) {
+		while (i + 8 <= n) {
+			uint64_t w;
+			memcpy(&w, t + i, 8);
+			if (w != eight)
+				break;
+			i += 8;
+		}
+		if (i >= n || !sp(t[i]))
+			return i;
+		i++; /* a newline, a tab, a last space: then words again */
 	}
-	return skip_ws(t, n, i);
 }
 
 static size_t back_ws(const char *t, size_t lo, size_t i)
@@ -1635,8 +1639,21 @@ static int classify(const char *t, size_t hs, size_t brace,
 	 * the bytes of head_stop matter, and t[brace] is one of them */
 	for (k = i; k < brace; k++) {
 		char c;
-		while (!head_stop[(unsigned char)t[k]])
-			k++;
+		while (!head_stop[(unsigned char)t[k]]) {
+			if (head_stop[(unsigned char)t[k + 1]]) {
+				k += 1;
+				break;
+			}
+			if (head_stop[(unsigned char)t[k + 2]]) {
+				k += 2;
+				break;
+			}
+			if (head_stop[(unsigned char)t[k + 3]]) {
+				k += 3;
+				break;
+			}
+			k += 4;
+		}
 		if (k >= brace)
 			break;
 		c = t[k];
@@ -1997,7 +2014,9 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 		char c = t[i];
 		unsigned char k = kls[(unsigned char)c];
 		if (!scope_stop[(unsigned char)c]) {
-			i++;
+			/* blank runs (comments and preprocessor lines blanked)
+			 * are long at namespace level */
+			i = sp(c) ? skip_blanks(t, to, i) : i + 1;
 			continue;
 		}
 		if (c >= '0' && c <= '9') {
