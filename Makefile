@@ -80,11 +80,13 @@ check: all
 	@sh tests/run-all.sh
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang).
+# The sanitizer build is removed afterwards, pass or fail, so that a plain
+# `make` never links its objects.
 check-asan:
 	$(MAKE) clean
 	$(MAKE) check CC=clang OPT="-O1 -g -fno-omit-frame-pointer" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-	$(MAKE) clean
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"; \
+	  rc=$$?; $(MAKE) clean; exit $$rc
 
 # Every CLI golden case with each tool under valgrind memcheck.
 check-valgrind: all

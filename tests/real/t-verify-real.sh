@@ -1,7 +1,8 @@
 #!/bin/sh
 # mps-verify on real PyTorch 2.6.0 (issue #3).
 #  1. sqrt, atan2, div, abs still run MPSGraph: each exits 1 and names the
-#     `MPS: x_mps` row(s) of the yaml and the host line defining the kernel.
+#     `MPS: x_mps` row(s) of the yaml and the host line defining the kernel;
+#     div's rows name the stubs their shared kernels reach.
 #  2. atan2 migrated on a copy of the relevant files (rows folded, a Metal
 #     registration and a stub added, the old definition and include removed)
 #     verifies clean; leaving any one piece behind is caught by its rule.
@@ -48,6 +49,13 @@ expect() {
 expect sqrt sqrt_out_mps
 expect atan2 atan2_out_mps
 expect div div_out_mps div_out_mode_mps
+# div's rows name the stubs their shared kernels reach (the C++ sources)
+mps-verify --root "$src" div >"$tmp/out" 2>"$tmp/err"
+for st in div_true_stub div_trunc_stub div_floor_stub; do
+  grep -F 'div.out_mode: ' "$tmp/err" | grep -F "$st" >/dev/null ||
+    fail "div: $st not named"
+done
+echo "div: div_true_stub, div_trunc_stub and div_floor_stub named"
 expect abs abs_out_mps
 
 # ---- 2. migrate atan2 on a copy ----

@@ -49,6 +49,12 @@ static int alone_on_line(const char *t, size_t len, const struct nf_dispatch *d)
 	return e >= len || t[e] == '\n' || t[e] == '\r' || t[e] == '#';
 }
 
+static const char *entity(const char *k)
+{
+	const char *p = strrchr(k, ':');
+	return p ? p + 1 : k;
+}
+
 /* The line holding CPU or CUDA (the shared implementation MPS can join),
  * or NULL with *why set. */
 static const struct nf_dispatch *shared_line(const struct nf_func *f,
@@ -73,10 +79,16 @@ static const struct nf_dispatch *shared_line(const struct nf_func *f,
 	return cpu ? cpu : cuda;
 }
 
-static const char *entity(const char *k)
+
+const char *fold_row_kernel(const struct nf_func *f)
 {
-	const char *p = strrchr(k, ':');
-	return p ? p + 1 : k;
+	const char *why;
+	const struct nf_dispatch *sh;
+	if (f->route == ROUTE_SHARED)
+		return f->mps_kernel;
+	if (f->route != ROUTE_MPS_SPECIFIC || !(sh = shared_line(f, &why)))
+		return NULL;
+	return entity(sh->kernel);
 }
 
 static struct fold_row *new_row(struct fold_plan *p, const struct nf_func *f,
@@ -312,9 +324,10 @@ size_t fold_plan_op(struct fold_plan *p, const struct nf_index *ix,
                     struct cs_lazy *cs, const char *op, int add)
 {
 	size_t i, found = 0, outs = 0;
+	int one = strchr(op, '.') != NULL; /* a function, "pow.Scalar_out" */
 	for (i = 0; i < ix->nentries; i++) {
 		const struct nf_func *f = &ix->funcs[i];
-		if (strcmp(f->base, op) != 0)
+		if (strcmp(one ? f->name : f->base, op) != 0)
 			continue;
 		found++;
 		if (add) {
@@ -334,7 +347,7 @@ size_t fold_plan_op(struct fold_plan *p, const struct nf_index *ix,
 	if (found && add && outs == 0) {
 		/* no out= row: named by the operator's first entry */
 		for (i = 0; i < ix->nentries; i++)
-			if (strcmp(ix->funcs[i].base, op) == 0)
+			if (strcmp(one ? ix->funcs[i].name : ix->funcs[i].base, op) == 0)
 				break;
 		refuse(p, &ix->funcs[i], FOLD_REFUSED_ADD, NULL,
 		       xstrdup("it has no out= row to add MPS to (composite, or not "
@@ -357,7 +370,8 @@ char *fold_apply(const struct nf_index *ix, const struct fold_plan *p,
 	struct fold_edit *e = xcalloc(p->nedits + 1, sizeof *e);
 	struct buf out;
 	size_t i, pos = 0;
-	memcpy(e, p->edits, p->nedits * sizeof *e);
+	if (p->nedits) /* edits is NULL when there are none */
+		memcpy(e, p->edits, p->nedits * sizeof *e);
 	if (p->nedits > 1)
 		qsort(e, p->nedits, sizeof *e, cmp_edit);
 	buf_init(&out);

@@ -77,14 +77,23 @@ struct fold_plan {
 };
 
 /* fold_plan_op: add to plan p (zero it before the first call) what
- * folding operator OP (a base name, as mps-dispatch takes it) means for
- * the yaml index ix, or with ADD what giving its out rows MPS means.
+ * folding operator OP means for the yaml index ix, or with ADD what
+ * giving its out rows MPS means.  OP is a base name ("pow": every row of
+ * the operator) or a function's full name ("pow.Tensor_Scalar_out": that
+ * row alone, as a migration one overload at a time does).
  * cs: the C++ sources, for rows that are not structured and for the stubs
  * (cs_lazy_get is called only when a row needs it; NULL: a tree read
- * without them).  Returns the number of functions of OP (0: OP names no
- * operator of ix; nothing added).  Never prints. */
+ * without them).  Returns the number of functions OP names (0: no
+ * operator or function of ix; nothing added).  Never prints. */
 size_t fold_plan_op(struct fold_plan *p, const struct nf_index *ix,
                     struct cs_lazy *cs, const char *op, int add);
+
+/* fold_row_kernel: the shared kernel through which row f reaches MPS
+ * (f->mps_kernel when the row is shared), or would once folded (the
+ * kernel of its CPU/CUDA line when the row is MPS-specific and has one
+ * line to join), namespace removed; NULL for any other row.  Points into
+ * the index. */
+const char *fold_row_kernel(const struct nf_func *f);
 
 /* fold_apply: the yaml text of ix with every edit of p made, malloc'd
  * (caller frees), *len its length.  Edits never overlap (each row's own

@@ -148,11 +148,11 @@ static int write_text(FILE *out, FILE *err, const char *prog,
 			fprintf(out, "defects: none%s\n",
 			        flt->rules || flt->path ? " (filtered)" : "");
 		if (ndefects)
-			fprintf(out, "  %-20s %-8s %-8s %5s\n", "rule", "severity", "layer",
+			fprintf(out, "  %-22s %-8s %-8s %5s\n", "rule", "severity", "layer",
 			        "count");
 		for (rule = 0; rule < VF_NRULES; rule++)
 			if (byrule[rule])
-				fprintf(out, "  %-20s %-8s %-8s %5zu\n", vf_rules[rule].id,
+				fprintf(out, "  %-22s %-8s %-8s %5zu\n", vf_rules[rule].id,
 				        vf_sev_name(vf_rules[rule].sev),
 				        vf_layer_name(vf_rules[rule].layer), byrule[rule]);
 		{

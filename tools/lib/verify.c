@@ -57,6 +57,11 @@ const struct vf_rule_info vf_rules[VF_NRULES] = {
      "Register each named stub for MPS (REGISTER_DISPATCH(X_stub, &fn), or "
      "a wrapper such as REGISTER_UNARY_TI_DISPATCH): without it the shared "
      "kernel fails on MPS at run time."},
+    {"unregistered-path-stub", VF_NOTE, VF_HOST,
+     "the shared kernel can also reach a stub that MPS does not register, "
+     "while MPS registers others the kernel reaches",
+     "Check that MPS never takes the path to that stub (a branch for another "
+     "device, an option MPS does not use), or register it too."},
     {"unregistered-kernel", VF_ERROR, VF_KERNEL,
      "host code asks for a Metal kernel name that no .metal file registers",
      "Register the kernel in the .metal file (REGISTER_UNARY_OP(NAME, IN, "
@@ -325,6 +330,24 @@ static int shared_reaches(struct ctx *c, const struct vf_op *op,
 	return op->nregs > 0 || op->nmetal > 0;
 }
 
+static int op_has_shared(const struct ctx *c, const struct vf_op *op)
+{
+	size_t i;
+	for (i = 0; i < op->nrows; i++)
+		if (row(c, op, i)->route == ROUTE_SHARED)
+			return 1;
+	return 0;
+}
+
+static int registered(const struct ctx *c, const char *stub)
+{
+	size_t i;
+	for (i = 0; i < c->hm->nregs; i++)
+		if (strcmp(c->hm->regs[i].stub, stub) == 0)
+			return 1;
+	return 0;
+}
+
 /* ---------------- per-operator rules ---------------- */
 
 static void rule_rows(struct ctx *c, long o)
@@ -366,10 +389,31 @@ static void rule_rows(struct ctx *c, long o)
 		buf_printf(&m, "%s: `MPS: %s` is a kernel of MPS alone while ", f->name,
 		           entity(d->kernel));
 		if (cc) {
+			const struct cs_discovery *k = reach(c, entity(cc->kernel));
 			buf_puts(&m, "`");
 			join_keys(&m, cc);
 			buf_printf(&m, ": %s` in the same row is shared; list MPS on "
 			           "that line", entity(cc->kernel));
+			if (k && k->kind == CS_STUB_BACKED) {
+				/* the stubs the shared kernel reaches: those MPS does not
+				 * register yet come first in what to do */
+				size_t j, nmiss = 0, shown = 0;
+				for (j = 0; j < k->nstubs; j++)
+					nmiss += !registered(c, k->stubs[j].name);
+				buf_puts(&m, nmiss ? " once MPS registers " : " (MPS registers ");
+				for (j = 0; j < k->nstubs; j++) {
+					if (nmiss && registered(c, k->stubs[j].name))
+						continue;
+					buf_printf(&m, "%s%s",
+					           shown ? shown + 1 == (nmiss ? nmiss : k->nstubs)
+					                       ? " and " : ", "
+					                 : "",
+					           k->stubs[j].name);
+					shown++;
+				}
+				buf_printf(&m, nmiss ? ", which `%s` reaches" : ", which `%s` "
+				                       "reaches, already)", entity(cc->kernel));
+			}
 		} else {
 			buf_printf(&m, "%s uses the shared kernel `%s`; route this row "
 			           "the same way", first_shared->name,
@@ -441,24 +485,6 @@ static void rule_rows(struct ctx *c, long o)
  * kernel reaches that MPS does not register, one finding at the row.
  * Without them: when MPS registers no stub of the operator at all and a
  * DECLARE_DISPATCH or the --before rows say it had one to register. */
-static int op_has_shared(const struct ctx *c, const struct vf_op *op)
-{
-	size_t i;
-	for (i = 0; i < op->nrows; i++)
-		if (row(c, op, i)->route == ROUTE_SHARED)
-			return 1;
-	return 0;
-}
-
-static int registered(const struct ctx *c, const char *stub)
-{
-	size_t i;
-	for (i = 0; i < c->hm->nregs; i++)
-		if (strcmp(c->hm->regs[i].stub, stub) == 0)
-			return 1;
-	return 0;
-}
-
 static void load_decls(struct ctx *c);
 
 static void rule_missing_stub(struct ctx *c, long o)
@@ -466,7 +492,7 @@ static void rule_missing_stub(struct ctx *c, long o)
 	struct vf_op *op = OP(c, o);
 	const struct nf_func *first_shared = NULL;
 	const char *decl_stubs;
-	size_t i, j;
+	size_t i, j, nreg;
 	int evidence;
 	if (!op_has_shared(c, op))
 		return;
@@ -482,6 +508,13 @@ static void rule_missing_stub(struct ctx *c, long o)
 			    k->kind != CS_STUB_BACKED)
 				continue;
 			d = nf_mps_dispatch(f);
+			/* none registered: each is missing (the kernel cannot run on
+			 * MPS at all); some registered: the others may lie on paths
+			 * MPS does not take (a branch for another device, an option
+			 * it does not use), a note each */
+			nreg = 0;
+			for (j = 0; j < k->nstubs; j++)
+				nreg += registered(c, k->stubs[j].name);
 			for (j = 0; j < k->nstubs; j++) {
 				const struct cs_stub *s = &k->stubs[j];
 				char *key;
@@ -490,15 +523,28 @@ static void rule_missing_stub(struct ctx *c, long o)
 				key = xasprintf("%s %s", f->name, s->name);
 				if (hs_map_get(&seen, key) < 0) {
 					hs_map_put(&seen, key, 1);
-					add_finding(c, NF_YAML_REL, d->line, d->col,
-					            VF_MISSING_STUB, o,
-					            xasprintf("%s: MPS must register %s (reached at "
-					                      "%s:%lu by the shared kernel `%s`) but "
-					                      "no MPS registration of it exists "
-					                      "(REGISTER_DISPATCH or a wrapper such "
-					                      "as REGISTER_UNARY_TI_DISPATCH)",
-					                      f->name, s->name, s->at.file, s->at.line,
-					                      f->mps_kernel));
+					if (!nreg)
+						add_finding(c, NF_YAML_REL, d->line, d->col,
+						            VF_MISSING_STUB, o,
+						            xasprintf("%s: MPS must register %s (reached "
+						                      "at %s:%lu by the shared kernel `%s`) "
+						                      "but no MPS registration of it "
+						                      "exists (REGISTER_DISPATCH or a "
+						                      "wrapper such as "
+						                      "REGISTER_UNARY_TI_DISPATCH)",
+						                      f->name, s->name, s->at.file,
+						                      s->at.line, f->mps_kernel));
+					else
+						add_finding(c, NF_YAML_REL, d->line, d->col,
+						            VF_OTHER_STUB, o,
+						            xasprintf("%s: the shared kernel `%s` can also "
+						                      "reach %s (at %s:%lu), which MPS "
+						                      "does not register; MPS registers "
+						                      "%zu of the %zu stubs it reaches: "
+						                      "check that MPS never takes that "
+						                      "path", f->name, f->mps_kernel,
+						                      s->name, s->at.file, s->at.line,
+						                      nreg, k->nstubs));
 				}
 				free(key);
 			}

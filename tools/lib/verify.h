@@ -43,6 +43,7 @@ enum vf_rule {
 	VF_STUB_GRAPH,      /* stub-wraps-mpsgraph */
 	VF_DUP_STUB,        /* duplicate-stub */
 	VF_MISSING_STUB,    /* missing-stub */
+	VF_OTHER_STUB,      /* unregistered-path-stub */
 	VF_UNREGISTERED,    /* unregistered-kernel */
 	VF_PLACEHOLDER,     /* functor-placeholder */
 	VF_NO_OVERLOAD,     /* missing-overload */

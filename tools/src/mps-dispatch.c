@@ -37,6 +37,9 @@ static const struct tool_info info = {
 	"[--root DIR] [--add] [--in-place] [--json] OP... | --undo",
 	"Fold every MPS-specific dispatch row of each operator OP into its shared "
 	"dispatch line.",
+	"OP is an operator's base name (every row of it: `pow`) or one function\n"
+	"(that row alone: `pow.Tensor_Scalar_out`, for a migration one overload at\n"
+	"a time).\n"
 	"Fold (default): in every overload row of OP that has `MPS: x_mps` on its\n"
 	"own line beside a shared `CPU, CUDA: x` line, MPS joins the shared line\n"
 	"(`CPU, CUDA, MPS: x`) and the `MPS:` line goes.  A structured row folds.\n"
@@ -169,7 +172,7 @@ int main(int argc, char **argv)
 		cli_usage(&info, opts);
 	}
 	for (k = 0; k < nops; k++)
-		if (!nf_valid_op_arg(argv[k]) || strchr(argv[k], '.')) {
+		if (!nf_valid_op_arg(argv[k])) {
 			warnx_("error: '%s' is not an operator name", argv[k]);
 			return MK_EXIT_ERROR;
 		}
@@ -190,7 +193,8 @@ int main(int argc, char **argv)
 	for (k = 0; k < nops; k++) {
 		size_t from = plan.nrows;
 		if (fold_plan_op(&plan, &ix, &cs, argv[k], opt_add) == 0) {
-			warnx_("error: no operator '%s' in %s (see mps-overloads)", argv[k],
+			warnx_("error: no %s '%s' in %s (see mps-overloads)",
+			       strchr(argv[k], '.') ? "function" : "operator", argv[k],
 			       NF_YAML_REL);
 			fold_plan_free(&plan);
 			cs_lazy_free(&cs);

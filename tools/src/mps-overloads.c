@@ -2,6 +2,8 @@
  * native_functions.yaml and how the MPS backend reaches it.  Issue #2. */
 #include "cli.h"
 #include "diag.h"
+#include "fold.h"
+#include "hostscan.h"
 #include "nfyaml.h"
 
 #include <jansson.h>
@@ -48,9 +50,16 @@ static const struct tool_info info = {
 	"\n"
 	"Text columns: function, schema kind, yaml line, route, detail.\n"
 	"JSON fields: name, base, overload, kind, line, structured,\n"
-	"structured_delegate, autogen, composite, mps_kernel, mps_route.\n"
+	"structured_delegate, autogen, composite, mps_kernel, mps_route, stubs:\n"
+	"for a shared row, and for an MPS-specific row that could be folded, the\n"
+	"DispatchStubs its shared kernel reaches ({name, reached_at, declared};\n"
+	"[] when it calls other operators only), from the C++ sources; null for\n"
+	"other rows, when the kernel does CPU-only work or has no definition, and\n"
+	"when the sources are not there (a tree without them, or --yaml).\n"
 	"\n"
-	"Reads: ROOT/" NF_YAML_REL " (or --yaml FILE).\n"
+	"Reads: ROOT/" NF_YAML_REL " (or --yaml FILE); with --json the C++\n"
+	"sources under ROOT/aten/src/ATen/native (*.cpp, *.h; not the device\n"
+	"folders), for the stubs.\n"
 	"Writes: nothing.  Never uses the network, never runs other programs.\n"
 	"\n"
 	"Exit status: 0 every OP found, 1 an OP matched nothing (nearest names\n"
@@ -176,6 +185,7 @@ static void jrow_init(struct jrow *r)
 	json_object_set_new(r->o, "composite", json_null());
 	json_object_set_new(r->o, "mps_kernel", json_null());
 	json_object_set_new(r->o, "mps_route", r->route = json_string(""));
+	json_object_set_new(r->o, "stubs", json_null());
 }
 
 static void set_bool(json_t *o, const char *key, int *now, int v)
@@ -197,6 +207,50 @@ static void set_opt(json_t *o, const char *key, json_t **now, const char *v)
 	}
 }
 
+/* the stubs of the kernel a row reaches MPS through (or would once
+ * folded), once per kernel: a JSON array of {name, reached_at,
+ * declared}, [] for a device-generic kernel, null when the C++ sources
+ * cannot tell (no sources, CPU-only, no definition) or the row has no
+ * such kernel */
+static struct cs_lazy cs;
+static struct hs_map stub_cache;
+static json_t **stub_json;
+static size_t nstub_json;
+
+static json_t *row_stubs(const struct nf_func *f)
+{
+	const char *k = fold_row_kernel(f);
+	const struct cs_model *m;
+	struct cs_discovery d;
+	json_t *a = NULL;
+	long at;
+	size_t i;
+	if (!k || !(m = cs_lazy_get(&cs)) || !m->have_sources)
+		return json_null();
+	if ((at = hs_map_get(&stub_cache, k)) >= 0)
+		return json_incref(stub_json[at]);
+	cs_discover(m, k, &d);
+	if (d.kind == CS_STUB_BACKED || d.kind == CS_DEVICE_GENERIC) {
+		a = json_array();
+		for (i = 0; i < d.nstubs; i++) {
+			json_t *o = json_object();
+			char *w = xasprintf("%s:%lu", d.stubs[i].at.file, d.stubs[i].at.line);
+			json_object_set_new(o, "name", json_string(d.stubs[i].name));
+			json_object_set_new(o, "reached_at", json_string(w));
+			json_object_set_new(o, "declared", json_boolean(d.stubs[i].declared));
+			json_array_append_new(a, o);
+			free(w);
+		}
+	} else {
+		a = json_null();
+	}
+	cs_discovery_free(&d);
+	stub_json = xrealloc(stub_json, (nstub_json + 1) * sizeof *stub_json);
+	stub_json[nstub_json] = a;
+	hs_map_put(&stub_cache, k, (long)nstub_json++);
+	return json_incref(a);
+}
+
 static void json_row(struct jrow *r, struct buf *out, const struct nf_func *f)
 {
 	json_string_set(r->name, f->name);
@@ -210,6 +264,7 @@ static void json_row(struct jrow *r, struct buf *out, const struct nf_func *f)
 	set_bool(r->o, "composite", &r->composite, f->composite);
 	set_opt(r->o, "mps_kernel", &r->kernel, f->mps_kernel);
 	json_string_set(r->route, nf_route_name(f->route));
+	json_object_set_new(r->o, "stubs", row_stubs(f));
 	emit_json(out, r->o);
 }
 
@@ -519,13 +574,16 @@ int main(int argc, char **argv)
 	if (nf_load(&ix, path, opt_yaml ? NULL : NF_YAML_REL) != 0)
 		status = MK_EXIT_ERROR;
 	free(path);
-	free(root);
-	if (status != MK_EXIT_CLEAN)
+	cs.root = root; /* NULL with --yaml: no C++ sources */
+	if (status != MK_EXIT_CLEAN) {
+		free(root);
 		return status;
+	}
 
 	if (opt_survey) {
 		survey(&ix);
 		nf_free(&ix);
+		free(root);
 		return close_stdout(MK_EXIT_CLEAN);
 	}
 	ord = ordered(&ix);
@@ -564,5 +622,11 @@ int main(int argc, char **argv)
 	free(rows);
 	free(ord);
 	nf_free(&ix);
+	for (i = 0; i < nstub_json; i++)
+		json_decref(stub_json[i]);
+	free(stub_json);
+	hs_map_free(&stub_cache);
+	cs_lazy_free(&cs);
+	free(root);
 	return close_stdout(status);
 }

@@ -108,13 +108,13 @@ static char *details(void)
 		const struct vf_rule_info *ri = &vf_rules[k];
 		const char *s = ri->summary;
 		size_t col = 0;
-		buf_printf(&b, "  %-20s %-7s %-8s ", ri->id, vf_sev_name(ri->sev),
+		buf_printf(&b, "  %-22s %-7s %-8s ", ri->id, vf_sev_name(ri->sev),
 		           vf_layer_name(ri->layer));
 		/* the summary, wrapped at 78 columns under its first word */
 		while (*s) {
 			size_t w = strcspn(s, " ");
 			if (col && col + 1 + w > 40) {
-				buf_puts(&b, "\n                                       ");
+				buf_puts(&b, "\n                                         ");
 				col = 0;
 			} else if (col) {
 				buf_puts(&b, " ");
@@ -232,10 +232,17 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	}
 	free(root);
-	if (nf_load(&ix, NF_YAML_REL, NULL) != 0)
+	if (nf_load(&ix, NF_YAML_REL, NULL) != 0) {
+		if (opt_before)
+			nf_free(&bx);
 		return MK_EXIT_ERROR;
-	if (hs_load(&hm, ".") != 0)
+	}
+	if (hs_load(&hm, ".") != 0) {
+		nf_free(&ix);
+		if (opt_before)
+			nf_free(&bx);
 		return MK_EXIT_ERROR;
+	}
 	memset(&in, 0, sizeof in);
 	in.ix = &ix;
 	in.before = opt_before ? &bx : NULL;
@@ -244,8 +251,14 @@ int main(int argc, char **argv)
 	in.all = opt_all;
 	in.ops = (const char *const *)argv;
 	in.nops = (size_t)nargs;
-	if (vf_run(&in, &rep) != 0)
+	if (vf_run(&in, &rep) != 0) {
+		hs_free(&hm);
+		nf_free(&ix);
+		if (opt_before)
+			nf_free(&bx);
+		free((char *)info.details);
 		return MK_EXIT_ERROR;
+	}
 	status = rp_write(stdout, stderr, "mps-verify", &rep, &flt, fmt,
 	                  (const char *const *)argv, (size_t)nargs);
 	if (!rep.lists_checked && fmt == RP_TEXT)
