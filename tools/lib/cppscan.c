@@ -1,11 +1,16 @@
 /* cppscan.c — see cppscan.h.
  *
- * Loading reads every file once, masks it (scan.h mask_code), blanks the
- * preprocessor lines (keeping function-like #defines as macros) and parses
- * the namespace-level structure in one forward pass: namespaces, structs,
+ * Loading reads every file once and masks it in place (scan.h
+ * mask_code_in_place), which also lists the braces met in code; blanks
+ * the preprocessor lines (keeping function-like #defines as macros);
+ * pairs the braces from that list (struct pairs: no second pass over the
+ * text, and no scope rescans the scopes inside it); then parses the
+ * namespace-level structure in one forward pass: namespaces, structs,
  * function definitions with the extent of their bodies, stub declarations,
  * definitions and registrations, and the macro calls written at namespace
- * level (expanded, their expansion parsed the same way and kept).
+ * level (expanded, their expansion parsed the same way and kept).  Bodies
+ * are passed over through the brace pairs; the model's strings and index
+ * lists are cut from one pool.
  *
  * Bodies are not read at load time.  A query reads the few bodies it
  * needs with one token walker (walk_text) that skips literals, expands
