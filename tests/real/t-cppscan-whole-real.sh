@@ -57,6 +57,7 @@ summary() { # VERSION TREE: the lines of the expected file for one tree
       rules)  kinds=$(grep -v '^ ' "$o" | sed 's/^[^:]*: //' | sort | uniq -c |
                       awk '{printf " %s %s", $2, $1}') ;;
     esac
+    [ $q = stubs ] && kinds="$kinds; stubs only on other devices $(grep -c '^  [^ ]* only on ' "$o")"
     echo "$q $(grep -vc '^ ' "$o") asked:$kinds"
     echo "$q summary cksum $(grep -v '^ ' "$o" | cksum | cut -d' ' -f1,2)"
     echo "$q all cksum $(cksum <"$o" | cut -d' ' -f1,2)"

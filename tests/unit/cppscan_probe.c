@@ -11,6 +11,7 @@
  * Each answer starts with one summary line "NAME: RESULT" (stable, for
  * grep), followed by detail lines indented by two blanks.  Summary lines:
  *   KERNEL: stubs: a_stub, b_stub     (sorted)   | KERNEL: device-generic
+ *     (a stub reached only on other devices: a line "  X only on CUDA")
  *   KERNEL: cpu-only                             | KERNEL: unknown
  *   STUB: FN: Double, Float, ...     (enum order) | STUB: none
  *   OP: same|float|bool|mixed|unknown
@@ -55,6 +56,9 @@ static void stubs(const struct cs_model *m, const char *k)
 		else
 			printf(", undeclared");
 		printf("\n");
+		if (s->guard)
+			printf("  %s only on %s\n", s->name,
+			       *s->guard ? s->guard : "no device");
 	}
 	if (d.ndefs)
 		printf("  defined at %s:%lu (%lu definitions)\n", d.def.file,

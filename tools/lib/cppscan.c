@@ -2485,6 +2485,9 @@ struct tok {
 	size_t open, close;   /* the call's parentheses */
 	size_t file;
 	size_t loc;           /* file offset for the location */
+	size_t site;          /* where it is in the text walked first (the
+	                         definition's): itself, or the macro call
+	                         written there that produced it */
 	unsigned long tid;    /* which walk of a text (an expansion is walked
 	                         once, then freed: pointers may repeat) */
 };
@@ -2498,6 +2501,8 @@ struct walker {
 	void *ctx;
 	int expand;           /* expand macros visible from the file */
 	unsigned long tids;   /* texts walked so far */
+	size_t site;          /* the token or macro call being read in the
+	                         text walked first */
 };
 
 static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
@@ -2555,6 +2560,9 @@ static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
 		tk.file = w->file;
 		tk.tid = tid;
 		tk.loc = inv == NOSZ ? i : inv;
+		if (depth == 0)
+			w->site = i;
+		tk.site = w->site;
 		/* the qualifier chain: (ident [<...>] ::)* before i; [qs, qe)
 		 * spans it without the last "::" (empty: qs == qe) */
 		j = back_ws(t, a, i);
@@ -2644,6 +2652,7 @@ static void walk_def(const struct cs_model *m, const struct def *d,
 	w.ctx = ctx;
 	w.expand = 1;
 	w.tids = 0;
+	w.site = d->bs + 1;
 	walk_text(&w, d->t, d->tn, d->bs + 1, d->be, d->inv, 0, NULL);
 }
 
@@ -2749,6 +2758,467 @@ static char **param_names(const struct def *d, size_t *np)
 	return v;
 }
 
+/* The end of the statement or block starting at t[i] (after an if's
+ * condition or an else): the index after it. */
+static size_t stmt_end(const char *t, size_t n, size_t i)
+{
+	i = skip_ws(t, n, i);
+	if (i < n && t[i] == '{') {
+		size_t c = match_close(t, n, i, '{', '}');
+		return c < n ? c + 1 : n;
+	}
+	while (i < n && t[i] != ';') {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (t[i] == '(' || t[i] == '{') {
+			size_t c = match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
+			i = c < n ? c + 1 : n;
+			continue;
+		}
+		i++;
+	}
+	return i < n ? i + 1 : n;
+}
+
+/* ---------------- A. device guards ---------------- */
+
+/* Devices a condition can require: DeviceType names (c10/core/DeviceType.h)
+ * in the order guards are written; the Tensor methods is_cpu() ...
+ * is_maia() test them.  A set of them is a bit mask; DEV_ANY: a path any
+ * device may take. */
+typedef uint32_t devset;
+#define DEV_ANY ((devset)0xffffffffu)
+
+static const struct {
+	const char *name;     /* DeviceType::NAME, kNAME */
+	const char *method;   /* is_METHOD() */
+} devices[] = {
+	{"CPU", "cpu"}, {"CUDA", "cuda"}, {"HIP", "hip"}, {"XPU", "xpu"},
+	{"MPS", "mps"}, {"Meta", "meta"}, {"MTIA", "mtia"}, {"HPU", "hpu"},
+	{"XLA", "xla"}, {"Lazy", "lazy"}, {"IPU", "ipu"}, {"Vulkan", "vulkan"},
+	{"Metal", "metal"}, {"PrivateUse1", "privateuseone"}, {"MAIA", "maia"},
+	{NULL, NULL}};
+
+static int dev_mps(void)
+{
+	return 4; /* devices[4] */
+}
+
+/* t[a, b) trimmed */
+static void trim_span(const char *t, size_t *a, size_t *b)
+{
+	while (*a < *b && sp(t[*a]))
+		(*a)++;
+	while (*b > *a && sp(t[*b - 1]))
+		(*b)--;
+}
+
+/* A device written as a constant: kCUDA, DeviceType::CUDA, with the
+ * qualifiers ::, at::, c10::; its index, or -1. */
+static int dev_const(const char *t, size_t a, size_t b)
+{
+	int d;
+	trim_span(t, &a, &b);
+	for (;;) {
+		if (starts_with(t + a, b - a, "::"))
+			a += 2;
+		else if (starts_with(t + a, b - a, "at::"))
+			a += 4;
+		else if (starts_with(t + a, b - a, "c10::"))
+			a += 5;
+		else
+			break;
+	}
+	if (starts_with(t + a, b - a, "DeviceType::"))
+		a += 12;
+	else if (b - a > 1 && t[a] == 'k')
+		a++;
+	else
+		return -1;
+	for (d = 0; devices[d].name; d++)
+		if (span_is(t + a, b - a, devices[d].name))
+			return d;
+	return -1;
+}
+
+/* t[a, b) is a device test written directly: `E.is_cuda()` (also ->, or
+ * a bare is_cuda()), or `E.device().type() == kCUDA` / `E.device_type()
+ * == DeviceType::CUDA` (either side; the other one ending in type()):
+ * the device, else -1.  NEG: the test is `!=` instead of `==` (then the
+ * result is the device compared against). */
+static int dev_test(const char *t, size_t a, size_t b, int *neg)
+{
+	size_t i, eq = NOSZ;
+	long depth = 0;
+	int d;
+	*neg = 0;
+	trim_span(t, &a, &b);
+	if (b - a > 5 && t[b - 1] == ')' && t[b - 2] == '(') {
+		size_t e = b - 2, st = e;
+		while (st > a && idc(t[st - 1]))
+			st--;
+		if (starts_with(t + st, e - st, "is_") &&
+		    (st == a || t[st - 1] == '.' || (t[st - 1] == '>' && st - 1 > a &&
+		                                     t[st - 2] == '-')))
+			for (d = 0; devices[d].name; d++)
+				if (span_is(t + st + 3, e - st - 3, devices[d].method))
+					return d;
+	}
+	for (i = a; i + 1 < b; i++) {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = skip_lit(t, b, i) - 1;
+			continue;
+		}
+		if (t[i] == '(')
+			depth++;
+		else if (t[i] == ')')
+			depth--;
+		else if (depth == 0 && (t[i] == '=' || t[i] == '!') && t[i + 1] == '=') {
+			eq = i;
+			break;
+		}
+	}
+	if (eq == NOSZ)
+		return -1;
+	*neg = t[eq] == '!';
+	{
+		size_t la = a, lb = eq, ra = eq + 2, rb = b;
+		trim_span(t, &la, &lb);
+		trim_span(t, &ra, &rb);
+		if ((d = dev_const(t, ra, rb)) >= 0 && ends_with(t + la, lb - la, "type()"))
+			return d;
+		if ((d = dev_const(t, la, lb)) >= 0 && ends_with(t + ra, rb - ra, "type()"))
+			return d;
+	}
+	return -1;
+}
+
+/* The end of the branch of an if starting at t[i] (after its condition):
+ * a block, or one simple statement up to its ';'; NOSZ for a compound
+ * statement (for, while, another if ...), whose end is not looked for. */
+static size_t branch_end(const char *t, size_t n, size_t i)
+{
+	static const char *const compound[] = {"if", "for", "while", "do",
+	                                      "switch", "else", "try", NULL};
+	size_t k;
+	i = skip_ws(t, n, i);
+	if (i < n && t[i] == '{') {
+		size_t c = match_close(t, n, i, '{', '}');
+		return c < n ? c + 1 : NOSZ;
+	}
+	for (k = 0; compound[k]; k++)
+		if (word_at(t, n, i, compound[k]))
+			return NOSZ;
+	while (i < n && t[i] != ';') {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (t[i] == '(' || t[i] == '{') {
+			size_t c = match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
+			if (c >= n)
+				return NOSZ;
+			i = c + 1;
+			continue;
+		}
+		i++;
+	}
+	return i < n ? i + 1 : NOSZ;
+}
+
+/* The branch t[a, b) is `return false;` or `{ return false; }`. */
+static int returns_false(const char *t, size_t a, size_t b)
+{
+	trim_span(t, &a, &b);
+	if (b - a >= 2 && t[a] == '{' && t[b - 1] == '}') {
+		a++;
+		b--;
+		trim_span(t, &a, &b);
+	}
+	if (!word_at(t, b, a, "return"))
+		return 0;
+	a += 6;
+	trim_span(t, &a, &b);
+	if (b == a || t[b - 1] != ';')
+		return 0;
+	b--;
+	trim_span(t, &a, &b);
+	return span_is(t + a, b - a, "false");
+}
+
+static int has_word(const char *t, size_t a, size_t b, const char *w)
+{
+	size_t i;
+	for (i = a; i < b; i++)
+		if (word_at(t, b, i, w))
+			return 1;
+	return 0;
+}
+
+/* A helper that returns true only on some devices: before its first
+ * `return` of anything but false, a top-level `if (!DEVICE_TEST) return
+ * false;` (or `if (E.device().type() != kCPU) return false;`), e.g.
+ * `if (!self.device().is_cpu()) return false;`.  The devices it needs to
+ * return true, or DEV_ANY. */
+static devset helper_devices(const struct def *d)
+{
+	const char *t = d->t;
+	size_t i = d->bs + 1, b = d->be < d->tn ? d->be : d->tn, e;
+	int n;
+	for (n = 0; n < 32; n++) {
+		i = skip_ws(t, b, i);
+		if (i >= b)
+			break;
+		if (word_at(t, b, i, "if")) {
+			size_t o = skip_ws(t, b, i + 2), c;
+			int neg, dv = -1;
+			if (o >= b || t[o] != '(')
+				break;
+			c = match_close(t, b, o, '(', ')');
+			if (c >= b || (e = branch_end(t, b, c + 1)) == NOSZ)
+				break;
+			if (returns_false(t, c + 1, e)) {
+				size_t ca = o + 1, cb = c;
+				trim_span(t, &ca, &cb);
+				if (ca < cb && t[ca] == '!') {
+					dv = dev_test(t, ca + 1, cb, &neg);
+					if (neg)
+						dv = -1;
+				} else {
+					dv = dev_test(t, ca, cb, &neg);
+					if (!neg)
+						dv = -1;
+				}
+				if (dv >= 0)
+					return (devset)1 << dv;
+			} else if (has_word(t, c + 1, e, "return")) {
+				break;
+			}
+			i = e;
+			continue;
+		}
+		if (t[i] == '{') {
+			size_t c = match_close(t, b, i, '{', '}');
+			if (c >= b || has_word(t, i, c, "return"))
+				break;
+			i = c + 1;
+			continue;
+		}
+		e = stmt_end(t, b, i);
+		if (has_word(t, i, e, "return") && !returns_false(t, i, e))
+			break;
+		i = e;
+	}
+	return DEV_ANY;
+}
+
+static devset cond_devices(const struct cs_model *m, const struct def *from,
+                           const char *t, size_t a, size_t b);
+
+/* A condition's atom: a device test, or a call of a helper that returns
+ * true only on some devices (helper_devices; every definition of it, in
+ * the caller's file when it has one, must agree). */
+static devset atom_devices(const struct cs_model *m, const struct def *from,
+                           const char *t, size_t a, size_t b)
+{
+	const struct priv *p = P(m);
+	const struct ilist *l;
+	size_t e, o, i;
+	int neg, dv, same = 0;
+	devset got = 0;
+	trim_span(t, &a, &b);
+	if (a >= b)
+		return DEV_ANY;
+	dv = dev_test(t, a, b, &neg);
+	if (dv >= 0)
+		return neg ? DEV_ANY : (devset)1 << dv;
+	/* NAME(...) or Q::NAME(...) and nothing else */
+	e = a;
+	for (;;) {
+		size_t s0 = e;
+		e = ident_end(t, b, e);
+		if (e == s0 || !id0(t[s0]))
+			return DEV_ANY;
+		o = skip_ws(t, b, e);
+		if (o + 1 < b && t[o] == ':' && t[o + 1] == ':') {
+			e = skip_ws(t, b, o + 2);
+			continue;
+		}
+		break;
+	}
+	if (o >= b || t[o] != '(' || match_close(t, b, o, '(', ')') != b - 1)
+		return DEV_ANY;
+	{
+		size_t ns = e;
+		while (ns > a && idc(t[ns - 1]))
+			ns--;
+		l = imap_get(&p->defname, t + ns, e - ns);
+	}
+	if (!l)
+		return DEV_ANY;
+	for (i = 0; i < l->n; i++)
+		if (p->defs[l->v[i]].file == from->file)
+			same = 1;
+	for (i = 0; i < l->n; i++) {
+		const struct def *d = &p->defs[l->v[i]];
+		devset h;
+		if (p->files[d->file].cpu || (same && d->file != from->file))
+			continue;
+		h = helper_devices(d);
+		if (h == DEV_ANY || (got && h != got))
+			return DEV_ANY;
+		got = h;
+	}
+	return got ? got : DEV_ANY;
+}
+
+/* The devices a condition t[a, b) requires: `||` joins alternatives
+ * (union), `&&` terms that each must hold (intersection; a term that
+ * tests no device allows any), parentheses group, `!` allows any. */
+static devset cond_or(const struct cs_model *m, const struct def *from,
+                      const char *t, size_t *i, size_t b);
+
+static devset cond_unary(const struct cs_model *m, const struct def *from,
+                         const char *t, size_t *i, size_t b)
+{
+	size_t a = skip_ws(t, b, *i), k;
+	long depth = 0;
+	if (a < b && t[a] == '(') {
+		size_t c = match_close(t, b, a, '(', ')'), n;
+		if (c < b) {
+			n = skip_ws(t, b, c + 1);
+			if (n >= b || (n + 1 < b && ((t[n] == '&' && t[n + 1] == '&') ||
+			                             (t[n] == '|' && t[n + 1] == '|')))) {
+				size_t in = a + 1;
+				devset r = cond_or(m, from, t, &in, c);
+				*i = c + 1;
+				return r;
+			}
+		}
+	}
+	/* an atom: up to a top-level && or || */
+	for (k = a; k < b; k++) {
+		if (t[k] == '"' || t[k] == '\'') {
+			k = skip_lit(t, b, k) - 1;
+			continue;
+		}
+		if (t[k] == '(' || t[k] == '[' || t[k] == '{')
+			depth++;
+		else if (t[k] == ')' || t[k] == ']' || t[k] == '}')
+			depth--;
+		else if (depth == 0 && k + 1 < b &&
+		         ((t[k] == '&' && t[k + 1] == '&') ||
+		          (t[k] == '|' && t[k + 1] == '|')))
+			break;
+	}
+	*i = k;
+	if (a < b && t[a] == '!')
+		return DEV_ANY;
+	return atom_devices(m, from, t, a, k);
+}
+
+static devset cond_and(const struct cs_model *m, const struct def *from,
+                       const char *t, size_t *i, size_t b)
+{
+	devset r = cond_unary(m, from, t, i, b);
+	for (;;) {
+		size_t k = skip_ws(t, b, *i);
+		if (k + 1 < b && t[k] == '&' && t[k + 1] == '&') {
+			*i = k + 2;
+			r &= cond_unary(m, from, t, i, b);
+			continue;
+		}
+		return r;
+	}
+}
+
+static devset cond_or(const struct cs_model *m, const struct def *from,
+                      const char *t, size_t *i, size_t b)
+{
+	devset r = cond_and(m, from, t, i, b);
+	for (;;) {
+		size_t k = skip_ws(t, b, *i);
+		if (k + 1 < b && t[k] == '|' && t[k + 1] == '|') {
+			*i = k + 2;
+			r |= cond_and(m, from, t, i, b);
+			continue;
+		}
+		return r;
+	}
+}
+
+static devset cond_devices(const struct cs_model *m, const struct def *from,
+                           const char *t, size_t a, size_t b)
+{
+	size_t i = a;
+	devset r = cond_or(m, from, t, &i, b);
+	return skip_ws(t, b, i) == b ? r : DEV_ANY;
+}
+
+/* A span of a body that runs only on some devices: the branch of an `if`
+ * whose condition requires them. */
+struct gspan {
+	size_t a, b;
+	devset devs;
+};
+
+/* The guarded branches of d's body (malloc'd, *n of them). */
+static struct gspan *guard_spans(const struct cs_model *m, const struct def *d,
+                                 size_t *n)
+{
+	const char *t = d->t;
+	size_t a = d->bs + 1, b = d->be < d->tn ? d->be : d->tn, i, cap = 0;
+	struct gspan *v = NULL;
+	*n = 0;
+	for (i = a; i < b; i++) {
+		size_t o, c, e;
+		devset dv;
+		if (t[i] == '"' || t[i] == '\'') {
+			i = skip_lit(t, b, i) - 1;
+			continue;
+		}
+		if (t[i] != 'i' || !word_at(t, b, i, "if"))
+			continue;
+		o = skip_ws(t, b, i + 2);
+		if (word_at(t, b, o, "constexpr"))
+			o = skip_ws(t, b, o + 9);
+		if (o >= b || t[o] != '(')
+			continue;
+		c = match_close(t, b, o, '(', ')');
+		if (c >= b)
+			break;
+		dv = cond_devices(m, d, t, o + 1, c);
+		if (dv == DEV_ANY || (e = branch_end(t, b, c + 1)) == NOSZ)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4;
+			v = xrealloc(v, cap * sizeof *v);
+		}
+		v[*n].a = c + 1;
+		v[*n].b = e;
+		v[*n].devs = dv;
+		(*n)++;
+	}
+	return v;
+}
+
+/* "CUDA, XPU" for a set without MPS, NULL for one with it (MPS may take
+ * that path); "" for an empty set (no device does). */
+static char *devset_guard(devset s)
+{
+	struct buf o;
+	int d;
+	if (s & ((devset)1 << dev_mps()))
+		return NULL;
+	buf_init(&o);
+	for (d = 0; devices[d].name; d++)
+		if (s & ((devset)1 << d))
+			buf_printf(&o, "%s%s", o.len ? ", " : "", devices[d].name);
+	return o.data ? o.data : xstrdup("");
+}
+
 struct disc {
 	const struct cs_model *m;
 	char **params;        /* the current definition's parameter names */
@@ -2762,6 +3232,13 @@ struct disc {
 	int depth;
 	size_t cap_stubs;
 	int ops;              /* calls of operators seen (at::, methods) */
+	devset *reach;        /* per definition: the devices the paths found to
+	                         it so far may run on (seen ones) */
+	int *first_depth;     /* per definition: the depth of its first reach */
+	devset *sdevs;        /* per stub found: the same for its reaches */
+	struct gspan *spans;  /* the guarded branches of the current body */
+	size_t nspans;
+	devset here;          /* the devices the current token runs on */
 };
 
 static int ns_is(const char *ns, const char *w)
@@ -2789,15 +3266,8 @@ static int ns_visible(const char *callee_ns, const char *caller_ns)
 	       (caller_ns[a] == '\0' || caller_ns[a] == ':');
 }
 
-static void disc_push(struct disc *x, long d, int depth)
+static void disc_enqueue(struct disc *x, long d, int depth)
 {
-	if (x->seen[d])
-		return;
-	if (depth > CS_MAX_DEPTH) {
-		x->out->truncated = 1;
-		return;
-	}
-	x->seen[d] = 1;
 	if (x->qn == x->qcap) {
 		x->qcap = x->qcap ? x->qcap * 2 : 32;
 		x->q = xrealloc(x->q, x->qcap * sizeof *x->q);
@@ -2806,6 +3276,29 @@ static void disc_push(struct disc *x, long d, int depth)
 	x->q[x->qn] = d;
 	x->qd[x->qn] = depth;
 	x->qn++;
+}
+
+/* Reach definition d at depth on the devices x->here.  A definition is
+ * walked once; reached again on devices not counted yet, it is walked
+ * again at the depth of its first reach, which finds the same stubs and
+ * calls and only widens their devices. */
+static void disc_push(struct disc *x, long d, int depth)
+{
+	if (x->seen[d]) {
+		if (x->here & ~x->reach[d]) {
+			x->reach[d] |= x->here;
+			disc_enqueue(x, d, x->first_depth[d]);
+		}
+		return;
+	}
+	if (depth > CS_MAX_DEPTH) {
+		x->out->truncated = 1;
+		return;
+	}
+	x->seen[d] = 1;
+	x->reach[d] = x->here;
+	x->first_depth[d] = depth;
+	disc_enqueue(x, d, depth);
 }
 
 /* Push the definitions of name reached from def `from` with qualifier q
@@ -2930,9 +3423,16 @@ static void disc_stub(struct disc *x, const struct tok *k)
 	struct cs_stub *s;
 	size_t i, n = k->e - k->s;
 	for (i = 0; i < o->nstubs; i++)
-		if (span_is(k->t + k->s, n, o->stubs[i].name))
+		if (span_is(k->t + k->s, n, o->stubs[i].name)) {
+			x->sdevs[i] |= x->here;
 			return;
-	GROW(o->stubs, o->nstubs, x->cap_stubs);
+		}
+	if (o->nstubs == x->cap_stubs) {
+		x->cap_stubs = x->cap_stubs ? x->cap_stubs * 2 : 16;
+		o->stubs = xrealloc(o->stubs, x->cap_stubs * sizeof *o->stubs);
+		x->sdevs = xrealloc(x->sdevs, x->cap_stubs * sizeof *x->sdevs);
+	}
+	x->sdevs[o->nstubs] = x->here;
 	s = &o->stubs[o->nstubs++];
 	memset(s, 0, sizeof *s);
 	s->name = xstrndup(k->t + k->s, n);
@@ -2974,6 +3474,15 @@ static void disc_tok(void *ctx, const struct tok *k)
 		for (i = 0; i < x->nparams; i++)
 			if (span_is(s, n, x->params[i]))
 				return; /* a parameter: `stub(iter.device_type(), iter)` */
+	}
+	{
+		/* the devices this token runs on: those of the paths to this
+		 * definition, within the guarded branches around it */
+		size_t i;
+		x->here = x->reach[x->cur];
+		for (i = 0; i < x->nspans; i++)
+			if (x->spans[i].a <= k->site && k->site < x->spans[i].b)
+				x->here &= x->spans[i].devs;
 	}
 	if (is_stub_name(p, s, n)) {
 		disc_stub(x, k);
@@ -3047,6 +3556,9 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 	x.m = m;
 	x.out = out;
 	x.seen = xcalloc(m->ndefs ? m->ndefs : 1, 1);
+	x.reach = xcalloc(m->ndefs ? m->ndefs : 1, sizeof *x.reach);
+	x.first_depth = xcalloc(m->ndefs ? m->ndefs : 1, sizeof *x.first_depth);
+	x.here = DEV_ANY;
 	l = imap_get(&p->defname, kernel, n);
 	for (i = 0; l && i < l->n; i++) {
 		const struct def *d = &p->defs[l->v[i]];
@@ -3059,6 +3571,8 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 	}
 	if (!out->ndefs) {
 		free(x.seen);
+		free(x.reach);
+		free(x.first_depth);
 		out->why = xasprintf("no definition of %s in namespace at::native under "
 		                     CS_NATIVE_REL " (%lu files read)",
 		                     kernel, (unsigned long)m->nfiles);
@@ -3068,24 +3582,33 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 		x.cur = x.q[i];
 		x.depth = x.qd[i];
 		x.params = param_names(&p->defs[x.cur], &x.nparams);
+		x.spans = guard_spans(m, &p->defs[x.cur], &x.nspans);
 		walk_def(m, &p->defs[x.cur], disc_tok, &x);
 		free_strv(x.params, x.nparams);
+		free(x.spans);
 		x.params = NULL;
 		x.nparams = 0;
 	}
+	for (i = 0; i < out->nstubs; i++)
+		out->stubs[i].guard = devset_guard(x.sdevs[i]);
 	free(x.q);
 	free(x.qd);
 	free(x.seen);
+	free(x.reach);
+	free(x.first_depth);
+	free(x.sdevs);
 	buf_init(&why);
 	if (out->nstubs) {
 		out->kind = CS_STUB_BACKED;
 		buf_printf(&why, "%s reaches ", kernel);
 		for (i = 0; i < out->nstubs; i++) {
 			const struct cs_stub *s = &out->stubs[i];
-			buf_printf(&why, "%s%s (%s %s:%lu%s%s%s)", i ? ", " : "", s->name,
+			buf_printf(&why, "%s%s (%s %s:%lu%s%s%s%s%s)", i ? ", " : "",
+			           s->name,
 			           s->how == CS_CALLED ? "called at" : "passed at",
 			           s->at.file, s->at.line, s->depth ? ", in " : "",
-			           s->depth ? s->in : "", s->declared ? "" : ", undeclared");
+			           s->depth ? s->in : "", s->declared ? "" : ", undeclared",
+			           s->guard ? ", only on " : "", s->guard ? s->guard : "");
 		}
 	} else if (out->cpu.file) {
 		out->kind = CS_CPU_ONLY;
@@ -3109,6 +3632,7 @@ void cs_discovery_free(struct cs_discovery *d)
 	for (i = 0; i < d->nstubs; i++) {
 		free(d->stubs[i].name);
 		free(d->stubs[i].in);
+		free(d->stubs[i].guard);
 	}
 	free(d->stubs);
 	free(d->cpu_why);
@@ -3710,33 +4234,11 @@ static int span_has_stub(const struct cs_model *m, const struct def *d,
 	w.ctx = &x;
 	w.expand = 1;
 	w.tids = 0;
+	w.site = a;
 	walk_text(&w, d->t, d->tn, a, b, d->inv, 0, NULL);
 	return x.found;
 }
 
-/* The end of the statement or block starting at t[i] (after an if's
- * condition or an else): the index after it. */
-static size_t stmt_end(const char *t, size_t n, size_t i)
-{
-	i = skip_ws(t, n, i);
-	if (i < n && t[i] == '{') {
-		size_t c = match_close(t, n, i, '{', '}');
-		return c < n ? c + 1 : n;
-	}
-	while (i < n && t[i] != ';') {
-		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, n, i);
-			continue;
-		}
-		if (t[i] == '(' || t[i] == '{') {
-			size_t c = match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
-			i = c < n ? c + 1 : n;
-			continue;
-		}
-		i++;
-	}
-	return i < n ? i + 1 : n;
-}
 
 static void before_stub(const struct cs_model *m, const struct def *d,
                         struct cs_outrule *out)

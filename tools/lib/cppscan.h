@@ -224,6 +224,13 @@ struct cs_stub {
 	                        counts too, a header's is preferred for decl) */
 	struct cs_loc decl;  /* that declaration (file NULL when undeclared) */
 	int defined;         /* DEFINE_DISPATCH(name) in some file */
+	char *guard;         /* NULL, or the devices every path reaching it
+	                        requires, none of them MPS: "CUDA, XPU"
+	                        (DeviceType names, in c10's order; "" when
+	                        the conditions on the way exclude each other).
+	                        Guarded stubs stay in the list; MPS never runs
+	                        them, so a caller registering stubs for MPS can
+	                        leave them out (owned) */
 };
 
 struct cs_discovery {
