@@ -284,6 +284,21 @@ struct cs_discovery {
  *     at::native; `Q::f` to those in a namespace ending in Q or owned by
  *     struct Q; `at::f` (other than at::native) and member calls
  *     `x.f(..)` / `x->f(..)` are calls of operators and are not followed;
+ *   - device guards: a stub or call inside the branch of an `if` whose
+ *     condition requires devices other than MPS runs only there; a stub
+ *     every path of which is so guarded gets the devices in cs_stub.guard
+ *     (the paths' devices: the intersection along a path, the union over
+ *     paths).  Conditions read: `E.device().type() == DeviceType::CUDA`,
+ *     `E.device_type() == kCPU` (either side; at::, c10::), `E.is_cuda()`
+ *     and the other is_DEVICE() methods, such tests joined by `||`, and
+ *     `&&` with other terms (which do not widen them); a call of a helper
+ *     that, before returning anything but false, returns false unless a
+ *     device test holds (`if (!self.device().is_cpu()) return false;`).
+ *     Not read (the stub stays unguarded): negations and `!=`, `else`
+ *     branches, switches, ternaries, a loop or another if as an if's
+ *     branch without braces, conditions inside macro bodies.  (From
+ *     2.6.0's TensorAdvancedIndexing.cpp: _index_put_impl_ sorts for CUDA
+ *     and XPU only; can_use_expanded_index_path is false off CPU.);
  *   - struct names: an identifier naming a struct or class defined under
  *     CS_NATIVE_REL (outside cpu/), e.g. the functor given as template
  *     argument in `templates::uniform_impl_<UniformStub, Generator>(...)`,
