@@ -518,8 +518,8 @@ static void rule_missing_stub(struct ctx *c, long o)
 			for (j = 0; j < k->nstubs; j++) {
 				const struct cs_stub *s = &k->stubs[j];
 				char *key;
-				if (registered(c, s->name))
-					continue;
+				if (registered(c, s->name) || s->guard)
+					continue; /* a guarded stub: MPS never runs it */
 				key = xasprintf("%s %s", f->name, s->name);
 				if (hs_map_get(&seen, key) < 0) {
 					hs_map_put(&seen, key, 1);
