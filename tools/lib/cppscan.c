@@ -3164,46 +3164,6 @@ struct gspan {
 	devset devs;
 };
 
-/* The guarded branches of d's body (malloc'd, *n of them). */
-static struct gspan *guard_spans(const struct cs_model *m, const struct def *d,
-                                 size_t *n)
-{
-	const char *t = d->t;
-	size_t a = d->bs + 1, b = d->be < d->tn ? d->be : d->tn, i, cap = 0;
-	struct gspan *v = NULL;
-	*n = 0;
-	for (i = a; i < b; i++) {
-		size_t o, c, e;
-		devset dv;
-		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, b, i) - 1;
-			continue;
-		}
-		if (t[i] != 'i' || !word_at(t, b, i, "if"))
-			continue;
-		o = skip_ws(t, b, i + 2);
-		if (word_at(t, b, o, "constexpr"))
-			o = skip_ws(t, b, o + 9);
-		if (o >= b || t[o] != '(')
-			continue;
-		c = match_close(t, b, o, '(', ')');
-		if (c >= b)
-			break;
-		dv = cond_devices(m, d, t, o + 1, c);
-		if (dv == DEV_ANY || (e = branch_end(t, b, c + 1)) == NOSZ)
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 4;
-			v = xrealloc(v, cap * sizeof *v);
-		}
-		v[*n].a = c + 1;
-		v[*n].b = e;
-		v[*n].devs = dv;
-		(*n)++;
-	}
-	return v;
-}
-
 /* "CUDA, XPU" for a set without MPS, NULL for one with it (MPS may take
  * that path); "" for an empty set (no device does). */
 static char *devset_guard(devset s)
@@ -3227,17 +3187,21 @@ struct disc {
 	long *q;
 	int *qd;
 	size_t qn, qcap;
-	unsigned char *seen;
+	struct visited {      /* the definitions reached so far */
+		long *def;        /* open addressing on the def index (-1 free) */
+		devset *reach;    /* the devices the paths found to it run on */
+		int *depth;       /* the depth of its first reach */
+		size_t cap, n;
+	} vis;
 	long cur;
+	devset cur_reach;     /* vis.reach of cur when its walk began */
 	int depth;
 	size_t cap_stubs;
 	int ops;              /* calls of operators seen (at::, methods) */
-	devset *reach;        /* per definition: the devices the paths found to
-	                         it so far may run on (seen ones) */
-	int *first_depth;     /* per definition: the depth of its first reach */
 	devset *sdevs;        /* per stub found: the same for its reaches */
-	struct gspan *spans;  /* the guarded branches of the current body */
-	size_t nspans;
+	struct gspan *spans;  /* the guarded branches of the current body met
+	                         so far (its `if`s come before their branches) */
+	size_t nspans, cap_spans;
 	devset here;          /* the devices the current token runs on */
 };
 
@@ -3278,16 +3242,63 @@ static void disc_enqueue(struct disc *x, long d, int depth)
 	x->qn++;
 }
 
+/* The slot of definition d in v (free or holding d). */
+static size_t vis_slot(const struct visited *v, long d)
+{
+	size_t i = ((size_t)d * 2654435761u) & (v->cap - 1);
+	while (v->def[i] >= 0 && v->def[i] != d)
+		i = (i + 1) & (v->cap - 1);
+	return i;
+}
+
+static size_t vis_add(struct visited *v, long d)
+{
+	size_t i;
+	if ((v->n + 1) * 2 > v->cap) {
+		struct visited o = *v;
+		size_t k;
+		v->cap = o.cap ? o.cap * 2 : 64;
+		v->def = xmalloc(v->cap * sizeof *v->def);
+		v->reach = xmalloc(v->cap * sizeof *v->reach);
+		v->depth = xmalloc(v->cap * sizeof *v->depth);
+		for (k = 0; k < v->cap; k++)
+			v->def[k] = -1;
+		for (k = 0; k < o.cap; k++)
+			if (o.def[k] >= 0) {
+				i = vis_slot(v, o.def[k]);
+				v->def[i] = o.def[k];
+				v->reach[i] = o.reach[k];
+				v->depth[i] = o.depth[k];
+			}
+		free(o.def);
+		free(o.reach);
+		free(o.depth);
+	}
+	i = vis_slot(v, d);
+	v->def[i] = d;
+	v->n++;
+	return i;
+}
+
+static void vis_free(struct visited *v)
+{
+	free(v->def);
+	free(v->reach);
+	free(v->depth);
+	memset(v, 0, sizeof *v);
+}
+
 /* Reach definition d at depth on the devices x->here.  A definition is
  * walked once; reached again on devices not counted yet, it is walked
  * again at the depth of its first reach, which finds the same stubs and
  * calls and only widens their devices. */
 static void disc_push(struct disc *x, long d, int depth)
 {
-	if (x->seen[d]) {
-		if (x->here & ~x->reach[d]) {
-			x->reach[d] |= x->here;
-			disc_enqueue(x, d, x->first_depth[d]);
+	size_t i = x->vis.cap ? vis_slot(&x->vis, d) : 0;
+	if (x->vis.cap && x->vis.def[i] == d) {
+		if (x->here & ~x->vis.reach[i]) {
+			x->vis.reach[i] |= x->here;
+			disc_enqueue(x, d, x->vis.depth[i]);
 		}
 		return;
 	}
@@ -3295,9 +3306,9 @@ static void disc_push(struct disc *x, long d, int depth)
 		x->out->truncated = 1;
 		return;
 	}
-	x->seen[d] = 1;
-	x->reach[d] = x->here;
-	x->first_depth[d] = depth;
+	i = vis_add(&x->vis, d);
+	x->vis.reach[i] = x->here;
+	x->vis.depth[i] = depth;
 	disc_enqueue(x, d, depth);
 }
 
@@ -3454,6 +3465,38 @@ static void disc_cpu(struct disc *x, const struct tok *k, const char *what)
 	x->out->cpu_depth = x->depth;
 }
 
+/* An `if` written in the body being walked (not in a macro expansion):
+ * when its condition requires some devices, its branch is guarded. */
+static void disc_if(struct disc *x, const struct tok *k)
+{
+	const struct def *d = &P(x->m)->defs[x->cur];
+	const char *t = k->t;
+	size_t o = k->open, c = k->close, e;
+	devset dv;
+	if (!k->call) { /* if constexpr (...) */
+		o = skip_ws(t, k->tn, k->e);
+		if (!word_at(t, k->tn, o, "constexpr"))
+			return;
+		o = skip_ws(t, k->tn, o + 9);
+		if (o >= k->tn || t[o] != '(')
+			return;
+		c = match_close(t, k->tn, o, '(', ')');
+	}
+	if (c >= k->tn)
+		return;
+	dv = cond_devices(x->m, d, t, o + 1, c);
+	if (dv == DEV_ANY || (e = branch_end(t, k->tn, c + 1)) == NOSZ)
+		return;
+	if (x->nspans == x->cap_spans) {
+		x->cap_spans = x->cap_spans ? x->cap_spans * 2 : 4;
+		x->spans = xrealloc(x->spans, x->cap_spans * sizeof *x->spans);
+	}
+	x->spans[x->nspans].a = c + 1;
+	x->spans[x->nspans].b = e;
+	x->spans[x->nspans].devs = dv;
+	x->nspans++;
+}
+
 static void disc_tok(void *ctx, const struct tok *k)
 {
 	struct disc *x = ctx;
@@ -3461,6 +3504,12 @@ static void disc_tok(void *ctx, const struct tok *k)
 	const char *s = k->t + k->s;
 	size_t n = k->e - k->s;
 	char *q;
+
+	if (n == 2 && s[0] == 'i' && s[1] == 'f') {
+		if (k->t == p->defs[x->cur].t && k->qs == k->qe && !k->member)
+			disc_if(x, k);
+		return;
+	}
 
 	if (k->member) {
 		if (k->call)
@@ -3479,7 +3528,7 @@ static void disc_tok(void *ctx, const struct tok *k)
 		/* the devices this token runs on: those of the paths to this
 		 * definition, within the guarded branches around it */
 		size_t i;
-		x->here = x->reach[x->cur];
+		x->here = x->cur_reach;
 		for (i = 0; i < x->nspans; i++)
 			if (x->spans[i].a <= k->site && k->site < x->spans[i].b)
 				x->here &= x->spans[i].devs;
@@ -3555,9 +3604,6 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 	memset(&x, 0, sizeof x);
 	x.m = m;
 	x.out = out;
-	x.seen = xcalloc(m->ndefs ? m->ndefs : 1, 1);
-	x.reach = xcalloc(m->ndefs ? m->ndefs : 1, sizeof *x.reach);
-	x.first_depth = xcalloc(m->ndefs ? m->ndefs : 1, sizeof *x.first_depth);
 	x.here = DEV_ANY;
 	l = imap_get(&p->defname, kernel, n);
 	for (i = 0; l && i < l->n; i++) {
@@ -3570,9 +3616,7 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 		disc_push(&x, l->v[i], 0);
 	}
 	if (!out->ndefs) {
-		free(x.seen);
-		free(x.reach);
-		free(x.first_depth);
+		vis_free(&x.vis);
 		out->why = xasprintf("no definition of %s in namespace at::native under "
 		                     CS_NATIVE_REL " (%lu files read)",
 		                     kernel, (unsigned long)m->nfiles);
@@ -3581,11 +3625,11 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 	for (i = 0; i < x.qn; i++) {
 		x.cur = x.q[i];
 		x.depth = x.qd[i];
+		x.cur_reach = x.vis.reach[vis_slot(&x.vis, x.cur)];
 		x.params = param_names(&p->defs[x.cur], &x.nparams);
-		x.spans = guard_spans(m, &p->defs[x.cur], &x.nspans);
+		x.nspans = 0;
 		walk_def(m, &p->defs[x.cur], disc_tok, &x);
 		free_strv(x.params, x.nparams);
-		free(x.spans);
 		x.params = NULL;
 		x.nparams = 0;
 	}
@@ -3593,10 +3637,9 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 		out->stubs[i].guard = devset_guard(x.sdevs[i]);
 	free(x.q);
 	free(x.qd);
-	free(x.seen);
-	free(x.reach);
-	free(x.first_depth);
+	vis_free(&x.vis);
 	free(x.sdevs);
+	free(x.spans);
 	buf_init(&why);
 	if (out->nstubs) {
 		out->kind = CS_STUB_BACKED;
