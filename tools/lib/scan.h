@@ -84,6 +84,7 @@ struct mask_braces {
  * zeroed and filled; free it with mask_braces_free.  No errors. */
 void mask_code_in_place(char *text, size_t len, struct mask_braces *br);
 
+/* mask_braces_free: release br->pos and zero br (a zeroed br is fine). */
 void mask_braces_free(struct mask_braces *br);
 
 /* last_le: the index of the last of the n ascending values v[] that is
