@@ -14,7 +14,7 @@ LDLIBS_ALL := $(SAN) $(PKG_LIBS) $(LDFLAGS) $(LDLIBS)
 
 BUILD   ?= build
 BIN     ?= tools/bin
-TOOLS   := mps-overloads mps-dispatch mps-register mps-verify mps-doctor
+TOOLS   := mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate
 LIB_SRC := $(sort $(wildcard tools/lib/*.c))
 LIB_OBJ := $(LIB_SRC:tools/lib/%.c=$(BUILD)/lib/%.o)
 TOOL_SRC := $(wildcard $(TOOLS:%=tools/src/%.c))

@@ -127,7 +127,7 @@ for w in $walks; do
     need=$(grep -o 'mps-[a-z]*' "$d/$i.cmd" | sort -u)
     gap=""
     for t in $need; do
-      case $t in mps-overloads|mps-dispatch|mps-register|mps-verify) ;; *) continue ;; esac
+      case $t in mps-overloads|mps-dispatch|mps-register|mps-verify|mps-migrate) ;; *) continue ;; esac
       [ -x "$repo/tools/bin/$t" ] || gap="$gap $t"
     done
     if [ -n "$gap" ]; then

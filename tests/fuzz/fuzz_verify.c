@@ -9,7 +9,11 @@
  * name MPS kernels, shared kernels and stubs.  hs_load must succeed (the
  * parts hold no NUL byte: those are replaced), vf_run on --all and on one
  * operator must succeed, and every finding must point into a file of the
- * tree at a line it has.  Build and run: tests/fuzz/run.sh (make fuzz).
+ * tree at a line it has.  Then what mps-migrate would do with the same
+ * files: retire.h's deletions for sqrt (each inside its file, applied
+ * without error) and regplan.h's plan of a kernel on the fuzzed .metal and
+ * .mm texts (planned or refused, never more than the texts).  Build and
+ * run: tests/fuzz/run.sh (make fuzz).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +26,11 @@
 #include "diag.h"
 #include "edit.h"
 #include "hostscan.h"
+#include "metalreg.h"
 #include "nfyaml.h"
+#include "regplan.h"
 #include "report.h"
+#include "retire.h"
 #include "verify.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -130,6 +137,61 @@ static void run(struct hs_model *hm, int all, const char *op)
 	vf_report_free(&r);
 }
 
+/* retire.h and regplan.h on the model and the fuzzed texts */
+static void migrate_parts(struct hs_model *hm)
+{
+	static const char *const dead[] = {"sqrt_out_mps", "sqrt_mps"};
+	static const char *const names[] = {"sqrt_out", "sqrt_out_mps"};
+	struct rt_request rq = {"sqrt", dead, 2, names, 2, NULL, NULL};
+	struct rt_plan p;
+	struct mr_pair pairs[MR_MAX_PAIRS];
+	struct rg_request rr;
+	struct rg_plan rg;
+	size_t i, k, h = (size_t)-1, len;
+	rt_plan_op(&p, hm, &rq);
+	for (i = 0; i < p.n; i++)
+		if (p.items[i].file >= hm->nfiles || p.items[i].start > p.items[i].end ||
+		    p.items[i].end > hm->files[p.items[i].file].len)
+			abort(); /* a deletion outside its file */
+	for (i = 0; i < hm->nfiles; i++) {
+		char *t = rt_apply(&p, hm, i, &len);
+		if (t && len > hm->files[i].len)
+			abort(); /* deletions only */
+		free(t);
+	}
+	rt_plan_free(&p);
+	for (k = 0; k < hm->nfiles; k++)
+		if (strcmp(hm->files[k].rel, MPS_KERNELS_REL "/Fuzz.metal") == 0)
+			break;
+	for (i = 0; i < hm->nfiles; i++)
+		if (strcmp(hm->files[i].rel, MPS_OPS_REL "/Fuzz.mm") == 0)
+			h = i;
+	if (k < hm->nfiles && h < hm->nfiles) {
+		struct rg_file kf = {hm->files[k].rel, hm->files[k].text, hm->files[k].len};
+		struct rg_file hf = {hm->files[h].rel, hm->files[h].text, hm->files[h].len};
+		int n = mr_preset("all", MR_UNARY, pairs);
+		memset(&rr, 0, sizeof rr);
+		rr.kind = MR_UNARY;
+		rr.name = "sqrt";
+		rr.pairs = pairs;
+		rr.npairs = (size_t)n;
+		rr.functor = 1;
+		rr.host = 1;
+		rr.check = 7;
+		if (rg_plan(&rg, root, &rr, &kf, &hf) == 0) {
+			char *t = rg_build(&rg, RG_KERNEL, &kf, &len);
+			if (t && len < kf.len)
+				abort(); /* insertions only */
+			free(t);
+			t = rg_build(&rg, RG_HOST, &hf, &len);
+			if (t && len < hf.len)
+				abort();
+			free(t);
+		}
+		rg_plan_free(&rg);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *a = data, *end = data + size, *b, *c;
@@ -146,6 +208,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	run(&hm, 1, NULL);
 	run(&hm, 0, "sqrt");
+	migrate_parts(&hm);
 	hs_free(&hm);
 	fflush(stderr);
 	return 0;

@@ -20,7 +20,7 @@ export PATH XDG_STATE_HOME HOME LC_ALL
 fails=0
 checks=0
 
-# The four tools, each with a command line that reads (and for the
+# The tools, each with a command line that reads (and for the
 # writing tools would change) files of the tree.
 OV="mps-overloads hypot"
 DI="mps-dispatch hypot"
@@ -30,6 +30,14 @@ TOOLS_CMDS="OV DI VE RE"
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
+
+# make_migrate_tree DIR: a fresh copy of mps-migrate's fixture tree (shaped
+# like current PyTorch, with C++ sources).  MG: a migration in it.
+MG="mps-migrate frac"
+make_migrate_tree() {
+  rm -rf "$1"; mkdir -p "$1"
+  cp -R "$repo/tests/fixtures/migrate/tree/." "$1/"
+}
 
 # make_tree DIR: a fresh copy of the test tree.
 make_tree() {

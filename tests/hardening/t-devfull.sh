@@ -15,6 +15,13 @@ for c in "$OV" "$OV --json" "mps-overloads --all" "mps-overloads --survey" \
   expect 2 "$1: write error: No space left on device" "$T" "$c > /dev/full" -- \
     sh -c 'exec "$@" >/dev/full' sh "$@"
 done
+M=$work/migrate
+make_migrate_tree "$M"
+for c in "$MG" "$MG --json" "mps-migrate --help"; do
+  set -- $c
+  expect 2 "$1: write error: No space left on device" "$M" "$c > /dev/full" -- \
+    sh -c 'cd "$0" && exec "$@" >/dev/full' "$M" "$@"
+done
 # in-place writes print little or nothing on stdout; a full stdout must
 # still not turn a refused write into success
 chmod 444 "$T/$N/native_functions.yaml"

@@ -51,4 +51,15 @@ for kind in plain git; do
   if [ "$n" = 0 ]; then ok "$kind: journal empty after both undos"
   else fail "$kind: $n journal entries left"; fi
 done
+# mps-migrate: a whole migration written and undone, one journal entry
+M=$work/migrate
+make_migrate_tree "$M"
+rm -rf "$home"; mkdir -p "$home"
+expect 1 "$M" $MG
+expect 0 "$M" $MG --in-place
+checks=$((checks + 1))
+n=$(ls "$M/.metal-kernel/journal" 2>/dev/null | grep -c '\.mkj$')
+if [ "$n" = 1 ]; then ok "mps-migrate: one journal entry for five files"
+else fail "mps-migrate: $n journal entries, want 1"; fi
+expect 0 "$M" mps-migrate --undo
 finish

@@ -15,7 +15,7 @@ for op in 'a/b' '..' '../etc/passwd' 'a..b' 'a b' ' add' 'add;rm' 'a|b' 'a&b' \
           '.add' 'add.' 'a.b.c' '' '-' 'add
 x'; do
   i=$((i + 1))
-  for tool in mps-overloads mps-dispatch mps-verify; do
+  for tool in mps-overloads mps-dispatch mps-verify mps-migrate; do
     expect 2 "$tool: error: '$op' is not an operator name" "$T" \
       "$tool: bad operator name #$i" -- $tool --root "$nr" -- "$op"
   done

@@ -43,7 +43,7 @@ print(t["version"], t["era"], t["c10_metal"], t["mps_sources"], t["common_mps"],
 check 2.6.0 "$t26" "2.6.0a0 pre-c10/metal False True False True yes yes no yes 0 0"
 check 1.13.1 "$t113" "1.13.0a0 pre-c10/metal False True False True yes yes no yes 0 0"
 {
-  check 2.14.1 "$t214" "None unknown False False True False yes yes no partly 0 0"
+  check 2.14.1 "$t214" "None unknown False False True False yes partly no partly 0 0"
   # the trees differ, and --check says so: version and era
   mps-doctor --root "$t26" --save "$tmp/r26.json" >/dev/null
   mps-doctor --root "$t214" --check "$tmp/r26.json" >"$tmp/drift"; rc=$?

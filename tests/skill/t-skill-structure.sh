@@ -27,7 +27,7 @@ for t in $(grep -o 'tools/bin/mps-[a-z]*' SKILL.md | sort -u); do
   grep -qi 'network' /tmp/mk-help.$$ || bad "$tool --help does not say whether it uses the network"
 done
 rm -f /tmp/mk-help.$$
-for t in mps-overloads mps-dispatch mps-register mps-verify mps-doctor; do
+for t in mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate; do
   grep -q "tools/bin/$t" SKILL.md || bad "SKILL.md never calls $t"
 done
 

@@ -148,7 +148,12 @@ static const char common_mps_py[] =
     "    # \"commented\": None,\n"
     "    \"sqrt\": [torch.float16],\n"
     "    \"nn.functional.gelu\": None,\n"
-    "}\n";
+    "    \"erf\": [\n"
+    "        torch.int8, \"a, b\",  # a comment ] ,\n"
+    "    ],\n"
+    "    \"last\": (1, {2: 3})\n"
+    "}\n"
+    "SKIP_SET = {\"tan\", 'atan' }\n";
 
 static const char unaryops_h[] =
     "// DECLARE_DISPATCH(unary_fn, commented_stub);\n"
@@ -377,14 +382,74 @@ static void test_kernels(void **state)
 	assert_int_equal(hs_kernel_requested(&m, "gone"), 0);
 }
 
+/* the text of xfail entry i, from its quote to its end */
+static char *xfail_text(size_t i)
+{
+	const struct hs_xfail *x = &m.xfails[i];
+	return xstrndup(m.files[x->at.file].text + x->at.off, x->end - x->at.off);
+}
+
 static void test_xfails(void **state)
 {
+	static const char *const want[] = {
+	    "\"sqrt\": [torch.float16]", "\"nn.functional.gelu\": None",
+	    "\"erf\": [\n        torch.int8, \"a, b\",  # a comment ] ,\n    ]",
+	    "\"last\": (1, {2: 3})", "\"tan\"", "'atan'"};
+	size_t i;
 	(void)state;
-	assert_int_equal(m.nxfails, 2);
+	assert_int_equal(m.nxfails, 6);
 	assert_string_equal(m.xfails[0].key, "sqrt");
 	assert_string_equal(m.xfails[0].list, "XFAILLIST");
 	assert_at(m.xfails[0].at, "torch/testing/_internal/common_mps.py", 3, 5);
 	assert_string_equal(m.xfails[1].key, "nn.functional.gelu");
+	assert_string_equal(m.xfails[5].key, "atan");
+	assert_string_equal(m.xfails[5].list, "SKIP_SET");
+	/* extents: a dict entry runs to the end of its value (across lines,
+	 * past a comment and a string holding ", "), a set item is its string */
+	for (i = 0; i < 6; i++) {
+		char *t = xfail_text(i);
+		assert_string_equal(t, want[i]);
+		assert_int_equal(m.xfails[i].dict, i < 4);
+		free(t);
+	}
+	assert_true(hs_xfail_names_op("sqrt", "sqrt"));
+	assert_true(hs_xfail_names_op("nn.functional.gelu", "gelu"));
+	assert_true(hs_xfail_names_op("special.i0e", "special_i0e"));
+	assert_false(hs_xfail_names_op("special_i0e", "special.i0e"));
+	assert_false(hs_xfail_names_op("sqrt", "sqr"));
+	assert_false(hs_xfail_names_op("nn.functional.gelu", "nn_functional"));
+	assert_false(hs_xfail_names_op("divno_rounding_mode", "div"));
+}
+
+/* the text [ext_start, ext_end) of the one definition named name */
+static char *def_text(const char *name)
+{
+	const struct hs_def *d = def(name);
+	return xstrndup(m.files[d->at.file].text + d->ext_start,
+	                d->ext_end - d->ext_start);
+}
+
+static void test_extents(void **state)
+{
+	char *t;
+	(void)state;
+	/* a macro line: the call and nothing after it (no ';' here) */
+	t = def_text("exp_out_mps");
+	assert_string_equal(t, "MAKE_GRAPH_OP(exp_out_mps, exponent)");
+	free(t);
+	/* a macro call with its ';' */
+	t = def_text("sqrt_kernel_mps");
+	assert_string_equal(t, "REGISTER_UNARY_TI_DISPATCH(sqrt);");
+	free(t);
+	/* a function: from its header (after the #endif line) to its '}' */
+	t = def_text("neg_mps_kernel");
+	assert_string_equal(t, "static void neg_mps_kernel(TensorIteratorBase& "
+	                       "iter) {\n  lib.exec_unary_kernel(iter, \"neg\");\n}");
+	free(t);
+	t = def_text("cos_out_mps");
+	assert_string_equal(t, "Tensor& cos_out_mps(const Tensor& self, Tensor& "
+	                       "out) {\n  RUN_CACHED(\"cos\");\n  return out;\n}");
+	free(t);
 }
 
 static void test_decls(void **state)
@@ -655,12 +720,12 @@ static void test_test_mps(void **state)
 	d = load_tree(&e, both);
 	assert_int_equal(e.have_common_mps, 1);
 	assert_int_equal(e.have_test_mps, 1);
-	assert_int_equal(e.nxfails, 7);
+	assert_int_equal(e.nxfails, 11);
 	assert_string_equal(e.xfails[0].key, "sqrt");
 	assert_string_equal(e.xfails[1].key, "nn.functional.gelu");
 	for (i = 0; i < 5; i++) {
-		assert_string_equal(e.xfails[2 + i].key, keys[i]);
-		assert_string_equal(e.xfails[2 + i].list, lists[i]);
+		assert_string_equal(e.xfails[6 + i].key, keys[i]);
+		assert_string_equal(e.xfails[6 + i].list, lists[i]);
 	}
 	hs_free(&e);
 	rm_tree(d);
@@ -699,7 +764,8 @@ int main(void)
 	    cmocka_unit_test(test_registrations),
 	    cmocka_unit_test(test_definitions), cmocka_unit_test(test_includes),
 	    cmocka_unit_test(test_idents),      cmocka_unit_test(test_kernels),
-	    cmocka_unit_test(test_xfails),      cmocka_unit_test(test_decls),
+	    cmocka_unit_test(test_xfails),      cmocka_unit_test(test_extents),
+	    cmocka_unit_test(test_decls),
 	    cmocka_unit_test(test_empty_root),  cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_map),         cmocka_unit_test(test_lexing),
 	    cmocka_unit_test(test_functors),    cmocka_unit_test(test_test_mps),

@@ -687,6 +687,8 @@ struct unit {
 	size_t n;
 	size_t file;
 	size_t inv;          /* NOSZ: offsets are the file's; else the call */
+	size_t inv_end;      /* with inv: just past the call written in the
+	                        file (its ')' and a ';' that follows) */
 	long parent;         /* enclosing definition, -1 at namespace level */
 	int depth;
 	const char *macro;   /* outermost macro being expanded, or NULL */
@@ -732,6 +734,12 @@ static void expand_call(struct hs_model *m, struct unit *u,
 	c.n = strlen(x);
 	c.file = u->file;
 	c.inv = u->inv == NOSZ ? a : u->inv;
+	if (u->inv == NOSZ) {
+		size_t e = skip_ws(u->t, u->n, close + 1);
+		c.inv_end = e < u->n && u->t[e] == ';' ? e + 1 : close + 1;
+	} else {
+		c.inv_end = u->inv_end;
+	}
 	c.parent = parent;
 	c.depth = u->depth + 1;
 	c.macro = u->macro ? u->macro : mc->name;
@@ -1119,7 +1127,10 @@ static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
 	return 0;
 }
 
-static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne)
+/* ns, ne: the name; hs, close: the header's start and the body's '}'
+ * (close == u->n when unbalanced) */
+static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne,
+                    size_t hs, size_t close)
 {
 	struct priv *p = m->priv;
 	struct hs_def *d;
@@ -1130,6 +1141,13 @@ static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne)
 	memset(d, 0, sizeof *d);
 	d->name = xstrndup(u->t + ns, ne - ns);
 	d->at = where(u, ns);
+	if (u->inv == NOSZ) {
+		d->ext_start = skip_ws(u->t, ns, hs);
+		d->ext_end = close < u->n ? close + 1 : u->n;
+	} else {
+		d->ext_start = u->inv;
+		d->ext_end = u->inv_end;
+	}
 	{
 		/* TORCH_IMPL_FUNC(name): the word before the '(' before name */
 		size_t k = ns, e;
@@ -1198,7 +1216,7 @@ static void parse_scope(struct hs_model *m, struct unit *u)
 			} else {
 				close = match_close(t, n, i, '{', '}');
 				if (kind == 2) {
-					long d = add_def(m, u, ns, ne);
+					long d = add_def(m, u, ns, ne, hs, close);
 					GROW(u->bs, u->nd, u->capd);
 					u->be = xrealloc(u->be, u->capd * sizeof *u->be);
 					u->di = xrealloc(u->di, u->capd * sizeof *u->di);
@@ -1783,6 +1801,53 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 
 /* ---------------- common_mps.py, test_mps.py ---------------- */
 
+/* the end of the dict value that starts after the ':' at t[from]: the
+ * last non-blank byte before the ',' or closing bracket that ends it at
+ * its own level (brackets and string literals skipped), plus one; close:
+ * the literal's closing bracket */
+static size_t value_end(const char *t, size_t n, size_t from, size_t close)
+{
+	size_t i = from, last = from;
+	int depth = 0;
+	if (close > n)
+		close = n;
+	while (i < close) {
+		char c = t[i];
+		if (c == '"' || c == '\'') {
+			i = skip_plain_lit(t, n, i);
+			last = i;
+			continue;
+		}
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if (c == ')' || c == ']' || c == '}')
+			depth--;
+		else if (c == ',' && depth == 0)
+			break;
+		if (depth < 0)
+			break;
+		if (!is_space(c))
+			last = i + 1;
+		i++;
+	}
+	return last;
+}
+
+int hs_xfail_names_op(const char *key, const char *op)
+{
+	static const char nnf[] = "nn.functional.";
+	size_t i;
+	if (strcmp(key, op) == 0)
+		return 1;
+	if (strncmp(key, nnf, sizeof nnf - 1) == 0 &&
+	    strcmp(key + sizeof nnf - 1, op) == 0)
+		return 1;
+	for (i = 0; key[i] && op[i]; i++)
+		if (key[i] != op[i] && !(key[i] == '.' && op[i] == '_'))
+			return 0;
+	return key[i] == '\0' && op[i] == '\0' && strchr(key, '.') != NULL;
+}
+
 static void scan_python(struct hs_model *m, size_t file, const char *t,
                         size_t n, struct mk_re *re)
 {
@@ -1806,6 +1871,10 @@ static void scan_python(struct hs_model *m, size_t file, const char *t,
 					x->list = xstrdup(list);
 					x->at.file = file;
 					x->at.off = i;
+					x->end = e;
+					x->dict = t[q] == ':';
+					if (x->dict)
+						x->end = value_end(t, n, q + 1, close);
 				}
 				i = e;
 				continue;

@@ -93,6 +93,18 @@ struct hs_def {               /* a function definition in host code */
 	                             body of a structured kernel class that
 	                             torchgen generates only for a kernel name
 	                             some dispatch row gives */
+	size_t ext_start, ext_end;/* the definition as written in file at.file:
+	                             bytes [ext_start, ext_end) run from the
+	                             first byte of its header (`template`,
+	                             `static`, the return type or
+	                             TORCH_IMPL_FUNC; after the `;`, `}` or
+	                             directive that ends what comes before) to
+	                             just past its closing '}' (the end of the
+	                             file when unbalanced).  For a definition a
+	                             macro call produces: the outermost call
+	                             written in the file, from the macro's name
+	                             to past its ')' and a ';' that follows it.
+	                             Comments above it are not included. */
 };
 
 struct hs_reg {               /* REGISTER_DISPATCH(stub, fn) */
@@ -139,7 +151,7 @@ struct hs_rawkernel {          /* a Metal kernel of a kernel file written
 };
 
 /* The marker mps-register's --functor skeleton writes into each
- * operator() it generates (tools/src/mps-register.c functor_overload:
+ * operator() it generates (tools/lib/regplan.c functor_overload:
  * "// TODO(mps-register): the math of NAME for ... inputs goes here"). */
 #define HS_PLACEHOLDER "TODO(mps-register)"
 
@@ -165,7 +177,20 @@ struct hs_xfail {             /* an entry of an xfail / skip list */
 	char *key;                /* the OpInfo name as written */
 	char *list;               /* the list's variable name */
 	struct hs_where at;       /* the string's opening quote */
+	size_t end;               /* just past the entry in file at.file: past
+	                             the closing quote of a set, list or tuple
+	                             item; for a dict entry `"k": value`, past
+	                             the value's last character (a value may
+	                             span lines).  The ',' that may follow is
+	                             not included. */
+	int dict;                 /* a dict entry (a ':' follows the key) */
 };
+
+/* hs_xfail_names_op: 1 when the xfail key KEY (an OpInfo name) names
+ * operator OP (a base name): KEY is OP, or "nn.functional." + OP, or
+ * KEY with its dots made '_' is OP ("special.i0e" names special_i0e).
+ * The rule of mps-verify's xfail-leftover. */
+int hs_xfail_names_op(const char *key, const char *op);
 
 struct hs_decl {              /* DECLARE_DISPATCH(type, stub) */
 	char *stub;

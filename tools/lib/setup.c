@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700
 #endif
 #include "setup.h"
+#include "walk.h"
 
 #include "buildinfo.h"
 #include "cli.h"
@@ -1354,10 +1355,27 @@ static json_t *scan_tree(const char *root)
 	else
 		set_str(t, "era", "partial");
 
-	json_object_set_new(tools, "mps-overloads",
-	                    verdict("yes", "reads " NF_YAML_REL " only"));
-	json_object_set_new(tools, "mps-dispatch",
-	                    verdict("yes", "reads " NF_YAML_REL " only"));
+	{
+		/* the C++ sources beside the yaml name the stubs (cppscan.h) */
+		static const char *const cpp[] = {".cpp", NULL};
+		struct walk_list l;
+		int sources = walk_files(root, "aten/src/ATen/native", 0, NULL, cpp,
+		                         &l) == 0 && l.n > 0;
+		if (sources)
+			walk_free(&l);
+		json_object_set_new(tools, "mps-overloads",
+		                    sources ? verdict("yes", "every field (the stubs from "
+		                                             "the C++ sources)")
+		                            : verdict("yes", "no C++ sources: the stubs "
+		                                             "field is null"));
+		json_object_set_new(tools, "mps-dispatch",
+		                    sources ? verdict("yes", "structured rows, and rows "
+		                                             "whose shared kernel reaches "
+		                                             "stubs (the C++ sources)")
+		                            : verdict("partly", "structured rows only: no "
+		                                                "C++ sources to tell the "
+		                                                "stubs of the others"));
+	}
 	buf_init(&why);
 	if (nkind == 4 && host_ok[0] && host_ok[1]) {
 		json_object_set_new(tools, "mps-register",
@@ -1406,6 +1424,33 @@ static json_t *scan_tree(const char *root)
 		json_object_set_new(tools, "mps-verify",
 		                    verdict("partly", "no " COMMON_MPS_REL " nor " TEST_MPS_REL
 		                                      ": expected-failure lists are not checked"));
+	/* mps-migrate: the rows, the stub, the dtypes and the old path need no
+	 * c10/metal; the dtypes need the C++ sources; the Metal side needs
+	 * what mps-register needs */
+	{
+		static const char *const cpp[] = {".cpp", NULL};
+		struct walk_list l;
+		int sources = 0, metal = nkind == 4 && host_ok[0] && host_ok[1];
+		if (walk_files(root, "aten/src/ATen/native", 0, NULL, cpp, &l) == 0) {
+			sources = l.n > 0;
+			walk_free(&l);
+		}
+		if (metal && sources)
+			json_object_set_new(tools, "mps-migrate", verdict("yes", "every part"));
+		else if (sources)
+			json_object_set_new(tools, "mps-migrate",
+			                    verdict("partly", "rows, stub, dtypes and the old "
+			                                      "path; the Metal kernel and host "
+			                                      "stub by hand (see mps-register)"));
+		else if (metal)
+			json_object_set_new(tools, "mps-migrate",
+			                    verdict("partly", "no C++ sources under "
+			                                      "aten/src/ATen/native: give --dtypes"));
+		else
+			json_object_set_new(tools, "mps-migrate",
+			                    verdict("partly", "rows and the old path only: no C++ "
+			                                      "sources, no c10/metal kernels"));
+	}
 	json_object_set_new(t, "tools", tools);
 	free(kdir);
 	return t;

@@ -111,6 +111,8 @@ struct vf_op {
 	int selected;         /* named (or --all) */
 	int on_mps;           /* some row reaches MPS (shared or MPS alone) */
 	int old_path;         /* some row routes MPS alone */
+	int old_graph;        /* and a definition of that row's MPS kernel
+	                         builds an MPSGraph */
 	size_t count[3];      /* findings by severity */
 	size_t ndefects, ntodo;
 	/* private to verify.c */

@@ -1,0 +1,339 @@
+/* test_regplan.c — cmocka tests of tools/lib/regplan.c: where a functor
+ * and its registrations go (after the last complete group of the kind,
+ * never between a functor and its registrations), the stub the host stub
+ * registers, the host dtype check (rg_check_text), and refusals collected
+ * as messages.  The texts are our own, shaped like PyTorch's files; the
+ * "root" is a temporary folder holding c10/metal/indexing.h and a stub
+ * declaration header. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "metalreg.h"
+#include "regplan.h"
+
+static char *root;
+
+static void put(const char *rel, const char *s)
+{
+	char *path = xasprintf("%s/%s", root, rel), *q;
+	FILE *f;
+	for (q = path + strlen(root) + 1; *q; q++)
+		if (*q == '/') {
+			*q = '\0';
+			mkdir(path, 0755);
+			*q = '/';
+		}
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(s, f);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	root = xstrdup("/tmp/test_regplan.XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	put("c10/metal/indexing.h",
+	    "#define REGISTER_UNARY_OP(NAME, IN, OUT)\n"
+	    "#define REGISTER_BINARY_OP(NAME, IN, OUT)\n"
+	    "#define REGISTER_UNARY_ALPHA_OP(NAME, IN, ALPHA, OUT)\n");
+	put("aten/src/ATen/native/UnaryOps.h",
+	    "DECLARE_DISPATCH(unary_fn, frac_stub);\n"
+	    "DECLARE_DISPATCH(unary_fn, shared_stub);\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	static const char *const files[] = {"c10/metal/indexing.h",
+	                                    "aten/src/ATen/native/UnaryOps.h", NULL};
+	static const char *const dirs[] = {"c10/metal", "c10",
+	                                   "aten/src/ATen/native", "aten/src/ATen",
+	                                   "aten/src", "aten", NULL};
+	size_t i;
+	(void)state;
+	for (i = 0; files[i]; i++) {
+		char *p = xasprintf("%s/%s", root, files[i]);
+		unlink(p);
+		free(p);
+	}
+	for (i = 0; dirs[i]; i++) {
+		char *p = xasprintf("%s/%s", root, dirs[i]);
+		rmdir(p);
+		free(p);
+	}
+	rmdir(root);
+	free(root);
+	return 0;
+}
+
+static const char host_mm[] =
+    "namespace at::native {\n"
+    "static auto& lib = mps::MetalShaderLibrary::getBundledLibrary();\n"
+    "#define REGISTER_UNARY_TI_DISPATCH(NAME)                    \\\n"
+    "  static void NAME##_kernel_mps(TensorIteratorBase& iter) { \\\n"
+    "    lib.exec_unary_kernel(iter, #NAME);                     \\\n"
+    "  }                                                         \\\n"
+    "  REGISTER_DISPATCH(NAME##_stub, NAME##_kernel_mps)\n"
+    "\n"
+    "REGISTER_UNARY_TI_DISPATCH(exp);\n"
+    "} // namespace at::native\n";
+
+/* plan, build both files; returns the new kernel text (caller frees) and
+ * *host the new host text (or NULL) */
+static char *run(const char *kernel, const struct rg_request *rq, char **host,
+                 struct rg_plan *p)
+{
+	struct rg_file k = {"UnaryKernel.metal", kernel, strlen(kernel)};
+	struct rg_file h = {"UnaryKernel.mm", host_mm, strlen(host_mm)};
+	size_t n;
+	char *t;
+	assert_int_equal(rg_plan(p, root, rq, &k, rq->host ? &h : NULL), 0);
+	t = rg_build(p, RG_KERNEL, &k, &n);
+	if (host)
+		*host = rq->host ? rg_build(p, RG_HOST, &h, &n) : NULL;
+	return t;
+}
+
+static struct rg_request float_request(const char *name)
+{
+	static struct mr_pair pairs[MR_MAX_PAIRS];
+	struct rg_request rq;
+	int n = mr_preset("float", MR_UNARY, pairs);
+	memset(&rq, 0, sizeof rq);
+	rq.kind = MR_UNARY;
+	rq.name = name;
+	rq.pairs = pairs;
+	rq.npairs = (size_t)n;
+	rq.functor = 1;
+	return rq;
+}
+
+/* the last functor of the file is followed by its own registrations: the
+ * new functor and its registrations go after that group, together */
+static void test_after_group(void **state)
+{
+	static const char k[] =
+	    "struct a_functor {\n};\n"
+	    "struct b_functor {\n};\n"
+	    "\n"
+	    "REGISTER_UNARY_OP(a, float, float);\n"
+	    "\n"
+	    "struct b2_functor {\n};\n"
+	    "// its registrations\n"
+	    "REGISTER_UNARY_OP(b2, float, bool);\n"
+	    "REGISTER_UNARY_OP(b2, half, bool);\n"
+	    "\n"
+	    "REGISTER_UNARY_OP(b, float, float);\n";
+	struct rg_request rq = float_request("frac");
+	struct rg_plan p;
+	char *t = run(k, &rq, NULL, &p);
+	const char *f = strstr(t, "struct frac_functor"), *r, *b2, *b;
+	(void)state;
+	assert_non_null(f);
+	r = strstr(t, "REGISTER_UNARY_OP(frac, float, float);");
+	b2 = strstr(t, "REGISTER_UNARY_OP(b2, half, bool);");
+	b = strstr(t, "REGISTER_UNARY_OP(b, float, float);");
+	assert_non_null(r);
+	/* after b2's group, before b's registrations; functor then its lines */
+	assert_true(b2 < f && f < r && r < b);
+	assert_non_null(strstr(t, "REGISTER_UNARY_OP(b2, half, bool);\n\nstruct frac_functor {\n"));
+	assert_non_null(strstr(t, "REGISTER_UNARY_OP(frac, bfloat, bfloat);\n\nREGISTER_UNARY_OP(b, float"));
+	assert_int_equal(p.functor_exists, 0);
+	free(t);
+	rg_plan_free(&p);
+}
+
+/* no complete group (functors first, registrations after): after the
+ * kind's last registration, functor and registrations together */
+static void test_no_group(void **state)
+{
+	static const char k[] =
+	    "struct a_functor {\n};\n"
+	    "struct b_functor {\n};\n"
+	    "\n"
+	    "REGISTER_UNARY_OP(a, float, float);\n"
+	    "REGISTER_UNARY_OP(b, float, float);\n";
+	struct rg_request rq = float_request("frac");
+	struct rg_plan p;
+	char *t = run(k, &rq, NULL, &p);
+	(void)state;
+	assert_non_null(strstr(t, "REGISTER_UNARY_OP(b, float, float);\n\nstruct frac_functor {\n"));
+	assert_non_null(strstr(t, "};\n\nREGISTER_UNARY_OP(frac, float, float);\n"));
+	/* the end of the file: no blank line after the last one */
+	assert_int_equal(t[strlen(t) - 1], '\n');
+	assert_non_null(strstr(t, "REGISTER_UNARY_OP(frac, bfloat, bfloat);\n"));
+	assert_null(strstr(t, "bfloat, bfloat);\n\n"));
+	free(t);
+	rg_plan_free(&p);
+}
+
+/* a group of another kind does not count */
+static void test_group_other_kind(void **state)
+{
+	static const char k[] =
+	    "struct a_functor {\n};\n"
+	    "REGISTER_UNARY_OP(a, float, float);\n"
+	    "\n"
+	    "struct s_functor {\n};\n"
+	    "REGISTER_UNARY_ALPHA_OP(s, float, float, float);\n";
+	struct rg_request rq = float_request("frac");
+	struct rg_plan p;
+	char *t = run(k, &rq, NULL, &p);
+	(void)state;
+	/* after a's group (the last unary one), not after s's alpha group */
+	assert_true(strstr(t, "struct frac_functor") < strstr(t, "struct s_functor"));
+	free(t);
+	rg_plan_free(&p);
+}
+
+/* the host stub: the stub given; a check forbids the TI macro */
+static void test_host_stub(void **state)
+{
+	static const char k[] = "REGISTER_UNARY_OP(exp, float, float);\n";
+	struct rg_request rq = float_request("frac");
+	struct rg_plan p;
+	char *host, *t;
+	(void)state;
+	rq.host = 1;
+	t = run(k, &rq, &host, &p);
+	assert_non_null(host);
+	assert_non_null(strstr(host, "REGISTER_UNARY_TI_DISPATCH(exp);\nREGISTER_UNARY_TI_DISPATCH(frac);\n"));
+	assert_int_equal(p.host_ti, 1);
+	free(t);
+	free(host);
+	rg_plan_free(&p);
+
+	/* a kernel NAME whose stub is another: a function and REGISTER_DISPATCH */
+	rq = float_request("frac_fast");
+	rq.host = 1;
+	rq.stub = "frac_stub";
+	t = run(k, &rq, &host, &p);
+	assert_int_equal(p.host_ti, 0);
+	assert_non_null(strstr(host, "static void frac_fast_mps_kernel(TensorIteratorBase& iter) {\n"
+	                             "  lib.exec_unary_kernel(iter, \"frac_fast\");\n}\n"));
+	assert_non_null(strstr(host, "REGISTER_DISPATCH(frac_stub, &frac_fast_mps_kernel);\n"));
+	free(t);
+	free(host);
+	rg_plan_free(&p);
+
+	/* a dtype check: the function form, the check first in the body */
+	rq = float_request("frac");
+	rq.host = 1;
+	rq.op = "frac";
+	rq.check = rg_dtype_bit("float") | rg_dtype_bit("half") | rg_dtype_bit("bfloat");
+	t = run(k, &rq, &host, &p);
+	assert_non_null(strstr(host,
+	    "static void frac_mps_kernel(TensorIteratorBase& iter) {\n"
+	    "  TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()),\n"
+	    "                   \"frac on MPS supports only floating-point inputs, got \", "
+	    "iter.common_dtype());\n"
+	    "  lib.exec_unary_kernel(iter, \"frac\");\n}\n"));
+	free(t);
+	free(host);
+	rg_plan_free(&p);
+}
+
+/* refusals are messages, never printed */
+static void test_refusals(void **state)
+{
+	static const char k[] = "REGISTER_UNARY_OP(frac, float, bool);\n";
+	struct rg_request rq = float_request("frac");
+	struct rg_file kf = {"K.metal", k, strlen(k)};
+	struct rg_file hf = {"H.mm", "namespace x {\n}\n", 16};
+	struct rg_plan p;
+	(void)state;
+	assert_int_equal(rg_plan(&p, root, &rq, &kf, NULL), -1);
+	assert_int_equal(p.nerrors, 1);
+	assert_non_null(strstr(p.msgs[0].text, "K.metal:1:1: error: frac is already "
+	                                       "registered for input float with output bool"));
+	assert_non_null(strstr(p.msgs[0].text, "[conflicting-registration]"));
+	rg_plan_free(&p);
+	/* an undeclared stub and no exec_unary_kernel anywhere */
+	rq = float_request("other");
+	rq.host = 1;
+	assert_int_equal(rg_plan(&p, root, &rq, &kf, &hf), -1);
+	assert_true(p.nerrors == 2);
+	assert_non_null(strstr(p.msgs[0].text, "[no-exec-kernel]"));
+	assert_non_null(strstr(p.msgs[1].text, "other_stub is not declared"));
+	rg_plan_free(&p);
+}
+
+static void want_check(unsigned allowed, const char *want)
+{
+	char *c = rg_check_text("op", allowed, "\n", "    ");
+	if (!want) {
+		assert_null(c);
+		return;
+	}
+	assert_non_null(c);
+	assert_string_equal(c, want);
+	free(c);
+}
+
+static unsigned bits(const char *const *v)
+{
+	unsigned b = 0;
+	for (; *v; v++)
+		b |= rg_dtype_bit(*v);
+	return b;
+}
+
+static void test_check_text(void **state)
+{
+	static const char *const fl[] = {"float", "half", "bfloat", NULL};
+	static const char *const noncx[] = {"float", "half", "bfloat", "long", "int",
+	                                    "short", "char", "uchar", "bool", NULL};
+	static const char *const nobool[] = {"float", "half", "bfloat", "long",
+	                                     "int", "short", "char", "uchar",
+	                                     "float2", "half2", NULL};
+	static const char *const fh[] = {"float", "half", NULL};
+	(void)state;
+	assert_int_equal(rg_dtype_bit("float"), 1u);
+	assert_int_equal(rg_dtype_bit("half2"), 1u << 10);
+	assert_int_equal(rg_dtype_bit("double"), 0u);
+	want_check(0, NULL);
+	want_check(RG_ALL_DTYPES, NULL);
+	want_check(bits(fl),
+	             "TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()),\n"
+	             "    \"op on MPS supports only floating-point inputs, got \", "
+	             "iter.common_dtype());");
+	/* fewer terms as the negation of what is refused */
+	want_check(bits(noncx),
+	             "TORCH_CHECK_TYPE(!isComplexType(iter.common_dtype()),\n"
+	             "    \"op on MPS does not support complex inputs, got \", "
+	             "iter.common_dtype());");
+	want_check(bits(nobool),
+	             "TORCH_CHECK_TYPE(iter.common_dtype() != kBool,\n"
+	             "    \"op on MPS does not support Bool inputs, got \", "
+	             "iter.common_dtype());");
+	want_check(bits(fh),
+	             "TORCH_CHECK_TYPE(iter.common_dtype() == kFloat || "
+	             "iter.common_dtype() == kHalf,\n"
+	             "    \"op on MPS supports only Float and Half inputs, got \", "
+	             "iter.common_dtype());");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_after_group), cmocka_unit_test(test_no_group),
+	    cmocka_unit_test(test_group_other_kind), cmocka_unit_test(test_host_stub),
+	    cmocka_unit_test(test_refusals), cmocka_unit_test(test_check_text),
+	};
+	diag_init("test_regplan");
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,1417 @@
+/* migrate.c — see migrate.h. */
+#include "migrate.h"
+#include "cli.h"
+#include "diag.h"
+#include "scan.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* ---- small lists ---- */
+
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+static void strv_add(struct strv *s, const char *x)
+{
+	size_t i;
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], x) == 0)
+			return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+	}
+	s->v[s->n++] = xstrdup(x);
+}
+
+static void strv_free(struct strv *s)
+{
+	size_t i;
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+static void note(struct mg_note **v, size_t *n, const char *what, char *text,
+                 const char *path, unsigned long line)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[*n].what = xstrdup(what);
+	(*v)[*n].text = text;
+	(*v)[*n].path = path ? xstrdup(path) : NULL;
+	(*v)[*n].line = line;
+	(*n)++;
+}
+
+static void not_planned(struct mg_plan *p, const char *what, char *text)
+{
+	note(&p->notplanned, &p->nnotplanned, what, text, NULL, 0);
+}
+
+static void left(struct mg_plan *p, const char *what, char *text,
+                 const char *path, unsigned long line)
+{
+	note(&p->left, &p->nleft, what, text, path, line);
+}
+
+static const char *entity(const char *k)
+{
+	const char *c = strrchr(k, ':');
+	return c ? c + 1 : k;
+}
+
+/* ---- dtypes ---- */
+
+/* the Metal token of each enum cs_dtype, via cppscan */
+static const char *metal_of(int d)
+{
+	return cs_metal_token(d);
+}
+
+static int is_float_tok(const char *t)
+{
+	return !strcmp(t, "float") || !strcmp(t, "half") || !strcmp(t, "bfloat");
+}
+
+static int is_complex_tok(const char *t)
+{
+	return !strcmp(t, "float2") || !strcmp(t, "half2");
+}
+
+/* the interned token equal to t */
+static const char *intern(const char *t)
+{
+	return mr_dtype(t, strlen(t));
+}
+
+/* the Metal check bits of a cppscan dtype set */
+static unsigned bits_of(cs_dtset s)
+{
+	unsigned b = 0;
+	int d;
+	for (d = 0; d < CS_NDTYPES; d++)
+		if ((s & CS_BIT(d)) && metal_of(d))
+			b |= rg_dtype_bit(metal_of(d));
+	return b;
+}
+
+unsigned mg_check_of(const struct mr_pair *pairs, size_t n, cs_dtset before,
+                     cs_dtset rejects)
+{
+	unsigned ok = bits_of(before) | bits_of(rejects);
+	size_t i;
+	for (i = 0; i < n; i++)
+		ok |= rg_dtype_bit(pairs[i].in);
+	ok &= RG_ALL_DTYPES;
+	return ok == RG_ALL_DTYPES ? 0 : ok;
+}
+
+int mg_derive_pairs(int kind, cs_dtset cpu, int rule, cs_dtset before,
+                    cs_dtset rejects, struct mr_pair *out, unsigned *allowed)
+{
+	unsigned have = bits_of(cpu), skip = bits_of(before) | bits_of(rejects);
+	size_t i;
+	int n = 0;
+	if (allowed)
+		*allowed = 0;
+	if (rule != CS_RULE_SAME && rule != CS_RULE_FLOAT && rule != CS_RULE_BOOL)
+		return -1;
+	for (i = 0; i < mr_ndtypes && i < 11; i++) {
+		const char *t = mr_dtypes[i];
+		unsigned bit = 1u << i;
+		const char *o = NULL;
+		if (skip & bit)
+			continue;
+		if (rule == CS_RULE_FLOAT && !is_float_tok(t) && !is_complex_tok(t))
+			o = intern("float"); /* promoted by the meta function */
+		else if (!(have & bit))
+			continue;
+		else if (rule == CS_RULE_BOOL)
+			o = intern("bool");
+		else
+			o = t;
+		out[n].in = t;
+		out[n].out = o;
+		out[n].alpha = mr_kind_alpha(kind) ? t : NULL;
+		n++;
+	}
+	if (allowed)
+		*allowed = mg_check_of(out, (size_t)n, before, rejects);
+	return n;
+}
+
+/* ---- reading ---- */
+
+struct priv {
+	int have_hm;                 /* hs_load succeeded */
+	struct strv dead, names;
+	char *stub_default;          /* NAME_stub when the sources cannot tell */
+	char *name_from;             /* why NAME is not the operator's name */
+};
+
+static int exists(const char *root, const char *rel)
+{
+	struct stat st;
+	char *p = xasprintf("%s/%s", root, rel);
+	int r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return r;
+}
+
+/* the edit-set entry of REL, loaded on first use */
+static struct edit_file *load(struct mg_plan *p, const char *rel)
+{
+	char *path = xasprintf("%s/%s", p->root, rel);
+	struct edit_file *f = edit_set_load(&p->set, path, rel);
+	free(path);
+	return f;
+}
+
+static struct edit_file *find_loaded(struct mg_plan *p, const char *rel)
+{
+	size_t i;
+	for (i = 0; i < p->set.n; i++)
+		if (strcmp(p->set.files[i].display, rel) == 0)
+			return &p->set.files[i];
+	return NULL;
+}
+
+/* ---- stubs ---- */
+
+static void add_stub(struct mg_plan *p, const char *name, const char *where,
+                     const char *by, int declared)
+{
+	size_t i;
+	for (i = 0; i < p->nstubs; i++)
+		if (strcmp(p->stubs[i].name, name) == 0)
+			return;
+	p->stubs = xrealloc(p->stubs, (p->nstubs + 1) * sizeof *p->stubs);
+	p->stubs[p->nstubs].name = xstrdup(name);
+	p->stubs[p->nstubs].where = xstrdup(where ? where : "?");
+	p->stubs[p->nstubs].by = xstrdup(by ? by : "?");
+	p->stubs[p->nstubs].declared = declared;
+	p->nstubs++;
+}
+
+/* the shared line of a row that lists MPS (shared already) */
+static const struct nf_dispatch *shared_mps_line(const struct nf_func *f)
+{
+	const struct nf_dispatch *d = nf_mps_dispatch(f);
+	return d && d->nkeys > 1 ? d : NULL;
+}
+
+static void find_stubs(struct mg_plan *p)
+{
+	size_t i, j;
+	int known = 1, any = 0;
+	for (i = 0; i < p->fold.nrows; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		if (r->action != FOLD_FOLD && r->action != FOLD_ADD)
+			continue;
+		any = 1;
+		if (r->reach < 0 || r->reach == CS_UNKNOWN) {
+			known = 0;
+			continue;
+		}
+		for (j = 0; j < r->nstubs; j++)
+			add_stub(p, r->stubs[j].name, r->stubs[j].where, r->kernel,
+			         r->stubs[j].declared);
+	}
+	for (i = 0; i < p->nshared; i++) {
+		const struct nf_dispatch *d = shared_mps_line(p->shared[i]);
+		const struct cs_model *m = cs_lazy_get(&p->cs);
+		struct cs_discovery disc;
+		if (!d)
+			continue;
+		any = 1;
+		if (!m || !m->have_sources) {
+			known = 0;
+			continue;
+		}
+		cs_discover(m, entity(d->kernel), &disc);
+		if (disc.kind == CS_UNKNOWN)
+			known = 0;
+		for (j = 0; j < disc.nstubs; j++) {
+			char *w = disc.stubs[j].at.file
+			              ? xasprintf("%s:%lu", disc.stubs[j].at.file,
+			                          disc.stubs[j].at.line)
+			              : xstrdup("?");
+			add_stub(p, disc.stubs[j].name, w, entity(d->kernel),
+			         disc.stubs[j].declared);
+			free(w);
+		}
+		cs_discovery_free(&disc);
+	}
+	p->stubs_known = any && known;
+}
+
+/* the shared kernel of the out row (folded, added or shared) */
+static const char *out_kernel(const struct mg_plan *p)
+{
+	size_t i;
+	for (i = 0; i < p->fold.nrows; i++)
+		if (p->fold.rows[i].f == p->out && p->fold.rows[i].kernel)
+			return p->fold.rows[i].kernel;
+	if (p->out) {
+		const struct nf_dispatch *d = shared_mps_line(p->out);
+		if (d)
+			return entity(d->kernel);
+	}
+	return NULL;
+}
+
+/* ---- the old kernel names ---- */
+
+static void lower_into(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		char c = *s;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		buf_add(b, &c, 1);
+	}
+}
+
+/* OP{,_}OVL{,_out}{_mps,_mps_out}: mps-verify's spellings of old names */
+static void spelled(struct strv *s, const char *op, const char *ovl)
+{
+	static const char *const ins[] = {"", "_"};
+	static const char *const outs[] = {"", "_out"};
+	static const char *const tails[] = {"_mps", "_mps_out"};
+	size_t j, k, l;
+	for (j = 0; j < 2; j++)
+		for (k = 0; k < 2; k++)
+			for (l = 0; l < 2; l++) {
+				char *n = xasprintf("%s%s%s%s%s", op, ins[j], ovl, outs[k],
+				                    tails[l]);
+				strv_add(s, n);
+				free(n);
+			}
+}
+
+/* 1 when some dispatch line of the yaml, as it will be after the fold,
+ * names kernel k */
+static int still_named(const struct mg_plan *p, const char *k)
+{
+	size_t i, j, r;
+	for (i = 0; i < p->ix.nentries; i++) {
+		const struct nf_func *f = &p->ix.funcs[i];
+		for (j = 0; j < f->ndispatch; j++) {
+			const struct nf_dispatch *d = &f->dispatch[j];
+			int gone = 0;
+			if (strcmp(entity(d->kernel), k) != 0)
+				continue;
+			for (r = 0; r < p->fold.nrows && !gone; r++)
+				gone = p->fold.rows[r].f == f &&
+				       p->fold.rows[r].action == FOLD_FOLD &&
+				       d == nf_mps_dispatch(f) && d->nkeys == 1;
+			if (!gone)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static void old_names(struct mg_plan *p)
+{
+	struct priv *pv = p->priv;
+	struct strv cand;
+	size_t i, j;
+	memset(&cand, 0, sizeof cand);
+	spelled(&cand, p->op, "");
+	for (i = 0; i < p->ix.nentries; i++) {
+		const struct nf_func *f = &p->ix.funcs[i];
+		const struct nf_dispatch *m;
+		if (strcmp(f->base, p->op) != 0)
+			continue;
+		for (j = 0; j < f->ndispatch; j++)
+			strv_add(&pv->names, entity(f->dispatch[j].kernel));
+		if ((m = nf_mps_dispatch(f)) && m->nkeys == 1)
+			strv_add(&cand, entity(m->kernel));
+		if (f->overload[0]) {
+			struct buf b;
+			buf_init(&b);
+			buf_puts(&b, "_");
+			lower_into(&b, f->overload);
+			spelled(&cand, p->op, b.data);
+			if (b.len > 5 && strcmp(b.data + b.len - 4, "_out") == 0) {
+				b.data[b.len - 4] = '\0';
+				spelled(&cand, p->op, b.data);
+			}
+			buf_free(&b);
+		}
+	}
+	for (i = 0; i < cand.n; i++)
+		if (!still_named(p, cand.v[i]))
+			strv_add(&pv->dead, cand.v[i]);
+	strv_free(&cand);
+}
+
+/* ---- the plan ---- */
+
+static void pick_out_row(struct mg_plan *p)
+{
+	size_t i;
+	for (i = 0; i < p->fold.nrows && !p->out; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		if ((r->action == FOLD_FOLD || r->action == FOLD_ADD) &&
+		    r->f->kind == NF_OUT)
+			p->out = r->f;
+	}
+	for (i = 0; i < p->nshared && !p->out; i++)
+		p->out = p->shared[i];
+	for (i = 0; i < p->fold.nrows && !p->out; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		if (r->action == FOLD_FOLD || r->action == FOLD_ADD)
+			p->out = r->f;
+	}
+}
+
+static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
+{
+	if (o->kind >= 0) {
+		p->kind = o->kind;
+		p->kind_given = 1;
+		return 0;
+	}
+	p->kind = -1;
+	if (!p->out) {
+		not_planned(p, "kernel",
+		            xstrdup("no row of the operator reaches MPS through a "
+		                    "shared kernel: no kernel kind to read"));
+		return -1;
+	}
+	if (p->out->ninputs == 1)
+		p->kind = p->out->alpha ? MR_UNARY_ALPHA : MR_UNARY;
+	else if (p->out->ninputs == 2)
+		p->kind = p->out->alpha ? MR_BINARY_ALPHA : MR_BINARY;
+	if (p->kind < 0) {
+		not_planned(p, "kernel",
+		            xasprintf("%s reads %u tensor or scalar inputs: not a "
+		                      "unary or binary kernel; give --kind",
+		                      p->out->name, p->out->ninputs));
+		return -1;
+	}
+	return 0;
+}
+
+static void plan_stub(struct mg_plan *p)
+{
+	struct priv *pv = p->priv;
+	size_t i;
+	if (!p->stubs_known) {
+		pv->stub_default = xasprintf("%s_stub", p->name);
+		p->stub = pv->stub_default;
+		return;
+	}
+	if (p->nstubs == 1) {
+		p->stub = p->stubs[0].name;
+		return;
+	}
+	if (p->nstubs == 0) {
+		not_planned(p, "stub",
+		            xasprintf("the shared kernel%s of %s reach%s no stub "
+		                      "(it calls other operators only): there is no "
+		                      "Metal kernel to register",
+		                      "", p->op, "es"));
+		return;
+	}
+	{
+		struct buf b;
+		buf_init(&b);
+		for (i = 0; i < p->nstubs; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", p->stubs[i].name);
+		not_planned(p, "stub",
+		            xasprintf("the shared kernels of %s reach %zu stubs (%s): "
+		                      "one kernel NAME each", p->op, p->nstubs, b.data));
+		for (i = 0; i < p->nstubs; i++) {
+			/* the NAME the stub suggests: div_true_stub -> div_true */
+			const char *st = p->stubs[i].name;
+			size_t n = strlen(st);
+			int suffix = n > 5 && strcmp(st + n - 5, "_stub") == 0;
+			left(p, "stub",
+			     xasprintf("register %s: mps-register %s %.*s --stub %s "
+			               "--dtypes ... --functor --host",
+			               st, p->kind >= 0 ? mr_kind_name(p->kind) : "KIND",
+			               (int)(suffix ? n - 5 : n), st, st),
+			     NULL, 0);
+		}
+		buf_free(&b);
+	}
+}
+
+static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
+{
+	const struct cs_model *m = cs_lazy_get(&p->cs);
+	const char *kernel = out_kernel(p);
+	int sources = m && m->have_sources;
+	if (sources && p->stub && p->stubs_known) {
+		p->have_cpu = 1;
+		cs_cpu_dtypes(m, p->stub, &p->cpu);
+		p->have_rule = 1;
+		cs_output_rule(m, p->op, kernel, &p->rule);
+	}
+	if (o->dtypes) {
+		char *err = NULL;
+		int n = mr_parse_dtypes(o->dtypes,
+		                        p->kind >= 0 ? p->kind : MR_UNARY, p->pairs, &err);
+		if (n < 0) {
+			warnx_("error: --dtypes: %s", err);
+			free(err);
+			return -1;
+		}
+		p->npairs = (size_t)n;
+		p->dtsource = MG_DT_GIVEN;
+		if (p->have_rule && p->rule.meta)
+			p->check = mg_check_of(p->pairs, p->npairs, p->rule.before_stub,
+			                       p->rule.rejects);
+		return 0;
+	}
+	if (!p->stub || p->kind < 0)
+		return 0;
+	if (!sources) {
+		not_planned(p, "dtypes",
+		            xasprintf("this tree has no C++ sources under %s to read "
+		                      "the CPU kernel of %s from; give --dtypes",
+		                      CS_NATIVE_REL, p->stub));
+		return 0;
+	}
+	if (!p->stubs_known) {
+		not_planned(p, "dtypes",
+		            xasprintf("the C++ sources do not tell which stub the "
+		                      "shared kernel %s reaches (assumed %s); give "
+		                      "--dtypes",
+		                      kernel ? kernel : "?", p->stub));
+		return 0;
+	}
+	if (!p->cpu.found) {
+		not_planned(p, "dtypes",
+		            xasprintf("the CPU kernel of %s cannot be read: %s; give "
+		                      "--dtypes",
+		                      p->stub, p->cpu.why ? p->cpu.why : "?"));
+		return 0;
+	}
+	{
+		int n = mg_derive_pairs(p->kind, p->cpu.types, p->rule.rule,
+		                        p->rule.before_stub, p->rule.rejects, p->pairs,
+		                        &p->check);
+		int d;
+		for (d = 0; d < CS_NDTYPES; d++)
+			if ((p->cpu.types & CS_BIT(d)) && !metal_of(d))
+				p->dropped |= CS_BIT(d);
+		if (n < 0) {
+			char *names = cs_dtset_names(p->cpu.types, ", ");
+			not_planned(p, "dtypes",
+			            xasprintf("the CPU kernel handles %s, but the output "
+			                      "dtype is not decided by a structured meta "
+			                      "function (%s); give --dtypes IN:OUT,...",
+			                      names, p->rule.why ? p->rule.why
+			                                         : cs_rule_name(p->rule.rule)));
+			free(names);
+			return 0;
+		}
+		if (n == 0) {
+			not_planned(p, "dtypes",
+			            xasprintf("none of the dtypes of the CPU kernel of %s "
+			                      "has a Metal type; give --dtypes", p->stub));
+			return 0;
+		}
+		p->npairs = (size_t)n;
+		p->dtsource = MG_DT_CPU;
+	}
+	return 0;
+}
+
+/* join the messages of a regplan refusal whose rule id is one of IDS */
+static char *rg_reasons(const struct rg_plan *rg, const char *const *ids)
+{
+	struct buf b;
+	size_t i, k;
+	buf_init(&b);
+	for (i = 0; i < rg->nmsgs; i++) {
+		int hit = 0;
+		if (!rg->msgs[i].error)
+			continue;
+		for (k = 0; ids[k] && !hit; k++)
+			hit = strstr(rg->msgs[i].text, ids[k]) != NULL;
+		if (hit)
+			buf_printf(&b, "%s%s", b.len ? "; " : "", rg->msgs[i].text);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+static int same_bytes(const struct edit_file *f, const struct hs_file *h)
+{
+	return f->oldlen == h->len && memcmp(f->old, h->text, h->len) == 0;
+}
+
+/* the current text of REL in the change: the new bytes when the plan
+ * changed it already, else the old ones */
+static void current(struct edit_file *f, struct rg_file *rf)
+{
+	rf->display = f->display;
+	rf->text = f->new ? f->new : f->old;
+	rf->len = f->new ? f->newlen : f->oldlen;
+}
+
+static int plan_registration(struct mg_plan *p)
+{
+	static const char *const metal_ids[] = {"[no-c10-metal]",
+	                                        "[conflicting-registration]", NULL};
+	static const char *const host_ids[] = {"[no-exec-kernel]",
+	                                       "[undeclared-stub]",
+	                                       "[no-host-anchor]", NULL};
+	int unary = p->kind == MR_UNARY || p->kind == MR_UNARY_ALPHA;
+	struct edit_file *kf, *hf;
+	struct rg_file kr, hr;
+	struct rg_request rq;
+	char *kt, *ht;
+	size_t klen, hlen;
+
+	p->kernel_rel = unary ? MPS_KERNELS_REL "/UnaryKernel.metal"
+	                      : MPS_KERNELS_REL "/BinaryKernel.metal";
+	p->host_rel = unary ? MPS_OPS_REL "/UnaryKernel.mm"
+	                    : MPS_OPS_REL "/BinaryKernel.mm";
+	if (!exists(p->root, p->kernel_rel) || !exists(p->root, p->host_rel)) {
+		int k = exists(p->root, p->kernel_rel);
+		not_planned(p, "metal",
+		            xasprintf("the tree has no %s%s%s: no native Metal kernels "
+		                      "of this kind yet (a tree before c10/metal)",
+		                      k ? "" : p->kernel_rel,
+		                      !k && !exists(p->root, p->host_rel) ? " and no " : "",
+		                      exists(p->root, p->host_rel) ? "" : p->host_rel));
+		left(p, "metal",
+		     xasprintf("write the Metal kernel of %s and its host stub by hand, "
+		               "in the files' own style", p->name),
+		     NULL, 0);
+		return 0;
+	}
+	if (!(kf = load(p, p->kernel_rel)) || !(hf = load(p, p->host_rel)))
+		return -1;
+	kf = find_loaded(p, p->kernel_rel); /* the array may have moved */
+	current(kf, &kr);
+	current(hf, &hr);
+	memset(&rq, 0, sizeof rq);
+	rq.kind = p->kind;
+	rq.name = p->name;
+	rq.stub = p->stub;
+	rq.op = p->op;
+	rq.pairs = p->pairs;
+	rq.npairs = p->npairs;
+	rq.functor = 1;
+	rq.host = 1;
+	rq.check = p->check;
+	if (rg_plan(&p->rg, p->root, &rq, &kr, &hr) != 0) {
+		char *mr = rg_reasons(&p->rg, metal_ids), *hrs = rg_reasons(&p->rg, host_ids);
+		if (mr)
+			not_planned(p, "metal", mr);
+		if (hrs)
+			not_planned(p, "host", hrs);
+		if (!mr && !hrs)
+			not_planned(p, "metal", xstrdup("refused"));
+		if (strstr(mr ? mr : "", "[no-c10-metal]"))
+			left(p, "metal",
+			     xasprintf("write the Metal kernel of %s and its host stub by "
+			               "hand, in the files' own style", p->name),
+			     NULL, 0);
+		return 0;
+	}
+	p->rg_ok = 1;
+	kt = rg_build(&p->rg, RG_KERNEL, &kr, &klen);
+	ht = rg_build(&p->rg, RG_HOST, &hr, &hlen);
+	if (kt)
+		edit_set_replace(kf, kt, klen);
+	if (ht)
+		edit_set_replace(hf, ht, hlen);
+	free(kt);
+	free(ht);
+	return 0;
+}
+
+/* When MPS registers the stub already, the kernel NAME is the one its host
+ * stub asks for (add_stub's asks for "add_alpha"), unless --name says
+ * otherwise. */
+static void name_from_host(struct mg_plan *p)
+{
+	struct priv *pv = p->priv;
+	size_t i, j;
+	if (!p->stub || !p->stubs_known)
+		return;
+	for (i = 0; i < p->hm.nregs; i++) {
+		const struct hs_reg *r = &p->hm.regs[i];
+		const char *asked = NULL;
+		int n = 0;
+		if (strcmp(r->stub, p->stub) != 0 || r->def < 0)
+			continue;
+		for (j = 0; j < p->hm.nreqs; j++)
+			if (p->hm.reqs[j].in_def == r->def &&
+			    (!asked || strcmp(asked, p->hm.reqs[j].kernel) != 0)) {
+				asked = p->hm.reqs[j].kernel;
+				n++;
+			}
+		if (n == 1 && strcmp(asked, p->name) != 0) {
+			unsigned long line, col;
+			hs_line_col(&p->hm, r->at, &line, &col);
+			free(p->name);
+			p->name = xstrdup(asked);
+			free(pv->name_from);
+			pv->name_from = xasprintf("the name the host stub of %s asks for, "
+			                          "%s:%lu", p->stub,
+			                          p->hm.files[r->at.file].rel, line);
+		}
+		return;
+	}
+}
+
+static int named_cb(const char *name, void *arg)
+{
+	return still_named(arg, name);
+}
+
+static int plan_retire(struct mg_plan *p)
+{
+	struct priv *pv = p->priv;
+	struct rt_request rq;
+	size_t f;
+	memset(&rq, 0, sizeof rq);
+	rq.op = p->op;
+	rq.dead = (const char *const *)pv->dead.v;
+	rq.ndead = pv->dead.n;
+	rq.names = (const char *const *)pv->names.v;
+	rq.nnames = pv->names.n;
+	rq.named = named_cb;
+	rq.arg = p;
+	rt_plan_op(&p->rt, &p->hm, &rq);
+	for (f = 0; f < p->hm.nfiles; f++) {
+		struct edit_file *ef;
+		char *t;
+		size_t len;
+		if (!rt_deletes_in(&p->rt, f))
+			continue;
+		if (!(ef = load(p, p->hm.files[f].rel)))
+			return -1;
+		if (!same_bytes(ef, &p->hm.files[f])) {
+			warnx_("error: '%s' changed while it was read; nothing written",
+			       p->hm.files[f].rel);
+			return -1;
+		}
+		t = rt_apply(&p->rt, &p->hm, f, &len);
+		edit_set_replace(ef, t, len);
+		free(t);
+	}
+	return 0;
+}
+
+static void plan_left(struct mg_plan *p)
+{
+	size_t i;
+	for (i = 0; i < p->fold.nrows; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		if (r->why)
+			left(p, "rows",
+			     xasprintf("%s stays on its own MPS kernel: %s; %s", r->f->name,
+			               r->why, r->hint),
+			     NF_YAML_REL, r->at ? r->at->line : r->f->line);
+	}
+	if (p->rg_ok) {
+		int added = 0;
+		for (i = 0; i < p->rg.nitems; i++) {
+			const struct rg_item *it = &p->rg.items[i];
+			if (it->what == RG_FUNCTOR && !it->present && it->text) {
+				added = 1;
+				left(p, "functor",
+				     xasprintf("write the math of %s_functor (each "
+				               "TODO(mps-register) line)",
+				               p->name),
+				     p->kernel_rel, it->line);
+			}
+		}
+		/* a skeleton written before and not filled in yet */
+		for (i = 0; i < p->hm.nfunctors && !added; i++) {
+			const struct hs_functor *fu = &p->hm.functors[i];
+			unsigned long line, col;
+			if (!fu->placeholder || strcmp(fu->kernel, p->name) != 0 ||
+			    strcmp(p->hm.files[fu->at.file].rel, p->kernel_rel) != 0)
+				continue;
+			hs_line_col(&p->hm, fu->marker, &line, &col);
+			left(p, "functor",
+			     xasprintf("write the math of %s_functor: it still holds "
+			               "the TODO(mps-register) placeholder", p->name),
+			     p->kernel_rel, line);
+		}
+	}
+	if (p->stuck)
+		return;
+	left(p, "tests",
+	     xasprintf("on a Mac: build, then python test/test_mps.py -k %s "
+	               "(test_output_match, and _grad_ for an op with a "
+	               "derivative)", p->op),
+	     NULL, 0);
+}
+
+int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
+{
+	struct edit_file *yf;
+	size_t i, nfound = 0;
+	int any_specific = 0, any_none = 0;
+	struct priv *pv;
+
+	memset(p, 0, sizeof *p);
+	p->root = xstrdup(root);
+	p->op = o->op;
+	p->kind = -1;
+	p->priv = pv = xcalloc(1, sizeof *pv);
+	p->cs.root = p->root;
+
+	{
+		char *path = xasprintf("%s/%s", root, NF_YAML_REL);
+		yf = edit_set_load(&p->set, path, NF_YAML_REL);
+		free(path);
+	}
+	if (!yf || nf_load_buffer(&p->ix, NF_YAML_REL, yf->old, yf->oldlen) != 0) {
+		memset(&p->ix, 0, sizeof p->ix);
+		return -1;
+	}
+	for (i = 0; i < p->ix.nentries; i++) {
+		const struct nf_func *f = &p->ix.funcs[i];
+		if (strcmp(f->base, o->op) != 0)
+			continue;
+		nfound++;
+		if (f->route == ROUTE_MPS_SPECIFIC)
+			any_specific = 1;
+		if (f->kind == NF_OUT && !f->mps_kernel)
+			any_none = 1;
+		if (f->kind == NF_OUT && f->route == ROUTE_SHARED) {
+			p->shared = xrealloc(p->shared, (p->nshared + 1) * sizeof *p->shared);
+			p->shared[p->nshared++] = f;
+		}
+	}
+	if (nfound == 0) {
+		warnx_("error: no operator '%s' in %s (see mps-overloads)", o->op,
+		       NF_YAML_REL);
+		return -1;
+	}
+	p->mode = any_specific ? MG_FOLD : any_none ? MG_ADD : MG_SHARED;
+	if (p->mode != MG_SHARED) {
+		fold_plan_op(&p->fold, &p->ix, &p->cs, o->op, p->mode == MG_ADD);
+		if (p->fold.nacted == 0 && p->fold.nrefused > 0 && p->nshared == 0) {
+			/* the old path stays whole: nothing else to plan */
+			p->stuck = 1;
+			p->name = xstrdup(o->name ? o->name : o->op);
+			not_planned(p, "rows",
+			            xasprintf("no row of %s can move to a shared kernel, "
+			                      "so its own MPS kernel stays and nothing "
+			                      "else changes", o->op));
+			plan_left(p);
+			return 0;
+		}
+	}
+	{
+		size_t n;
+		char *t = fold_apply(&p->ix, &p->fold, &n);
+		edit_set_replace(&p->set.files[0], t, n);
+		free(t);
+	}
+	find_stubs(p);
+	pick_out_row(p);
+	p->name = xstrdup(o->name ? o->name : o->op);
+	plan_kind(p, o);
+	plan_stub(p);
+	if (plan_dtypes(p, o) != 0)
+		return -1;
+
+	if (hs_load(&p->hm, root) != 0) {
+		memset(&p->hm, 0, sizeof p->hm);
+		return -1;
+	}
+	pv->have_hm = 1;
+	if (!o->name)
+		name_from_host(p);
+	old_names(p);
+	if (p->kind >= 0 && p->stub && p->npairs > 0) {
+		/* the new code's files come right after the yaml in the diff */
+		int unary = p->kind == MR_UNARY || p->kind == MR_UNARY_ALPHA;
+		const char *k = unary ? MPS_KERNELS_REL "/UnaryKernel.metal"
+		                      : MPS_KERNELS_REL "/BinaryKernel.metal";
+		const char *h = unary ? MPS_OPS_REL "/UnaryKernel.mm"
+		                      : MPS_OPS_REL "/BinaryKernel.mm";
+		if ((exists(root, k) && !load(p, k)) || (exists(root, h) && !load(p, h)))
+			return -1;
+	}
+	if (plan_retire(p) != 0)
+		return -1;
+	if (p->kind >= 0 && p->stub && p->npairs > 0 && plan_registration(p) != 0)
+		return -1;
+	plan_left(p);
+	return 0;
+}
+
+size_t mg_changed(const struct mg_plan *p)
+{
+	return edit_set_changed(&p->set);
+}
+
+void mg_plan_free(struct mg_plan *p)
+{
+	struct priv *pv = p->priv;
+	size_t i;
+	if (pv && pv->have_hm)
+		hs_free(&p->hm);
+	if (pv) {
+		strv_free(&pv->dead);
+		strv_free(&pv->names);
+		free(pv->stub_default);
+		free(pv->name_from);
+		free(pv);
+	}
+	for (i = 0; i < p->nstubs; i++) {
+		free(p->stubs[i].name);
+		free(p->stubs[i].where);
+		free(p->stubs[i].by);
+	}
+	free(p->stubs);
+	for (i = 0; i < p->nnotplanned; i++) {
+		free(p->notplanned[i].what);
+		free(p->notplanned[i].text);
+		free(p->notplanned[i].path);
+	}
+	free(p->notplanned);
+	for (i = 0; i < p->nleft; i++) {
+		free(p->left[i].what);
+		free(p->left[i].text);
+		free(p->left[i].path);
+	}
+	free(p->left);
+	if (p->have_cpu)
+		cs_dtypes_free(&p->cpu);
+	if (p->have_rule)
+		cs_outrule_free(&p->rule);
+	rg_plan_free(&p->rg);
+	rt_plan_free(&p->rt);
+	fold_plan_free(&p->fold);
+	if (p->ix.funcs || p->ix.text)
+		nf_free(&p->ix);
+	cs_lazy_free(&p->cs);
+	edit_set_free(&p->set);
+	free(p->shared);
+	free(p->name);
+	free(p->root);
+	memset(p, 0, sizeof *p);
+}
+
+/* ---- writing the plan ---- */
+
+static const char *fold_words(const struct fold_row *r)
+{
+	switch (r->action) {
+	case FOLD_FOLD: return "fold";
+	case FOLD_ADD: return "gets MPS:";
+	default: return "not folded";
+	}
+}
+
+static void keys_text(struct buf *b, const struct nf_dispatch *d)
+{
+	size_t k;
+	for (k = 0; k < d->nkeys; k++)
+		buf_printf(b, "%s%s", k ? ", " : "", d->keys[k]);
+}
+
+/* "`MPS: x_mps` into `CPU, CUDA, MPS: x`": the row's change, with the
+ * keys in the order fold.h puts them */
+static char *row_change(const struct fold_row *r)
+{
+	const struct nf_func *f = r->f;
+	const struct nf_dispatch *sh = NULL, *mps = nf_mps_dispatch(f);
+	struct buf b;
+	size_t i, at;
+	int sorted = 1;
+	for (i = 0; i < f->ndispatch && !sh; i++) {
+		const struct nf_dispatch *d = &f->dispatch[i];
+		if (d != mps && r->kernel && strcmp(entity(d->kernel), r->kernel) == 0 &&
+		    (nf_dispatch_has_key(d, "CPU") || nf_dispatch_has_key(d, "CUDA")))
+			sh = d;
+	}
+	buf_init(&b);
+	if (r->action == FOLD_FOLD && mps) {
+		buf_puts(&b, "`");
+		keys_text(&b, mps);
+		buf_printf(&b, ": %s` into ", mps->kernel);
+	}
+	if (!sh) {
+		buf_printf(&b, "`%s`", r->kernel ? r->kernel : "?");
+		return b.data;
+	}
+	for (i = 1; i < sh->nkeys && sorted; i++)
+		sorted = strcasecmp(sh->keys[i - 1], sh->keys[i]) <= 0;
+	at = sh->nkeys;
+	if (sorted)
+		for (i = 0; i < sh->nkeys; i++)
+			if (strcasecmp("MPS", sh->keys[i]) < 0) {
+				at = i;
+				break;
+			}
+	buf_puts(&b, "`");
+	for (i = 0; i <= sh->nkeys; i++) {
+		if (i == at)
+			buf_printf(&b, "%sMPS", i ? ", " : "");
+		if (i < sh->nkeys)
+			buf_printf(&b, "%s%s", i || at == 0 ? ", " : "", sh->keys[i]);
+	}
+	buf_printf(&b, ": %s`", sh->kernel);
+	return b.data;
+}
+
+static void pairs_text(FILE *out, const struct mr_pair *v, size_t n)
+{
+	size_t i, j;
+	int first = 1, same = 0;
+	for (i = 0; i < n; i++)
+		if (v[i].in == v[i].out)
+			same = 1;
+	if (same) {
+		int k = 0;
+		for (i = 0; i < n; i++)
+			if (v[i].in == v[i].out)
+				fprintf(out, "%s%s", k++ ? ", " : "", v[i].in);
+		fputs(" (same dtype)", out);
+		first = 0;
+	}
+	for (i = 0; i < n; i++) {
+		int seen = 0, k = 0;
+		if (v[i].in == v[i].out)
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = v[j].in != v[j].out && v[j].out == v[i].out;
+		if (seen)
+			continue;
+		fputs(first ? "" : "; ", out);
+		first = 0;
+		for (j = i; j < n; j++)
+			if (v[j].in != v[j].out && v[j].out == v[i].out)
+				fprintf(out, "%s%s", k++ ? ", " : "", v[j].in);
+		fprintf(out, " -> %s", v[i].out);
+	}
+}
+
+static void set_line(FILE *out, const char *label, cs_dtset s)
+{
+	char *names;
+	if (!s)
+		return;
+	names = cs_dtset_names(s, ", ");
+	fprintf(out, "  %s: %s\n", label, names);
+	free(names);
+}
+
+static void check_words(FILE *out, unsigned allowed)
+{
+	static const char *const st[] = {"Float", "Half", "BFloat16", "Long",
+	                                 "Int", "Short", "Char", "Byte", "Bool",
+	                                 "ComplexFloat", "ComplexHalf"};
+	size_t i;
+	int k = 0;
+	fputs("  host check: TORCH_CHECK_TYPE refuses ", out);
+	for (i = 0; i < 11; i++)
+		if (!(allowed & (1u << i)))
+			fprintf(out, "%s%s", k++ ? ", " : "", st[i]);
+	fputs(" (the meta function lets them through, no kernel is registered "
+	      "for them)\n", out);
+}
+
+static const char *file_rel(const struct mg_plan *p, int file)
+{
+	return file == RG_KERNEL ? p->kernel_rel : p->host_rel;
+}
+
+void mg_write_text(FILE *out, const struct mg_plan *p)
+{
+	size_t i;
+	int any;
+
+	fprintf(out, "%s: migration plan\n", p->op);
+	/* rows */
+	fprintf(out, "rows (%s):\n", NF_YAML_REL);
+	for (i = 0; i < p->fold.nrows; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		unsigned long line = r->at ? r->at->line : r->f->line;
+		if (r->why) {
+			fprintf(out, "  %s:%lu %s: %s; %s\n", r->f->name, line,
+			        fold_words(r), r->why, r->hint);
+		} else {
+			char *s = row_change(r);
+			fprintf(out, "  %s:%lu %s %s\n", r->f->name, line, fold_words(r),
+			        s);
+			free(s);
+		}
+	}
+	for (i = 0; i < p->nshared; i++) {
+		const struct nf_dispatch *d = shared_mps_line(p->shared[i]);
+		struct buf b;
+		buf_init(&b);
+		if (d)
+			keys_text(&b, d);
+		fprintf(out, "  %s:%lu shared already: `%s: %s`\n", p->shared[i]->name,
+		        d ? d->line : p->shared[i]->line, b.data, d ? d->kernel : "?");
+		buf_free(&b);
+	}
+	/* stubs */
+	if (p->nstubs) {
+		fputs("stubs MPS registers:", out);
+		for (i = 0; i < p->nstubs; i++)
+			fprintf(out, "%s %s (reached by %s at %s%s)", i ? "," : "",
+			        p->stubs[i].name, p->stubs[i].by, p->stubs[i].where,
+			        p->stubs[i].declared ? "" : "; no DECLARE_DISPATCH");
+		fputc('\n', out);
+	} else if (!p->stubs_known && p->stub) {
+		fprintf(out, "stub: %s (assumed: the C++ sources do not say)\n",
+		        p->stub);
+	}
+	/* kernel */
+	if (p->kind >= 0 && ((struct priv *)p->priv)->name_from)
+		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
+		        ((struct priv *)p->priv)->name_from);
+	else if (p->kind >= 0)
+		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
+		        p->kind_given ? "--kind"
+		        : p->out->ninputs == 1
+		            ? p->out->alpha ? "one input and alpha in the schema"
+		                            : "one input in the schema"
+		        : p->out->alpha ? "two inputs and alpha in the schema"
+		                        : "two inputs in the schema");
+	/* dtypes */
+	if (p->dtsource == MG_DT_CPU) {
+		char *names = cs_dtset_names(p->cpu.types, ", ");
+		fprintf(out, "dtypes: from the CPU kernel %s of %s (%s:%lu): %s\n",
+		        p->cpu.fn, p->stub, p->cpu.def.file ? p->cpu.def.file : "?",
+		        p->cpu.def.line, names);
+		free(names);
+		if (p->cpu.notes && *p->cpu.notes)
+			fprintf(out, "  read: %s\n", p->cpu.notes);
+		fprintf(out, "  output: %s (%s%s%s)\n",
+		        p->rule.rule == CS_RULE_SAME    ? "the input's dtype"
+		        : p->rule.rule == CS_RULE_FLOAT ? "float for integral and bool inputs"
+		                                        : "bool",
+		        p->rule.meta ? p->rule.meta : "?",
+		        p->rule.builder && *p->rule.builder ? ": " : "",
+		        p->rule.builder ? p->rule.builder : "");
+		set_line(out, "handled before the stub", p->rule.before_stub);
+		set_line(out, "refused by the meta function", p->rule.rejects);
+		set_line(out, "no Metal type", p->dropped);
+	} else if (p->dtsource == MG_DT_GIVEN) {
+		fputs("dtypes: given (--dtypes)\n", out);
+	}
+	if (p->npairs) {
+		fputs("  registered: ", out);
+		pairs_text(out, p->pairs, p->npairs);
+		fputc('\n', out);
+		if (p->check)
+			check_words(out, p->check);
+	}
+	/* insertions */
+	if (p->rg_ok) {
+		fputs("insert (lines of the new files):\n", out);
+		for (i = 0; i < p->rg.nitems; i++) {
+			const struct rg_item *it = &p->rg.items[i];
+			const char *rel = file_rel(p, it->file);
+			if (it->present)
+				fprintf(out, "  %s:%lu: present: %s\n", rel, it->line,
+				        it->what == RG_REG ? "registrations"
+				        : it->what == RG_FUNCTOR ? "functor"
+				                                 : "host stub");
+			else if (!it->text)
+				continue;
+			else if (it->what == RG_REG)
+				fprintf(out, "  %s:%lu: %s%s\n", rel, it->line, it->calls[0],
+				        it->ncalls > 1 ? " ..." : "");
+			else
+				fprintf(out, "  %s:%lu: %s%s\n", rel, it->line, it->label,
+				        it->check ? ", with the dtype check" : "");
+		}
+	}
+	/* deletions */
+	any = 0;
+	for (i = 0; i < p->rt.n; i++) {
+		const struct rt_item *it = &p->rt.items[i];
+		const char *rel = p->hm.files[it->file].rel;
+		if (it->kept)
+			continue;
+		if (!any++)
+			fputs("delete (lines of the files as they are):\n", out);
+		if (it->line == it->last)
+			fprintf(out, "  %s:%lu: ", rel, it->line);
+		else
+			fprintf(out, "  %s:%lu-%lu: ", rel, it->line, it->last);
+		switch (it->what) {
+		case RT_DEF:
+			fprintf(out, "%s (%s)\n", it->name, it->detail);
+			break;
+		case RT_HELPER:
+			fprintf(out, "helper %s (%s)\n", it->name, it->detail);
+			break;
+		case RT_INCLUDE:
+			fprintf(out, "%s (nothing else in the file needs it)\n", it->detail);
+			break;
+		default:
+			fprintf(out, "\"%s\" in %s\n", it->name, it->detail);
+		}
+	}
+	any = 0;
+	for (i = 0; i < p->rt.n; i++) {
+		const struct rt_item *it = &p->rt.items[i];
+		if (!it->kept)
+			continue;
+		if (!any++)
+			fputs("keep:\n", out);
+		fprintf(out, "  %s:%lu: %s%s: %s\n", p->hm.files[it->file].rel,
+		        it->line, it->what == RT_HELPER ? "helper " : "", it->name,
+		        it->detail);
+	}
+	if (p->nnotplanned) {
+		fputs("not planned:\n", out);
+		for (i = 0; i < p->nnotplanned; i++)
+			fprintf(out, "  %s: %s\n", p->notplanned[i].what,
+			        p->notplanned[i].text);
+	}
+	if (p->nleft) {
+		fputs("left to you:\n", out);
+		for (i = 0; i < p->nleft; i++) {
+			const struct mg_note *n = &p->left[i];
+			if (n->path)
+				fprintf(out, "  %s:%lu: %s\n", n->path, n->line, n->text);
+			else
+				fprintf(out, "  %s\n", n->text);
+		}
+	}
+}
+
+static json_t *names_json(cs_dtset s)
+{
+	json_t *a = json_array();
+	int d;
+	for (d = 0; d < CS_NDTYPES; d++)
+		if (s & CS_BIT(d))
+			json_array_append_new(a, json_string(cs_dtype_name(d)));
+	return a;
+}
+
+static json_t *pairs_json(const struct mr_pair *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "in", json_string(v[i].in));
+		if (v[i].alpha)
+			json_object_set_new(o, "alpha", json_string(v[i].alpha));
+		json_object_set_new(o, "out", json_string(v[i].out));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *check_json(unsigned allowed)
+{
+	json_t *a;
+	size_t i;
+	if (!allowed)
+		return json_null();
+	a = json_array();
+	for (i = 0; i < 11; i++)
+		if (allowed & (1u << i))
+			json_array_append_new(a, json_string(mr_dtypes[i]));
+	return a;
+}
+
+static void emit(FILE *out, json_t *o)
+{
+	json_dumpf(o, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(o);
+}
+
+static json_t *part(const char *name)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "part", json_string(name));
+	return o;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+void mg_write_json(FILE *out, const struct mg_plan *p, int written)
+{
+	size_t i, j;
+	for (i = 0; i < p->fold.nrows; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		json_t *o = part("row"), *st;
+		json_object_set_new(o, "op", json_string(p->op));
+		json_object_set_new(o, "function", json_string(r->f->name));
+		json_object_set_new(o, "line", json_integer((json_int_t)(
+		                                   r->at ? r->at->line : r->f->line)));
+		json_object_set_new(o, "action",
+		                    json_string(fold_action_name(r->action, written)));
+		json_object_set_new(o, "kernel", str_or_null(r->kernel));
+		json_object_set_new(o, "reason", str_or_null(r->why));
+		st = json_array();
+		for (j = 0; j < r->nstubs; j++)
+			json_array_append_new(st, json_string(r->stubs[j].name));
+		json_object_set_new(o, "stubs", st);
+		emit(out, o);
+	}
+	for (i = 0; i < p->nshared; i++) {
+		const struct nf_dispatch *d = shared_mps_line(p->shared[i]);
+		json_t *o = part("row");
+		json_object_set_new(o, "op", json_string(p->op));
+		json_object_set_new(o, "function", json_string(p->shared[i]->name));
+		json_object_set_new(o, "line", json_integer((json_int_t)(
+		                                   d ? d->line : p->shared[i]->line)));
+		json_object_set_new(o, "action", json_string("shared"));
+		json_object_set_new(o, "kernel",
+		                    str_or_null(d ? entity(d->kernel) : NULL));
+		json_object_set_new(o, "reason", json_null());
+		json_object_set_new(o, "stubs", json_array());
+		emit(out, o);
+	}
+	for (i = 0; i < p->nstubs; i++) {
+		json_t *o = part("stub");
+		json_object_set_new(o, "name", json_string(p->stubs[i].name));
+		json_object_set_new(o, "reached_by", json_string(p->stubs[i].by));
+		json_object_set_new(o, "reached_at", json_string(p->stubs[i].where));
+		json_object_set_new(o, "declared", json_boolean(p->stubs[i].declared));
+		json_object_set_new(o, "planned",
+		                    json_boolean(p->stub && !strcmp(p->stub, p->stubs[i].name)));
+		emit(out, o);
+	}
+	{
+		json_t *o = part("kernel");
+		json_object_set_new(o, "kind",
+		                    p->kind >= 0 ? json_string(mr_kind_name(p->kind))
+		                                 : json_null());
+		json_object_set_new(o, "name", json_string(p->name));
+		json_object_set_new(o, "from",
+		                    p->kind_given ? json_string("--kind")
+		                    : p->out      ? json_string(p->out->name)
+		                                  : json_null());
+		json_object_set_new(o, "stub", str_or_null(p->stub));
+		emit(out, o);
+	}
+	{
+		json_t *o = part("dtypes");
+		json_object_set_new(o, "source",
+		                    json_string(p->dtsource == MG_DT_CPU     ? "cpu"
+		                                : p->dtsource == MG_DT_GIVEN ? "given"
+		                                                             : "none"));
+		if (p->have_cpu && p->cpu.found) {
+			json_object_set_new(o, "cpu_function", json_string(p->cpu.fn));
+			json_object_set_new(o, "cpu_at",
+			                    p->cpu.def.file
+			                        ? json_string(p->cpu.def.file)
+			                        : json_null());
+			json_object_set_new(o, "cpu_line",
+			                    json_integer((json_int_t)p->cpu.def.line));
+			json_object_set_new(o, "cpu_dtypes", names_json(p->cpu.types));
+		} else {
+			json_object_set_new(o, "cpu_function", json_null());
+			json_object_set_new(o, "cpu_dtypes", json_null());
+		}
+		if (p->have_rule) {
+			json_object_set_new(o, "rule", json_string(cs_rule_name(p->rule.rule)));
+			json_object_set_new(o, "meta", str_or_null(p->rule.meta));
+			json_object_set_new(o, "before_stub", names_json(p->rule.before_stub));
+			json_object_set_new(o, "rejects", names_json(p->rule.rejects));
+		} else {
+			json_object_set_new(o, "rule", json_null());
+		}
+		json_object_set_new(o, "dropped", names_json(p->dropped));
+		json_object_set_new(o, "pairs", pairs_json(p->pairs, p->npairs));
+		json_object_set_new(o, "check", check_json(p->check));
+		emit(out, o);
+	}
+	if (p->rg_ok)
+		for (i = 0; i < p->rg.nitems; i++) {
+			const struct rg_item *it = &p->rg.items[i];
+			json_t *o;
+			static const char *const wn[] = {"registration", "functor",
+			                                 "host-stub"};
+			if (!it->present && !it->text)
+				continue;
+			o = part("insert");
+			json_object_set_new(o, "what", json_string(wn[it->what]));
+			json_object_set_new(o, "file", json_string(file_rel(p, it->file)));
+			json_object_set_new(o, "line", json_integer((json_int_t)it->line));
+			json_object_set_new(o, "action",
+			                    json_string(it->present ? "present"
+			                                : written   ? "inserted"
+			                                            : "insert"));
+			if (it->what == RG_REG) {
+				json_t *c = json_array();
+				for (j = 0; j < it->ncalls; j++)
+					json_array_append_new(c, json_string(it->calls[j]));
+				json_object_set_new(o, "calls", c);
+				json_object_set_new(o, "dtypes", pairs_json(it->pairs, it->npairs));
+			} else {
+				json_object_set_new(o, "label", str_or_null(it->label));
+			}
+			if (it->what == RG_HOST_STUB)
+				json_object_set_new(o, "check", json_boolean(it->check));
+			if (!it->present)
+				json_object_set_new(o, "text", json_string(it->text));
+			emit(out, o);
+		}
+	for (i = 0; i < p->rt.n; i++) {
+		const struct rt_item *it = &p->rt.items[i];
+		json_t *o = part(it->kept ? "keep" : "delete");
+		json_object_set_new(o, "what", json_string(rt_what_name(it->what)));
+		json_object_set_new(o, "file", json_string(p->hm.files[it->file].rel));
+		json_object_set_new(o, "line", json_integer((json_int_t)it->line));
+		json_object_set_new(o, "last", json_integer((json_int_t)it->last));
+		json_object_set_new(o, "name", json_string(it->name));
+		json_object_set_new(o, "detail", str_or_null(it->detail));
+		if (!it->kept)
+			json_object_set_new(o, "action",
+			                    json_string(written ? "deleted" : "delete"));
+		emit(out, o);
+	}
+	for (i = 0; i < p->nnotplanned; i++) {
+		json_t *o = part("not-planned");
+		json_object_set_new(o, "what", json_string(p->notplanned[i].what));
+		json_object_set_new(o, "why", json_string(p->notplanned[i].text));
+		emit(out, o);
+	}
+	for (i = 0; i < p->nleft; i++) {
+		json_t *o = part("left");
+		json_object_set_new(o, "what", json_string(p->left[i].what));
+		json_object_set_new(o, "text", json_string(p->left[i].text));
+		json_object_set_new(o, "file", str_or_null(p->left[i].path));
+		json_object_set_new(o, "line", p->left[i].path
+		                                   ? json_integer((json_int_t)p->left[i].line)
+		                                   : json_null());
+		emit(out, o);
+	}
+	{
+		json_t *o = part("summary");
+		size_t n = mg_changed(p);
+		json_object_set_new(o, "op", json_string(p->op));
+		json_object_set_new(o, "files", json_integer((json_int_t)n));
+		json_object_set_new(o, "action",
+		                    json_string(n == 0 ? "nothing"
+		                                : written ? "written"
+		                                          : "plan"));
+		emit(out, o);
+	}
+}

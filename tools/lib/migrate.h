@@ -1,0 +1,180 @@
+/* migrate.h — the whole mechanical migration of one operator from its own
+ * MPS kernel (usually MPSGraph) to a native Metal kernel, as one change of
+ * several files (issue #14):
+ *
+ *   rows      fold.h: every MPS-specific row folds into its shared line
+ *             (a new operator: MPS joins the shared line of its out rows);
+ *             the stubs the shared kernels reach (cppscan.h cs_discover);
+ *   kind      from the out row's schema (nfyaml.h ninputs, alpha): one
+ *             input unary, two binary, `Scalar alpha` the -alpha kinds;
+ *             NAME the operator's name unless given;
+ *   dtypes    from the CPU kernel the stub registers (cs_cpu_dtypes) and
+ *             the structured meta function (cs_output_rule), see
+ *             mg_derive_pairs; or given;
+ *   metal     regplan.h: the functor skeleton and its registrations;
+ *   host      regplan.h: the host stub registering the discovered stub,
+ *             with a TORCH_CHECK_TYPE when the registered inputs do not
+ *             cover what the meta function lets through;
+ *   old path  retire.h: the MPS definitions no remaining row names, the
+ *             helpers only they used, the includes left unused, the
+ *             operator's expected-failure and skip entries.
+ * What cannot be planned is said, with why (a tree before c10/metal has no
+ * core macros for the Metal side; a tree without C++ sources cannot give
+ * the dtypes); that is no error.  No printing (but mg_write_*), no writing:
+ * the change is an edit set for the edit engine (edit.h).
+ */
+#ifndef MK_MIGRATE_H
+#define MK_MIGRATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cppscan.h"
+#include "edit.h"
+#include "fold.h"
+#include "hostscan.h"
+#include "metalreg.h"
+#include "nfyaml.h"
+#include "regplan.h"
+#include "retire.h"
+
+struct mg_opts {
+	const char *op;       /* base operator name (nf_valid_op_arg, no '.') */
+	int kind;             /* enum mr_kind, or -1: from the out row's schema */
+	const char *name;     /* kernel NAME, NULL: the operator's name */
+	const char *dtypes;   /* IN:OUT,... (metalreg.h mr_parse_dtypes), NULL:
+	                         from the CPU kernel */
+};
+
+/* How the rows stand. */
+enum mg_mode {
+	MG_FOLD,              /* some row routes MPS alone: fold */
+	MG_ADD,               /* no row reaches MPS: MPS joins the out rows */
+	MG_SHARED             /* every row reaching MPS is shared already */
+};
+
+/* Where the dtypes come from. */
+enum mg_dtsource { MG_DT_NONE, MG_DT_CPU, MG_DT_GIVEN };
+
+/* A line for people: a part not planned, or what is left to do. */
+struct mg_note {
+	char *what;           /* "metal", "host", "dtypes", "kernel", "stub",
+	                         "rows", "functor", "tests" (owned) */
+	char *text;           /* one line (owned) */
+	char *path;           /* a place, or NULL (owned) */
+	unsigned long line;
+};
+
+struct mg_stub {
+	char *name;           /* "frac_stub" */
+	char *where;          /* "aten/src/ATen/native/UnaryOps.cpp:40" */
+	char *by;             /* the shared kernel that reaches it */
+	int declared;
+};
+
+struct mg_plan {
+	char *root;                   /* owned copy */
+	const char *op;
+	struct nf_index ix;           /* the yaml as read */
+	struct cs_lazy cs;            /* the C++ sources, read on need */
+	struct hs_model hm;           /* the MPS sources and test lists */
+	struct fold_plan fold;
+	enum mg_mode mode;
+	int stuck;                    /* rows needed folding and none could be:
+	                                 nothing is planned (not an error) */
+	const struct nf_func **shared;/* out rows already shared */
+	size_t nshared;
+
+	/* the kernel */
+	const struct nf_func *out;    /* the out row the kind comes from */
+	int kind;                     /* enum mr_kind, -1 unknown */
+	int kind_given;
+	char *name;                   /* kernel NAME */
+
+	/* the stubs */
+	struct mg_stub *stubs;        /* every stub the shared kernels reach */
+	size_t nstubs;
+	int stubs_known;              /* the C++ sources told */
+	const char *stub;             /* the stub planned (one of stubs, or
+	                                 NAME_stub when the sources cannot
+	                                 tell), NULL when none */
+
+	/* the dtypes */
+	enum mg_dtsource dtsource;
+	int have_cpu, have_rule;
+	struct cs_dtypes cpu;         /* when have_cpu */
+	struct cs_outrule rule;       /* when have_rule */
+	struct mr_pair pairs[MR_MAX_PAIRS];
+	size_t npairs;
+	cs_dtset dropped;             /* CPU dtypes without a Metal type */
+	unsigned check;               /* host check: inputs let through (bits
+	                                 as regplan.h), 0 none */
+
+	/* what is written */
+	int rg_ok;                    /* regplan planned (rg valid) */
+	struct rg_plan rg;
+	const char *kernel_rel, *host_rel; /* the files it plans */
+	struct rt_plan rt;
+	struct edit_set set;
+	struct mg_note *notplanned; size_t nnotplanned;
+	struct mg_note *left; size_t nleft;
+	/* private */
+	void *priv;
+};
+
+/* mg_plan: plan the migration of o->op in the checkout ROOT into p (zeroed
+ * first; release with mg_plan_free).  Reads ROOT's yaml, the MPS sources
+ * and test lists (hostscan.h), the C++ sources when a row or the dtypes
+ * need them, the kernel and host files of the kind.  Returns 0 (p->set
+ * holds the new bytes of every file, unchanged files included; nothing
+ * changed when there is nothing to do), or -1 after printing why: a file
+ * that cannot be read or parsed, an operator the yaml does not have
+ * ("prog: error: no operator 'X' in ..."), bad --dtypes, a file that
+ * changed while it was read.  Rows that needed folding where none could
+ * be are no error: p->stuck is set, the refusals are in p->fold, and
+ * nothing else is planned. */
+int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o);
+
+void mg_plan_free(struct mg_plan *p);
+
+/* mg_derive_pairs: the registrations the CPU facts call for, into out
+ * (MR_MAX_PAIRS), their count returned; -1 when the output rule does not
+ * decide them (unknown, mixed).  cpu: the dtypes of the stub's CPU kernel;
+ * rule: the meta function's output rule; before, rejects: input dtypes
+ * the shared implementation handles before the stub, and that the meta
+ * function refuses.  Inputs: the Metal dtype of each CPU dtype (Double and
+ * the types Metal lacks dropped; ComplexFloat float2, ComplexHalf half2),
+ * minus before and rejects; outputs: rule same, the input's; float,
+ * floating and complex inputs keep theirs and the integral and bool
+ * inputs (the meta function promotes them: all six, whatever the CPU
+ * kernel lists) give float; bool, bool.  Alpha kinds: ALPHA = IN.  In the
+ * order of mr_dtypes.  *allowed (when not NULL): the check set the host
+ * stub needs, as rg_request.check (0 when every input the meta function
+ * lets through reaches a registered kernel or is handled before the
+ * stub). */
+int mg_derive_pairs(int kind, cs_dtset cpu, int rule, cs_dtset before,
+                    cs_dtset rejects, struct mr_pair *out, unsigned *allowed);
+
+/* mg_check_of: the check set for given pairs (see mg_derive_pairs). */
+unsigned mg_check_of(const struct mr_pair *pairs, size_t n, cs_dtset before,
+                     cs_dtset rejects);
+
+/* mg_write_text: the plan for people: what was found and why, part by
+ * part (rows, stub, kernel, dtypes, Metal, host, deletions, kept helpers,
+ * parts not planned, what is left), then nothing else (the caller prints
+ * the diff).  Lines never start with "---", "+++", "@@", '-' or '+', so
+ * `git apply` and `patch` skip them before the diff. */
+void mg_write_text(FILE *out, const struct mg_plan *p);
+
+/* mg_write_json: the plan as JSON Lines, one object per part, each with
+ * "part": "row", "stub", "kernel", "dtypes", "insert" (what:
+ * registration, functor, host-stub), "delete" (what: definition, helper,
+ * include, xfail), "keep", "not-planned", "left", and last "summary"
+ * (files changed, action "plan", "written" or "nothing").  WRITTEN: the
+ * change was written (actions then read "inserted", "deleted"). */
+void mg_write_json(FILE *out, const struct mg_plan *p, int written);
+
+/* mg_changed: number of files the plan changes. */
+size_t mg_changed(const struct mg_plan *p);
+
+#endif

@@ -1,0 +1,1319 @@
+/* regplan.c — see regplan.h.  The planning code of mps-register, moved
+ * here so that mps-register and mps-migrate share it. */
+#include "regplan.h"
+#include "cli.h"
+#include "diag.h"
+#include "edit.h"
+#include "scan.h"
+#include "walk.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- plan bookkeeping ---- */
+
+static struct rg_item *new_item(struct rg_plan *p, enum rg_what w, int file)
+{
+	struct rg_item *it;
+	if (p->nitems == p->capitems) {
+		p->capitems = p->capitems ? p->capitems * 2 : 8;
+		p->items = xrealloc(p->items, p->capitems * sizeof *p->items);
+	}
+	it = &p->items[p->nitems++];
+	memset(it, 0, sizeof *it);
+	it->what = w;
+	it->file = file;
+	return it;
+}
+
+static void msg(struct rg_plan *p, int error, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+static void msg(struct rg_plan *p, int error, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+	if (p->nmsgs == p->capmsgs) {
+		p->capmsgs = p->capmsgs ? p->capmsgs * 2 : 8;
+		p->msgs = xrealloc(p->msgs, p->capmsgs * sizeof *p->msgs);
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	va_end(ap);
+	p->msgs[p->nmsgs].error = error;
+	p->msgs[p->nmsgs].text = s;
+	p->nmsgs++;
+	if (error)
+		p->nerrors++;
+}
+
+/* "PATH:LINE:COL: " for offset off of text t */
+static void msg_at(struct rg_plan *p, int error, const char *display,
+                   const char *t, size_t off, const char *text)
+{
+	unsigned long line, col;
+	line_col(t, off, &line, &col);
+	msg(p, error, "%s:%lu:%lu: %s", display, line, col, text);
+}
+
+/* ---- small text helpers ---- */
+
+static size_t line_start(const char *t, size_t off)
+{
+	while (off > 0 && t[off - 1] != '\n')
+		off--;
+	return off;
+}
+
+/* offset just after the end of the line holding off (len at the end) */
+static size_t next_line(const char *t, size_t len, size_t off)
+{
+	const char *nl = off < len ? memchr(t + off, '\n', len - off) : NULL;
+	return nl ? (size_t)(nl - t) + 1 : len;
+}
+
+static int blank_range(const char *t, size_t a, size_t b)
+{
+	for (; a < b; a++)
+		if (t[a] != ' ' && t[a] != '\t' && t[a] != '\r' && t[a] != '\n')
+			return 0;
+	return 1;
+}
+
+/* 1 when the line before offset off (a line start) is blank or absent */
+static int prev_line_blank(const char *t, size_t len, size_t off)
+{
+	size_t s;
+	if (off == 0)
+		return 1;
+	if (off == len && t[len - 1] != '\n')
+		return blank_range(t, line_start(t, len), len);
+	s = line_start(t, off - 1);
+	return blank_range(t, s, off);
+}
+
+/* 1 when the line starting at off is blank or absent */
+static int next_line_blank(const char *t, size_t len, size_t off)
+{
+	return off >= len || blank_range(t, off, next_line(t, len, off));
+}
+
+static char *indent_of(const char *t, size_t off)
+{
+	size_t s = line_start(t, off), e = s;
+	while (t[e] == ' ' || t[e] == '\t')
+		e++;
+	return xstrndup(t + s, e - s);
+}
+
+/* offset after the '}' matching the '{' at t[open], or len */
+static size_t match_brace(const char *t, size_t len, size_t open)
+{
+	size_t i = open;
+	int depth = 0;
+	for (; i < len; i++) {
+		char c = t[i];
+		if (c == '"' || c == '\'') {
+			char q = c;
+			for (i++; i < len && t[i] != q && t[i] != '\n'; i++)
+				if (t[i] == '\\')
+					i++;
+			continue;
+		}
+		if (c == '{')
+			depth++;
+		else if (c == '}' && --depth == 0)
+			return i + 1;
+	}
+	return len;
+}
+
+static int find_last(const char *pattern, const char *t, size_t len,
+                     size_t limit, size_t *ov, size_t nov)
+{
+	struct mk_re re;
+	size_t start = 0, tmp[20];
+	int found = 0;
+	re_compile(&re, pattern, PCRE2_MULTILINE);
+	while (start <= len && re_match(&re, t, len, start, tmp, nov)) {
+		if (tmp[0] > limit)
+			break;
+		memcpy(ov, tmp, 2 * nov * sizeof *ov);
+		found = 1;
+		start = tmp[1] > tmp[0] ? tmp[1] : tmp[0] + 1;
+	}
+	re_free(&re);
+	return found;
+}
+
+/* ---- dtype classes ---- */
+
+static int is_float(const char *d)
+{
+	return !strcmp(d, "float") || !strcmp(d, "half") || !strcmp(d, "bfloat");
+}
+static int is_complex(const char *d)
+{
+	return !strcmp(d, "float2") || !strcmp(d, "half2");
+}
+
+static char *pair_args(int kind, const struct mr_pair *p)
+{
+	if (mr_kind_alpha(kind))
+		return xasprintf("%s, %s, %s", p->in, p->alpha, p->out);
+	return xasprintf("%s, %s", p->in, p->out);
+}
+
+/* ---- the functor skeleton ---- */
+
+static void functor_overload(struct buf *b, const struct rg_plan *pl,
+                             const char *eol, int kind, const char *name,
+                             const char *trait, const char *cls,
+                             const struct mr_pair *p)
+{
+	int same = p->in == p->out;
+	const char *ret = same ? "T" : p->out;
+	const char *args;
+	const char *ns_metal = pl->ns_metal, *ns_c10 = pl->ns_c10;
+	char *retexpr;
+
+	switch (kind) {
+	case MR_UNARY: args = "const T x"; break;
+	case MR_UNARY_ALPHA: args = "const T x, const A alpha"; break;
+	case MR_BINARY: args = "const T a, const T b"; break;
+	default: args = "const T a, const T b, const A alpha"; break;
+	}
+	{
+		const char *v = kind == MR_UNARY || kind == MR_UNARY_ALPHA ? "x" : "a";
+		if (same)
+			retexpr = xstrdup(v);
+		else if (is_complex(p->in) && !is_complex(p->out))
+			retexpr = xasprintf("%s(%s.x)", p->out, v);
+		else
+			retexpr = xasprintf("static_cast<%s>(%s)", p->out, v);
+	}
+	{
+		char *cond = xasprintf("%senable_if_t<%s%s<T>, bool> = true", ns_metal,
+		                       ns_c10, trait);
+		char *one = xasprintf("  template <typename T, %s%s>",
+		                      mr_kind_alpha(kind) ? "typename A, " : "", cond);
+		if (strlen(one) <= 80)
+			buf_printf(b, "%s%s", one, eol);
+		else if (mr_kind_alpha(kind))
+			buf_printf(b, "  template <%s      typename T,%s      typename A,%s"
+			              "      %s>%s",
+			           eol, eol, eol, cond, eol);
+		else
+			buf_printf(b, "  template <%s      typename T,%s      %s>%s", eol,
+			           eol, cond, eol);
+		free(one);
+		free(cond);
+	}
+	buf_printf(b, "  inline %s operator()(%s) {%s", ret, args, eol);
+	buf_printf(b, "    // TODO(mps-register): the math of %s for %s inputs "
+	              "goes here%s",
+	           name, cls, eol);
+	buf_printf(b, "    return %s;%s", retexpr, eol);
+	buf_printf(b, "  }%s", eol);
+	free(retexpr);
+}
+
+static char *functor_text(const struct rg_plan *pl, const char *eol, int kind,
+                          const char *name, const struct mr_pair *pairs,
+                          size_t n)
+{
+	struct buf b;
+	const struct mr_pair *fl = NULL, *in = NULL, *cx = NULL;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		if (is_float(pairs[i].in)) {
+			if (!fl)
+				fl = &pairs[i];
+		} else if (is_complex(pairs[i].in)) {
+			if (!cx)
+				cx = &pairs[i];
+		} else if (!in) {
+			in = &pairs[i];
+		}
+	}
+	buf_init(&b);
+	buf_printf(&b, "struct %s_functor {%s", name, eol);
+	if (fl)
+		functor_overload(&b, pl, eol, kind, name, "is_scalar_floating_point_v",
+		                 "floating-point", fl);
+	if (in)
+		functor_overload(&b, pl, eol, kind, name, "is_scalar_integral_v",
+		                 "integral", in);
+	if (cx)
+		functor_overload(&b, pl, eol, kind, name, "is_complex_v", "complex", cx);
+	buf_printf(&b, "};%s", eol);
+	return b.data;
+}
+
+/* ---- does the tree have the c10/metal kernels? (see regplan.h) ---- */
+
+/* 1 when the bytes needle occur in t[0..len) (a cheap filter before
+ * masking and matching) */
+static int has_bytes(const char *t, size_t len, const char *needle)
+{
+	size_t n = strlen(needle), i;
+	for (i = 0; i + n <= len; i++)
+		if (t[i] == needle[0] && memcmp(t + i, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* test(masked text) on the regular file at path when it holds needle;
+ * unreadable files count as not matching */
+static int file_test(const char *path, const char *needle,
+                     int (*test)(const char *, size_t, const void *),
+                     const void *arg)
+{
+	char *t, *m;
+	size_t len;
+	int r = 0;
+	if (read_file(path, &t, &len) != 0)
+		return 0;
+	if (has_bytes(t, len, needle)) {
+		m = mask_code(t, len, LANG_C);
+		r = test(m, len, arg);
+		free(m);
+	}
+	free(t);
+	return r;
+}
+
+static int test_define(const char *m, size_t len, const void *macro)
+{
+	return mr_text_defines_macro(m, len, macro);
+}
+static int test_exec(const char *m, size_t len, const void *binary)
+{
+	return mr_text_has_exec(m, len, *(const int *)binary);
+}
+static int test_stub(const char *m, size_t len, const void *stub)
+{
+	return mr_text_declares_stub(m, len, stub);
+}
+
+/* the first c10/metal/NAME.h under root that #defines macro, as a
+ * malloc'd path relative to the root; NULL when none does */
+static char *core_header(const char *root, const char *macro)
+{
+	static const char *const sufs[] = {".h", NULL};
+	struct walk_list l;
+	char *r = NULL;
+	size_t i;
+	if (walk_files(root, "c10/metal", 0, NULL, sufs, &l) != 0)
+		return NULL;
+	for (i = 0; i < l.n && !r; i++) {
+		char *p = xasprintf("%s/%s", root, l.paths[i]);
+		if (file_test(p, macro, test_define, macro))
+			r = xstrdup(l.paths[i]);
+		free(p);
+	}
+	walk_free(&l);
+	return r;
+}
+
+/* 1 when a source file under REL (walk.h's rules) whose name ends in one
+ * of SUFS passes test */
+static int tree_test(const char *root, const char *rel, int depth,
+                     const char *const *sufs, const char *needle,
+                     int (*test)(const char *, size_t, const void *),
+                     const void *arg)
+{
+	struct walk_list l;
+	size_t i;
+	int found = 0;
+	if (walk_files(root, rel, depth, NULL, sufs, &l) != 0)
+		return 0;
+	for (i = 0; i < l.n && !found; i++) {
+		char *p = xasprintf("%s/%s", root, l.paths[i]);
+		found = file_test(p, needle, test, arg);
+		free(p);
+	}
+	walk_free(&l);
+	return found;
+}
+
+/* the kernel file (masked) may receive registrations of kind: its core
+ * macro is used or #defined there, or #defined in c10/metal/NAME.h (then
+ * core_hdr names the header).  Otherwise a refusal. */
+static int check_core(struct rg_plan *p, const char *root, const char *masked,
+                      size_t len, const char *display, int kind,
+                      const char *name)
+{
+	const char *macro = mr_kind_macro(kind);
+	if (mr_text_uses_macro(masked, len, macro))
+		return 0;
+	p->core_hdr = core_header(root, macro);
+	if (p->core_hdr)
+		return 0;
+	msg(p, 1,
+	    "%s: error: %s is neither used nor #defined in this file, nor "
+	    "#defined in a c10/metal/*.h header under the root: the tree predates "
+	    "the c10/metal kernels (PyTorch 2.6 and older) and the code "
+	    "mps-register writes would not compile there; register %s by hand "
+	    "following the file's own style [no-c10-metal]",
+	    display, macro, name);
+	return -1;
+}
+
+/* the host file (masked text m) may receive a stub calling
+ * lib.exec_*_kernel: it or a file under MPS_DIR_REL mentions it */
+static int check_exec(struct rg_plan *p, const char *root, const char *m,
+                      size_t len, const char *display, int kind,
+                      const char *name)
+{
+	int binary = kind == MR_BINARY || kind == MR_BINARY_ALPHA;
+	const char *exec = binary ? "exec_binary_kernel" : "exec_unary_kernel";
+	static const char *const src_sufs[] = {".h", ".hpp", ".mm", ".m", ".cpp",
+	                                       ".cc", NULL};
+	if (mr_text_has_exec(m, len, binary))
+		return 0;
+	if (tree_test(root, MPS_DIR_REL, WALK_MAX_DEPTH, src_sufs, exec, test_exec,
+	              &binary))
+		return 0;
+	msg(p, 1,
+	    "%s: error: neither this file nor any file under %s/ mentions lib.%s, "
+	    "which the host stub would call: the tree predates the c10/metal "
+	    "kernels (PyTorch 2.6 and older); write the host stub of %s by hand "
+	    "following the file's own style [no-exec-kernel]",
+	    display, MPS_DIR_REL, exec, name);
+	return -1;
+}
+
+/* the stub the host stub registers is declared in
+ * aten/src/ATen/native/NAME.h or aten/src/ATen/native/DIR/NAME.h */
+static int check_stub(struct rg_plan *p, const char *root, const char *display,
+                      const char *stub)
+{
+	static const char *const sufs[] = {".h", NULL};
+	int found = tree_test(root, "aten/src/ATen/native", 1, sufs, stub, test_stub,
+	                      stub);
+	if (!found)
+		msg(p, 1,
+		    "%s: error: %s is not declared (no DECLARE_DISPATCH(..., %s) in "
+		    "aten/src/ATen/native/*.h or */*.h): the host stub registers the "
+		    "stub the shared kernel reaches; when it is not NAME_stub (kernel "
+		    "add_alpha, stub add_stub), name it with --stub [undeclared-stub]",
+		    display, stub, stub);
+	return found ? 0 : -1;
+}
+
+/* blank (spaces, newlines kept) every preprocessor directive of masked
+ * text m, continuation lines included, so that the body of a #define never
+ * looks like code at the start of a line */
+static void blank_directives(char *m, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		size_t j = i, e;
+		while (j < len && (m[j] == ' ' || m[j] == '\t'))
+			j++;
+		e = next_line(m, len, i);
+		if (j < len && m[j] == '#') {
+			for (;;) {
+				size_t b = e;
+				if (b > 0 && m[b - 1] == '\n')
+					b--;
+				if (b > 0 && m[b - 1] == '\r')
+					b--;
+				if (e >= len || b == 0 || m[b - 1] != '\\')
+					break;
+				e = next_line(m, len, e);
+			}
+			for (j = i; j < e; j++)
+				if (m[j] != '\n' && m[j] != '\r')
+					m[j] = ' ';
+		}
+		i = e;
+	}
+}
+
+/* ---- planning the .metal file ---- */
+
+struct kfile {
+	const struct rg_file *f;
+	char *masked;        /* comments and #if 0 blanked */
+	char *code;          /* masked, directives blanked too */
+	struct mr_file mf;
+};
+
+static int present_or_conflict(struct rg_plan *p, struct kfile *k, int kind,
+                               const char *name, const struct mr_pair *want,
+                               size_t nwant, struct mr_pair *missing,
+                               size_t *nmissing)
+{
+	size_t i, j;
+	int conflicts = 0;
+	struct rg_item *pres = NULL;
+
+	*nmissing = 0;
+	for (i = 0; i < nwant; i++) {
+		const struct mr_pair *w = &want[i];
+		int found = 0;
+		for (j = 0; j < k->mf.nregs; j++) {
+			const struct mr_reg *r = &k->mf.regs[j];
+			if (r->core->kind != kind || strcmp(r->name, name) != 0 ||
+			    strcmp(r->in, w->in) != 0)
+				continue;
+			if (strcmp(r->out, w->out) != 0) {
+				const struct mr_call *c = &k->mf.calls[r->call];
+				char *t = xasprintf("error: %s is already registered for input "
+				                    "%s with output %s (by %s); asked for "
+				                    "output %s [conflicting-registration]",
+				                    name, w->in, r->out, c->macro, w->out);
+				msg_at(p, 1, k->f->display, k->f->text, c->start, t);
+				free(t);
+				conflicts++;
+				found = 1;
+				break;
+			}
+			if ((!r->alpha && !w->alpha) ||
+			    (r->alpha && w->alpha && strcmp(r->alpha, w->alpha) == 0)) {
+				if (!pres) {
+					unsigned long col;
+					pres = new_item(p, RG_REG, RG_KERNEL);
+					pres->present = 1;
+					pres->macro = mr_kind_macro(kind);
+					line_col(k->f->text, k->mf.calls[r->call].start,
+					         &pres->line, &col);
+				}
+				pres->pairs[pres->npairs++] = *w;
+				found = 1;
+				break;
+			}
+		}
+		if (!found)
+			missing[(*nmissing)++] = *w;
+	}
+	return conflicts;
+}
+
+/* the offset where NAME's first existing registration call starts its
+ * line, or len */
+static size_t first_call_of(struct kfile *k, const char *name)
+{
+	size_t j;
+	for (j = 0; j < k->mf.nregs; j++)
+		if (strcmp(k->mf.regs[j].name, name) == 0)
+			return line_start(k->f->text, k->mf.calls[k->mf.regs[j].call].start);
+	return k->f->len;
+}
+
+/* 1 when top-level call c registers only NAME (at least once) with kind */
+static int call_registers_only(const struct kfile *k, size_t c, int kind,
+                               const char *name, size_t nlen)
+{
+	size_t j, n = 0;
+	for (j = 0; j < k->mf.nregs; j++) {
+		const struct mr_reg *r = &k->mf.regs[j];
+		if (r->call != c)
+			continue;
+		if (r->core->kind != kind || strlen(r->name) != nlen ||
+		    strncmp(r->name, name, nlen) != 0)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/* The end (the start of the line after it) of the last complete group of
+ * kind: `struct X_functor {...};` then calls registering only X with kind
+ * (see regplan.h).  0 when the file has none. */
+static size_t last_group_end(const struct kfile *k, int kind)
+{
+	const char *t = k->f->text, *c = k->code;
+	size_t len = k->f->len, start = 0, ov[4], best = 0;
+	struct mk_re re;
+	re_compile(&re, "^[ \\t]*struct[ \\t]+(\\w+)_functor\\b[^;{]*\\{",
+	           PCRE2_MULTILINE);
+	while (start < len && re_match(&re, c, len, start, ov, 2)) {
+		size_t open = ov[1] - 1, e = match_brace(c, len, open), j, at, end = 0;
+		const char *x = c + ov[2];
+		size_t xlen = ov[3] - ov[2];
+		start = ov[1];
+		if (e >= len && (e == 0 || c[e - 1] != '}'))
+			continue;
+		at = e;
+		while (at < len && (c[at] == ' ' || c[at] == '\t'))
+			at++;
+		if (at < len && c[at] == ';')
+			at++;
+		for (j = 0; j < k->mf.ncalls; j++) {
+			const struct mr_call *call = &k->mf.calls[j];
+			if (call->start < at)
+				continue;
+			if (!blank_range(c, at, call->start) ||
+			    !call_registers_only(k, j, kind, x, xlen))
+				break;
+			end = call->end;
+			at = call->end;
+		}
+		if (end > 0) {
+			size_t g = next_line(t, len, end > 0 ? end - 1 : 0);
+			if (g > best)
+				best = g;
+		}
+	}
+	re_free(&re);
+	return best;
+}
+
+struct unit {
+	size_t pos;     /* index of its first pair in the wanted list */
+	char *call;     /* "REGISTER_X(...)" without ';' */
+	const char *macro;
+	struct mr_pair pairs[MR_MAX_PAIRS];
+	size_t npairs;
+};
+
+static int unit_cmp(const void *a, const void *b)
+{
+	const struct unit *x = a, *y = b;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static size_t pair_index(const struct mr_pair *list, size_t n,
+                         const struct mr_pair *p)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (mr_pair_eq(&list[i], p))
+			return i;
+	return (size_t)-1;
+}
+
+static int plan_metal(struct rg_plan *p, struct kfile *k,
+                      const struct rg_request *rq)
+{
+	const char *t = k->f->text, *eol = edit_eol(k->f->text, k->f->len);
+	const char *name = rq->name;
+	int kind = rq->kind;
+	const struct mr_pair *want = rq->pairs;
+	size_t nwant = rq->npairs;
+	size_t len = k->f->len, i, j, nmissing, off, nunits = 0, reg_off;
+	struct mr_pair missing[MR_MAX_PAIRS];
+	int used[MR_MAX_PAIRS];
+	struct unit units[MR_MAX_PAIRS];
+	struct rg_item *reg = NULL;
+	long anchor = -1;
+	char *indent;
+	int semi = 1, lead_blank = 0, trail_blank = 0, functor_exists;
+	struct buf b;
+
+	if (present_or_conflict(p, k, kind, name, want, nwant, missing, &nmissing))
+		return -1;
+
+	/* anchor: the last top-level call of the same family */
+	for (j = 0; j < k->mf.nregs; j++)
+		if (k->mf.regs[j].core->kind == kind)
+			anchor = (long)k->mf.regs[j].call;
+	if (anchor >= 0) {
+		const struct mr_call *c = &k->mf.calls[anchor];
+		off = next_line(t, len, c->end > 0 ? c->end - 1 : 0);
+		indent = indent_of(t, c->start);
+		semi = c->semi;
+	} else {
+		off = len;
+		indent = xstrdup("");
+		lead_blank = !prev_line_blank(t, len, len);
+		if (nmissing > 0 && p->core_hdr)
+			msg(p, 0,
+			    "%s: note: no %s registration in this file yet; the new "
+			    "ones go at its end (%s defines the macro)",
+			    k->f->display, mr_kind_macro(kind), p->core_hdr);
+		else if (nmissing > 0)
+			msg(p, 0,
+			    "%s: note: no %s registration in this file yet; the new "
+			    "ones go at its end",
+			    k->f->display, mr_kind_macro(kind));
+	}
+	reg_off = off;
+
+	/* the functor */
+	{
+		char *pat = xasprintf("\\b%s_functor\\b|\\bDEFINE_\\w*FUNCTOR\\s*\\(\\s*%s\\s*[,)]",
+		                      name, name);
+		functor_exists = re_has_match(pat, PCRE2_MULTILINE, k->masked, len);
+		free(pat);
+	}
+	p->functor_exists = functor_exists;
+	if (rq->functor && !functor_exists && first_call_of(k, name) >= len) {
+		/* the functor and its registrations, together: after the last
+		 * complete group of the kind, else after the kind's last
+		 * registration, else at the end */
+		size_t g = last_group_end(k, kind);
+		if (g > 0)
+			reg_off = g;
+	}
+
+	if (nmissing > 0) {
+		/* helpers that register exactly a subset of what is missing */
+		memset(used, 0, sizeof used);
+		for (;;) {
+			const struct mr_helper *best = NULL;
+			struct mr_pair bp[MR_MAX_PAIRS];
+			size_t bn = 0;
+			for (i = 0; i < k->mf.nhelpers; i++) {
+				const struct mr_helper *h = &k->mf.helpers[i];
+				struct mr_pair hp[MR_MAX_PAIRS];
+				size_t hn;
+				int ok = 1;
+				if (h->end > reg_off)
+					continue;
+				hn = mr_helper_pairs(&k->mf, h, kind, hp);
+				if (hn == 0 || hn <= bn)
+					continue;
+				for (j = 0; j < hn && ok; j++) {
+					size_t x = pair_index(missing, nmissing, &hp[j]);
+					ok = x != (size_t)-1 && !used[x];
+				}
+				if (ok) {
+					best = h;
+					bn = hn;
+					memcpy(bp, hp, hn * sizeof *hp);
+				}
+			}
+			if (!best)
+				break;
+			units[nunits].pos = (size_t)-1;
+			for (j = 0; j < bn; j++) {
+				size_t x = pair_index(missing, nmissing, &bp[j]);
+				size_t w = pair_index(want, nwant, &bp[j]);
+				used[x] = 1;
+				if (w < units[nunits].pos)
+					units[nunits].pos = w;
+			}
+			units[nunits].call = xasprintf("%s(%s)", best->name, name);
+			units[nunits].macro = best->name;
+			memcpy(units[nunits].pairs, bp, bn * sizeof *bp);
+			units[nunits].npairs = bn;
+			nunits++;
+		}
+		for (i = 0; i < nmissing; i++) {
+			char *a;
+			if (used[i])
+				continue;
+			a = pair_args(kind, &missing[i]);
+			units[nunits].pos = pair_index(want, nwant, &missing[i]);
+			units[nunits].call =
+			    xasprintf("%s(%s, %s)", mr_kind_macro(kind), name, a);
+			units[nunits].macro = mr_kind_macro(kind);
+			units[nunits].pairs[0] = missing[i];
+			units[nunits].npairs = 1;
+			nunits++;
+			free(a);
+		}
+		qsort(units, nunits, sizeof *units, unit_cmp);
+	}
+
+	if (rq->functor && !functor_exists) {
+		size_t first = first_call_of(k, name);
+		struct rg_item *fi;
+		char *body;
+		if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+metal[ \\t]*;",
+		                 PCRE2_MULTILINE, k->masked, len))
+			p->ns_metal = "";
+		if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+c10::metal[ \\t]*;",
+		                 PCRE2_MULTILINE, k->masked, len))
+			p->ns_c10 = "";
+		fi = new_item(p, RG_FUNCTOR, RG_KERNEL);
+		body = functor_text(p, eol, kind, name, want, nwant);
+		buf_init(&b);
+		if (first < len) {
+			/* NAME is registered already: its functor goes before */
+			fi->off = first;
+			if (lead_blank || !prev_line_blank(t, len, first))
+				buf_puts(&b, eol);
+			lead_blank = 0;
+			buf_puts(&b, body);
+			buf_puts(&b, eol);
+		} else {
+			fi->off = reg_off;
+			if (!prev_line_blank(t, len, reg_off))
+				buf_puts(&b, eol);
+			buf_puts(&b, body);
+			if (nunits > 0)
+				buf_puts(&b, eol);
+			else if (!next_line_blank(t, len, reg_off))
+				buf_puts(&b, eol);
+			lead_blank = 0;
+			trail_blank = nunits > 0 && !next_line_blank(t, len, reg_off);
+		}
+		fi->text = b.data;
+		fi->label = xasprintf("struct %s_functor", name);
+		memcpy(fi->pairs, want, nwant * sizeof *want);
+		fi->npairs = nwant;
+		free(body);
+	} else if (!functor_exists && nmissing > 0) {
+		msg(p, 0,
+		    "%s: note: no %s_functor found; write one before the "
+		    "registrations, or rerun with --functor",
+		    k->f->display, name);
+	}
+
+	if (nunits > 0) {
+		reg = new_item(p, RG_REG, RG_KERNEL);
+		reg->off = reg_off;
+		reg->macro = mr_kind_macro(kind);
+		buf_init(&b);
+		if (lead_blank)
+			buf_puts(&b, eol);
+		for (i = 0; i < nunits; i++) {
+			buf_printf(&b, "%s%s%s%s", indent, units[i].call, semi ? ";" : "",
+			           eol);
+			reg->calls[reg->ncalls++] =
+			    xasprintf("%s%s", units[i].call, semi ? ";" : "");
+			for (j = 0; j < units[i].npairs; j++)
+				reg->pairs[reg->npairs++] = units[i].pairs[j];
+			free(units[i].call);
+		}
+		if (trail_blank)
+			buf_puts(&b, eol);
+		reg->text = b.data;
+		reg->label = xstrdup(reg->calls[0]);
+	}
+	free(indent);
+	return 0;
+}
+
+/* ---- planning the host file ---- */
+
+/* where a new host stub goes when no REGISTER_DISPATCH line leads the
+ * way: the start of the line holding the '}' that closes the last named
+ * namespace block of masked code c (the innermost one when blocks close
+ * together, as in "} }").  Returns 0 and sets *at, or -1 when the file
+ * has no named namespace block or its '}' does not start its line. */
+static int namespace_end(const char *c, size_t len, size_t *at)
+{
+	struct mk_re re;
+	size_t ov[2], start = 0, bo = 0, bc = 0, n = 0, cap = 0, i;
+	size_t *opens = NULL, *closes = NULL;
+	int changed;
+
+	re_compile(&re, "\\bnamespace\\s+[A-Za-z_][\\w:]*\\s*\\{", 0);
+	while (start < len && re_match(&re, c, len, start, ov, 1)) {
+		size_t open = ov[1] - 1, close = match_brace(c, len, open);
+		if (close > open && c[close - 1] == '}') {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				opens = xrealloc(opens, cap * sizeof *opens);
+				closes = xrealloc(closes, cap * sizeof *closes);
+			}
+			opens[n] = open;
+			closes[n++] = close;
+			if (close > bc) {
+				bo = open;
+				bc = close;
+			}
+		}
+		start = ov[1];
+	}
+	re_free(&re);
+	do {
+		changed = 0;
+		for (i = 0; i < n; i++)
+			if (opens[i] > bo && closes[i] < bc &&
+			    blank_range(c, closes[i], bc - 1)) {
+				bo = opens[i];
+				bc = closes[i];
+				changed = 1;
+			}
+	} while (changed);
+	free(opens);
+	free(closes);
+	if (bc == 0 || !blank_range(c, line_start(c, bc - 1), bc - 1))
+		return -1;
+	*at = line_start(c, bc - 1);
+	return 0;
+}
+
+static int plan_host(struct rg_plan *p, const char *root,
+                     const struct rg_file *ef, const struct rg_request *rq,
+                     const char *stub)
+{
+	const char *t = ef->text, *eol = edit_eol(ef->text, ef->len);
+	const char *name = rq->name;
+	int kind = rq->kind;
+	size_t len = ef->len, ov[4];
+	char *m = mask_code(t, len, LANG_C), *pat, *own;
+	char *code = xstrndup(m, len); /* m without directives */
+	int present, ti, own_stub;
+	struct rg_item *it;
+	struct buf b;
+	const char *exec = kind == MR_UNARY || kind == MR_UNARY_ALPHA
+	                       ? "exec_unary_kernel"
+	                       : "exec_binary_kernel";
+	char *check = NULL;
+
+	own = xasprintf("%s_stub", name);
+	own_stub = strcmp(own, stub) == 0;
+	free(own);
+	if (own_stub)
+		pat = xasprintf("^[ \\t]*REGISTER_UNARY_TI_DISPATCH\\s*\\(\\s*%s\\s*\\)|"
+		                "\\bREGISTER_(?:MPS_)?DISPATCH\\s*\\(\\s*%s\\s*,",
+		                name, stub);
+	else
+		pat = xasprintf("\\bREGISTER_(?:MPS_)?DISPATCH\\s*\\(\\s*%s\\s*,", stub);
+	blank_directives(code, len);
+	present = re_has_match(pat, PCRE2_MULTILINE, code, len);
+	if (present) {
+		size_t o[2];
+		unsigned long col;
+		find_last(pat, code, len, len, o, 1);
+		free(pat);
+		it = new_item(p, RG_HOST_STUB, RG_HOST);
+		it->present = 1;
+		line_col(t, o[0], &it->line, &col);
+		it->label = xasprintf("host stub of %s", name);
+		free(m);
+		free(code);
+		return 0;
+	}
+	free(pat);
+	{
+		int bad = check_exec(p, root, m, len, ef->display, kind, name) != 0;
+		if (check_stub(p, root, ef->display, stub) != 0)
+			bad = 1;
+		if (bad) {
+			free(m);
+			free(code);
+			return -1;
+		}
+	}
+	ti = kind == MR_UNARY && own_stub && rq->check == 0 &&
+	     re_has_match("^[ \\t]*#[ \\t]*define[ \\t]+REGISTER_UNARY_TI_DISPATCH\\(",
+	                  PCRE2_MULTILINE, m, len);
+	p->host_ti = ti;
+	it = new_item(p, RG_HOST_STUB, RG_HOST);
+	buf_init(&b);
+	if (ti) {
+		int semi = 1;
+		char *ind;
+		if (find_last("^([ \\t]*)REGISTER_UNARY_TI_DISPATCH\\s*\\(", code, len,
+		              len, ov, 2)) {
+			const char *q = memchr(m + ov[1] - 1, ')', len - ov[1] + 1);
+			size_t e = q ? (size_t)(q - m) + 1 : ov[1];
+			while (e < len && (m[e] == ' ' || m[e] == '\t'))
+				e++;
+			semi = e < len && m[e] == ';';
+			ind = xstrndup(t + ov[2], ov[3] - ov[2]);
+			it->off = next_line(t, len, e > 0 ? e - 1 : 0);
+		} else {
+			size_t o[2];
+			find_last("^[ \\t]*#[ \\t]*define[ \\t]+REGISTER_UNARY_TI_DISPATCH\\(",
+			          m, len, len, o, 1);
+			/* after the #define (and its continuation lines) */
+			{
+				size_t i = o[0];
+				for (;;) {
+					size_t e = next_line(t, len, i), b2 = e;
+					if (b2 > 0 && t[b2 - 1] == '\n')
+						b2--;
+					if (b2 > 0 && t[b2 - 1] == '\r')
+						b2--;
+					if (e >= len || b2 == 0 || t[b2 - 1] != '\\') {
+						i = e;
+						break;
+					}
+					i = e;
+				}
+				it->off = i;
+			}
+			ind = xstrdup("");
+			buf_puts(&b, eol);
+		}
+		it->label = xasprintf("%sREGISTER_UNARY_TI_DISPATCH(%s)%s", ind, name,
+		                      semi ? ";" : "");
+		buf_printf(&b, "%s%s", it->label, eol);
+		free(it->label);
+		it->label = xasprintf("REGISTER_UNARY_TI_DISPATCH(%s)%s", name,
+		                      semi ? ";" : "");
+		free(ind);
+	} else {
+		size_t fo[4], ro[4], fn_end = 0, reg_off = 0;
+		int have_fn, have_reg, semi = 1, amp = 1;
+		char *fn, *regline, *bind = xstrdup("  ");
+		const char *sig = mr_kind_alpha(kind)
+		                      ? "TensorIteratorBase& iter, const Scalar& alpha"
+		                      : "TensorIteratorBase& iter";
+
+		have_fn = find_last("^([ \\t]*)static[ \\t]+void[ \\t]+\\w+[ \\t]*\\("
+		                    "[ \\t]*(?:const[ \\t]+)?TensorIteratorBase[ \\t]*&",
+		                    code, len, len, fo, 2);
+		if (have_fn) {
+			const char *br = memchr(m + fo[1], '{', len - fo[1]);
+			if (br) {
+				size_t bl = next_line(t, len, (size_t)(br - m));
+				size_t s = bl, e = s;
+				while (e < len && (t[e] == ' ' || t[e] == '\t'))
+					e++;
+				if (e > s && e < len && t[e] != '\n' && t[e] != '\r') {
+					free(bind);
+					bind = xstrndup(t + s, e - s);
+				}
+				fn_end = match_brace(m, len, (size_t)(br - m));
+				fn_end = next_line(t, len, fn_end > 0 ? fn_end - 1 : 0);
+			} else {
+				have_fn = 0;
+			}
+		}
+		have_reg = find_last("^([ \\t]*)REGISTER_DISPATCH\\s*\\(", code, len,
+		                     len, ro, 2);
+		if (have_reg) {
+			const char *q = memchr(m + ro[1], ')', len - ro[1]);
+			const char *comma = memchr(m + ro[1], ',', len - ro[1]);
+			size_t e = q ? (size_t)(q - m) + 1 : ro[1];
+			if (comma && q && comma < q) {
+				const char *r = comma + 1;
+				while (*r == ' ' || *r == '\t')
+					r++;
+				amp = *r == '&';
+			}
+			while (e < len && (m[e] == ' ' || m[e] == '\t'))
+				e++;
+			semi = e < len && m[e] == ';';
+			reg_off = next_line(t, len, e > 0 ? e - 1 : 0);
+		}
+		if (rq->check) {
+			char *cont = xasprintf("%s%*s", bind, 17, "");
+			char *c = rg_check_text(rq->op ? rq->op : name, rq->check, eol,
+			                        cont);
+			if (c)
+				check = xasprintf("%s%s%s", bind, c, eol);
+			free(c);
+			free(cont);
+			it->check = check != NULL;
+		}
+		fn = mr_kind_alpha(kind)
+		         ? xasprintf("static void %s_mps_kernel(%s) {%s%s%slib.%s(iter, "
+		                     "\"%s\", alpha);%s}%s",
+		                     name, sig, eol, check ? check : "", bind, exec, name,
+		                     eol, eol)
+		         : xasprintf("static void %s_mps_kernel(%s) {%s%s%slib.%s(iter, "
+		                     "\"%s\");%s}%s",
+		                     name, sig, eol, check ? check : "", bind, exec, name,
+		                     eol, eol);
+		free(check);
+		regline = xasprintf("REGISTER_DISPATCH(%s, %s%s_mps_kernel)%s", stub,
+		                    amp ? "&" : "", name, semi ? ";" : "");
+		if (have_fn && have_reg && fn_end <= ro[0]) {
+			struct rg_item *r2;
+			char *rind = xstrndup(t + ro[2], ro[3] - ro[2]);
+			buf_puts(&b, eol);
+			buf_puts(&b, fn);
+			it->off = fn_end;
+			it->label = xasprintf("static void %s_mps_kernel(%s)", name, sig);
+			r2 = new_item(p, RG_HOST_STUB, RG_HOST);
+			r2->off = reg_off;
+			r2->text = xasprintf("%s%s%s", rind, regline, eol);
+			r2->label = xstrdup(regline);
+			free(rind);
+		} else {
+			size_t at;
+			if (have_reg) {
+				at = reg_off;
+			} else if (namespace_end(code, len, &at) != 0) {
+				msg(p, 1,
+				    "%s: error: no REGISTER_DISPATCH line and no namespace "
+				    "block closing on its own line: no place for the host "
+				    "stub of %s (the host file is the .mm file of the host "
+				    "stubs, e.g. %s/%s) [no-host-anchor]",
+				    ef->display, name, MPS_OPS_REL,
+				    kind == MR_UNARY || kind == MR_UNARY_ALPHA
+				        ? "UnaryKernel.mm"
+				        : "BinaryKernel.mm");
+				free(fn);
+				free(regline);
+				free(bind);
+				buf_free(&b);
+				free(m);
+				free(code);
+				return -1;
+			}
+			if (!prev_line_blank(t, len, at))
+				buf_puts(&b, eol);
+			buf_puts(&b, fn);
+			buf_puts(&b, eol);
+			buf_printf(&b, "%s%s", regline, eol);
+			if (!next_line_blank(t, len, at))
+				buf_puts(&b, eol);
+			it->off = at;
+			it->label = xasprintf("static void %s_mps_kernel(%s)", name, sig);
+		}
+		free(fn);
+		free(regline);
+		free(bind);
+	}
+	it->text = b.data;
+	free(m);
+	free(code);
+	return 0;
+}
+
+/* ---- the plan ---- */
+
+int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
+            const struct rg_file *kf, const struct rg_file *hf)
+{
+	struct kfile k;
+	char *stub;
+	int bad;
+	size_t nhost;
+	struct rg_item *tmp;
+
+	memset(p, 0, sizeof *p);
+	p->ns_metal = "::metal::";
+	p->ns_c10 = "::c10::metal::";
+	memset(&k, 0, sizeof k);
+	k.f = kf;
+	k.masked = mask_code(kf->text, kf->len, LANG_C);
+	k.code = xstrndup(k.masked, kf->len);
+	blank_directives(k.code, kf->len);
+	mr_file_parse(&k.mf, k.masked, kf->len);
+	stub = rq->stub ? xstrdup(rq->stub) : xasprintf("%s_stub", rq->name);
+
+	/* every refusal is reported, before any note, and before giving up;
+	 * the host file is planned first for that, then its items are moved
+	 * after the kernel file's */
+	bad = check_core(p, root, k.masked, kf->len, kf->display, rq->kind,
+	                 rq->name) != 0;
+	if (rq->host && hf && plan_host(p, root, hf, rq, stub) != 0)
+		bad = 1;
+	if (!bad) {
+		nhost = p->nitems;
+		if (plan_metal(p, &k, rq) != 0) {
+			bad = 1;
+		} else {
+			tmp = xcalloc(p->nitems + 1, sizeof *tmp);
+			memcpy(tmp, p->items + nhost, (p->nitems - nhost) * sizeof *tmp);
+			memcpy(tmp + (p->nitems - nhost), p->items, nhost * sizeof *tmp);
+			memcpy(p->items, tmp, p->nitems * sizeof *tmp);
+			free(tmp);
+		}
+	}
+	free(stub);
+	mr_file_free(&k.mf);
+	free(k.masked);
+	free(k.code);
+	return bad ? -1 : 0;
+}
+
+/* ---- building the new bytes ---- */
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct rg_item *x = *(struct rg_item *const *)a,
+	                     *y = *(struct rg_item *const *)b;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+char *rg_build(struct rg_plan *p, int file, const struct rg_file *f,
+               size_t *len)
+{
+	const char *t = f->text, *eol = edit_eol(f->text, f->len);
+	size_t n = 0, i, pos = 0, flen = f->len;
+	struct rg_item **list = xcalloc(p->nitems + 1, sizeof *list);
+	int noeol = flen > 0 && t[flen - 1] != '\n';
+	struct buf b;
+
+	for (i = 0; i < p->nitems; i++)
+		if (p->items[i].file == file && !p->items[i].present && p->items[i].text)
+			list[n++] = &p->items[i];
+	if (n == 0) {
+		free(list);
+		return NULL;
+	}
+	qsort(list, n, sizeof *list, item_cmp);
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		struct rg_item *it = list[i];
+		buf_add(&b, t + pos, it->off - pos);
+		pos = it->off;
+		if (noeol && it->off == flen) {
+			/* at the end of a file without a final newline: end the old
+			 * last line, and leave the new last line unterminated */
+			size_t tl = strlen(it->text), el = strlen(eol);
+			int last = 1;
+			size_t k;
+			for (k = i + 1; k < n; k++)
+				if (list[k]->off == flen)
+					last = 0;
+			if (i == 0 || list[i - 1]->off != flen)
+				buf_puts(&b, eol);
+			it->newoff = b.len;
+			if (last && tl >= el && memcmp(it->text + tl - el, eol, el) == 0)
+				tl -= el;
+			buf_add(&b, it->text, tl);
+		} else {
+			it->newoff = b.len;
+			buf_puts(&b, it->text);
+		}
+	}
+	buf_add(&b, t + pos, flen - pos);
+	for (i = 0; i < n; i++) {
+		struct rg_item *it = list[i];
+		size_t o = it->newoff;
+		unsigned long col;
+		while (o < b.len && (b.data[o] == '\n' || b.data[o] == '\r'))
+			o++;
+		line_col(b.data, o, &it->line, &col);
+	}
+	free(list);
+	*len = b.len;
+	return b.data;
+}
+
+void rg_plan_free(struct rg_plan *p)
+{
+	size_t i, j;
+	for (i = 0; i < p->nitems; i++) {
+		free(p->items[i].text);
+		free(p->items[i].label);
+		for (j = 0; j < p->items[i].ncalls; j++)
+			free(p->items[i].calls[j]);
+	}
+	free(p->items);
+	for (i = 0; i < p->nmsgs; i++)
+		free(p->msgs[i].text);
+	free(p->msgs);
+	free(p->core_hdr);
+	memset(p, 0, sizeof *p);
+}
+
+/* ---- the host dtype check ---- */
+
+/* The Metal dtypes (mr_dtypes order) as PyTorch ScalarType names */
+static const char *const st_names[] = {"Float", "Half", "BFloat16", "Long",
+                                       "Int", "Short", "Char", "Byte",
+                                       "Bool", "ComplexFloat", "ComplexHalf"};
+
+unsigned rg_dtype_bit(const char *t)
+{
+	size_t i;
+	for (i = 0; i < mr_ndtypes && i < 11; i++)
+		if (strcmp(mr_dtypes[i], t) == 0)
+			return 1u << i;
+	return 0;
+}
+
+#define DT_FLOAT (7u << 0)      /* float half bfloat */
+#define DT_INT (31u << 3)       /* long int short char uchar */
+#define DT_BOOL (1u << 8)
+#define DT_COMPLEX (3u << 9)    /* float2 half2 */
+
+/* the terms that cover set s: class predicates and single dtypes; *desc
+ * the words for people */
+struct terms {
+	char *t[16];
+	char *d[16];
+	size_t n;
+	int eq[16];     /* a single dtype (== kT) */
+};
+
+static void add_term(struct terms *x, char *t, char *d, int eq)
+{
+	x->t[x->n] = t;
+	x->d[x->n] = d;
+	x->eq[x->n] = eq;
+	x->n++;
+}
+
+static void terms_of(unsigned s, struct terms *x, const char *dt)
+{
+	size_t i;
+	memset(x, 0, sizeof *x);
+	if ((s & DT_FLOAT) == DT_FLOAT) {
+		add_term(x, xasprintf("isFloatingType(%s)", dt),
+		         xstrdup("floating-point"), 0);
+		s &= ~DT_FLOAT;
+	}
+	if ((s & (DT_INT | DT_BOOL)) == (DT_INT | DT_BOOL)) {
+		add_term(x, xasprintf("isIntegralType(%s, /*includeBool=*/true)", dt),
+		         xstrdup("integral and bool"), 0);
+		s &= ~(DT_INT | DT_BOOL);
+	} else if ((s & DT_INT) == DT_INT) {
+		add_term(x, xasprintf("isIntegralType(%s, /*includeBool=*/false)", dt),
+		         xstrdup("integral"), 0);
+		s &= ~DT_INT;
+	}
+	if ((s & DT_COMPLEX) == DT_COMPLEX) {
+		add_term(x, xasprintf("isComplexType(%s)", dt), xstrdup("complex"), 0);
+		s &= ~DT_COMPLEX;
+	}
+	for (i = 0; i < 11; i++)
+		if (s & (1u << i))
+			add_term(x, xasprintf("%s == k%s", dt, st_names[i]),
+			         xstrdup(st_names[i]), 1);
+}
+
+static void terms_free(struct terms *x)
+{
+	size_t i;
+	for (i = 0; i < x->n; i++) {
+		free(x->t[i]);
+		free(x->d[i]);
+	}
+}
+
+static void join_desc(struct buf *b, const struct terms *x)
+{
+	size_t i;
+	for (i = 0; i < x->n; i++)
+		buf_printf(b, "%s%s", i == 0 ? "" : i + 1 == x->n ? " and " : ", ",
+		           x->d[i]);
+}
+
+char *rg_check_text(const char *op, unsigned allowed, const char *eol,
+                    const char *indent)
+{
+	static const char dt[] = "iter.common_dtype()";
+	struct terms a, r;
+	struct buf b;
+	size_t i;
+	allowed &= RG_ALL_DTYPES;
+	if (allowed == 0 || allowed == RG_ALL_DTYPES)
+		return NULL;
+	terms_of(allowed, &a, dt);
+	terms_of(RG_ALL_DTYPES & ~allowed, &r, dt);
+	buf_init(&b);
+	buf_puts(&b, "TORCH_CHECK_TYPE(");
+	if (a.n <= r.n) {
+		for (i = 0; i < a.n; i++)
+			buf_printf(&b, "%s%s", i ? " || " : "", a.t[i]);
+		buf_printf(&b, ",%s%s\"%s on MPS supports only ", eol, indent, op);
+		join_desc(&b, &a);
+	} else {
+		for (i = 0; i < r.n; i++) {
+			if (r.eq[i]) {
+				/* a == kT  ->  a != kT */
+				char *s = xstrdup(r.t[i]), *q = strstr(s, " == ");
+				q[1] = '!';
+				buf_printf(&b, "%s%s", i ? " && " : "", s);
+				free(s);
+			} else {
+				buf_printf(&b, "%s!%s", i ? " && " : "", r.t[i]);
+			}
+		}
+		buf_printf(&b, ",%s%s\"%s on MPS does not support ", eol, indent, op);
+		join_desc(&b, &r);
+	}
+	buf_printf(&b, " inputs, got \", %s);", dt);
+	terms_free(&a);
+	terms_free(&r);
+	return b.data;
+}

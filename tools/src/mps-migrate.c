@@ -1,0 +1,257 @@
+/* mps-migrate — the whole mechanical migration of one MPS operator to a
+ * native Metal kernel, as one reviewed diff (issue #14).  The plan is
+ * migrate.h's; this file reads the options, prints the plan and the diff,
+ * hands the files to the edit engine and, once written, runs mps-verify's
+ * rules (verify.h) on the result. */
+#include "cli.h"
+#include "cppscan.h"
+#include "diag.h"
+#include "edit.h"
+#include "hostscan.h"
+#include "metalreg.h"
+#include "migrate.h"
+#include "nfyaml.h"
+#include "report.h"
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *opt_root, *opt_journal, *opt_kind, *opt_name, *opt_dtypes;
+static int opt_in_place, opt_json, opt_undo;
+
+static const struct opt opts[] = {
+	{"kind", 0, OPT_STRING, &opt_kind, "K",
+	 "unary, unary-alpha, binary or binary-alpha (default: from the schema)"},
+	{"name", 0, OPT_STRING, &opt_name, "NAME",
+	 "the kernel NAME (default: OP; add -> add_alpha and the like)"},
+	{"dtypes", 0, OPT_STRING, &opt_dtypes, "LIST",
+	 "IN:OUT pairs instead of the CPU kernel's (as mps-register --dtypes)"},
+	{"in-place", 'i', OPT_FLAG, &opt_in_place, NULL,
+	 "write every file (atomically, one undo journal entry), then verify"},
+	{"undo", 0, OPT_FLAG, &opt_undo, NULL,
+	 "restore the files of the newest --in-place edit (the whole migration)"},
+	{"json", 'j', OPT_FLAG, &opt_json, NULL,
+	 "JSON Lines: one object per part of the plan (no diff)"},
+	{"root", 0, OPT_STRING, &opt_root, "DIR",
+	 "PyTorch checkout (default: walk up from the current folder)"},
+	{"journal", 0, OPT_STRING, &opt_journal, "DIR",
+	 "undo journal folder (default: the checkout's own, see below)"},
+	{NULL, 0, OPT_END, NULL, NULL, NULL}};
+
+static const struct tool_info info = {
+	"mps-migrate",
+	"OP [--kind K] [--name NAME] [--dtypes LIST] [--in-place] [--json] "
+	"[--root DIR]\n       mps-migrate --undo [--root DIR] [--journal DIR]",
+	"Plan (or make) the whole mechanical migration of operator OP to a "
+	"native Metal kernel.",
+	"One call plans every part, says what it found and why, then prints the\n"
+	"unified diff of every file it would change:\n"
+	"  rows     every MPS-specific row of OP folds into its shared line\n"
+	"           (mps-dispatch's rules); a new operator gets MPS on the shared\n"
+	"           line of its out rows; the stubs the shared kernels reach;\n"
+	"  kernel   the kind from the out row's schema (one input: unary, two:\n"
+	"           binary, `Scalar alpha`: the -alpha kinds), NAME = OP;\n"
+	"  dtypes   from the CPU kernel the stub registers (REGISTER_DISPATCH in\n"
+	"           aten/src/ATen/native/cpu/) and its AT_DISPATCH type lists,\n"
+	"           no double, complex as float2/half2; the output dtype from\n"
+	"           the structured meta function (same; integral and bool\n"
+	"           inputs to float for a float op; bool); inputs the shared\n"
+	"           kernel handles before the stub, and those the meta function\n"
+	"           refuses, are not registered;\n"
+	"  metal    the functor skeleton and its registrations, together, after\n"
+	"           the last complete group of the kind (mps-register's rules);\n"
+	"  host     the host stub registering the stub found, with a\n"
+	"           TORCH_CHECK_TYPE when the registered inputs do not cover\n"
+	"           what the meta function lets through;\n"
+	"  old path each MPS definition no remaining row names (a function with\n"
+	"           its body, or the macro line that makes it), the helpers only\n"
+	"           they used (helpers other code calls stay), each\n"
+	"           #include <ATen/ops/OP_native.h> its file no longer needs,\n"
+	"           and OP's entries in the expected-failure and skip lists.\n"
+	"What is left to you is listed: the functor math (TODO(mps-register)),\n"
+	"rows that stay, tests on a Mac.  Parts that cannot be planned are said,\n"
+	"with why (a tree before c10/metal, a tree without C++ sources: give\n"
+	"--dtypes); that is not an error.  A second run after --in-place says\n"
+	"\"nothing to do\".\n"
+	"\n"
+	"--in-place writes all files at once through the edit engine, one undo\n"
+	"journal entry (--undo restores every file of it), then applies\n"
+	"mps-verify's rules to OP on the result and prints their findings (the\n"
+	"functor-placeholder error is expected until the math is written).\n"
+	"\n"
+	"Reads (under ROOT): " NF_YAML_REL ";\n"
+	"the C++ sources under aten/src/ATen/native (*.cpp, *.h; not the device\n"
+	"folders); the sources under aten/src/ATen/native/mps/ and its kernels/;\n"
+	"" COMMON_MPS_REL " and test/test_mps.py;\n"
+	"c10/metal/*.h.\n"
+	"Writes (only with --in-place or --undo): the files the diff shows,\n"
+	"atomically, and one undo journal entry in the checkout:\n"
+	"ROOT/.git/metal-kernel/journal/ in a git work tree, else\n"
+	"ROOT/.metal-kernel/journal/ (--journal DIR moves it).  Nothing else,\n"
+	"nowhere else.  Never uses the network, never runs other programs.\n"
+	"\n"
+	"--json: one object per part (\"part\": row, stub, kernel, dtypes,\n"
+	"insert, delete, keep, not-planned, left, summary), no diff; after\n"
+	"--in-place then mps-verify's findings as mps-verify --json prints them.\n"
+	"\n"
+	"Exit status: 0 nothing to do, or written; 1 a change is proposed (the\n"
+	"plan and the diff were printed), or rows need folding and none can be\n"
+	"(the plan says why; nothing changes); 2 error: bad option, an operator\n"
+	"the yaml does not have, a file that cannot be read or written.\n"
+	"Nothing is written then.\n"};
+
+/* mps-verify's rules on OP in the tree as written; old: the yaml before */
+static int verify_after(const char *root, const char *op,
+                        const struct nf_index *old, struct cs_lazy *cs)
+{
+	struct nf_index ix;
+	struct hs_model hm;
+	struct vf_input in;
+	struct vf_report r;
+	struct rp_filter flt;
+	const char *ops[1];
+	char *path = xasprintf("%s/%s", root, NF_YAML_REL);
+	int rc;
+
+	if (nf_load(&ix, path, NF_YAML_REL) != 0) {
+		free(path);
+		return MK_EXIT_ERROR;
+	}
+	free(path);
+	if (hs_load(&hm, root) != 0) {
+		nf_free(&ix);
+		return MK_EXIT_ERROR;
+	}
+	ops[0] = op;
+	memset(&in, 0, sizeof in);
+	in.ix = &ix;
+	in.before = old;
+	in.hm = &hm;
+	in.cs = cs->ok ? &cs->m : NULL;
+	in.root = root;
+	in.ops = ops;
+	in.nops = 1;
+	if (vf_run(&in, &r) != 0) {
+		hs_free(&hm);
+		nf_free(&ix);
+		return MK_EXIT_ERROR;
+	}
+	memset(&flt, 0, sizeof flt);
+	if (!opt_json)
+		printf("verify (mps-verify's rules on %s as written):\n", op);
+	fflush(stdout);
+	rc = rp_write(stdout, stderr, "mps-migrate", &r, &flt,
+	              opt_json ? RP_JSON : RP_TEXT, ops, 1);
+	vf_report_free(&r);
+	hs_free(&hm);
+	nf_free(&ix);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct mg_plan plan;
+	struct mg_opts mo;
+	struct edit_opts eo;
+	char *root;
+	int n, status;
+
+	diag_init("mps-migrate");
+	n = cli_parse(&info, opts, argc, argv);
+	memset(&eo, 0, sizeof eo);
+	eo.journal = opt_journal;
+	eo.tool = "mps-migrate";
+	if (opt_undo) {
+		if (n || opt_in_place || opt_kind || opt_name || opt_dtypes) {
+			warnx_("error: --undo takes no OP and no other option but "
+			       "--root, --journal and --json");
+			cli_usage(&info, opts);
+		}
+		if (!(root = find_root(opt_root)))
+			return MK_EXIT_ERROR;
+		eo.root = root;
+		eo.json = opt_json;
+		status = edit_undo(&eo);
+		free(root);
+		return close_stdout(status);
+	}
+	if (n != 1) {
+		warnx_(n ? "error: one operator at a time" : "error: no operator given");
+		cli_usage(&info, opts);
+	}
+	if (!nf_valid_op_arg(argv[0]) || strchr(argv[0], '.')) {
+		warnx_("error: '%s' is not an operator name (a base name such as "
+		       "atan2, without an overload)", argv[0]);
+		return MK_EXIT_ERROR;
+	}
+	memset(&mo, 0, sizeof mo);
+	mo.op = argv[0];
+	mo.kind = -1;
+	if (opt_kind && (mo.kind = mr_kind_parse(opt_kind)) < 0) {
+		warnx_("error: unknown kind '%s' (unary, unary-alpha, binary, "
+		       "binary-alpha)", opt_kind);
+		return MK_EXIT_ERROR;
+	}
+	if (opt_name && !mr_valid_name(opt_name)) {
+		warnx_("error: invalid kernel name '%s': a NAME is a C identifier "
+		       "(letters, digits, '_'; not starting with a digit)", opt_name);
+		return MK_EXIT_ERROR;
+	}
+	mo.name = opt_name;
+	mo.dtypes = opt_dtypes;
+	if (!(root = find_root(opt_root)))
+		return MK_EXIT_ERROR;
+
+	if (mg_plan(&plan, root, &mo) != 0) {
+		mg_plan_free(&plan);
+		free(root);
+		return close_stdout(MK_EXIT_ERROR);
+	}
+	if (mg_changed(&plan) == 0) {
+		/* nothing to change: done, or stuck (rows that cannot move,
+		 * reported as a finding) */
+		if (opt_json)
+			mg_write_json(stdout, &plan, 0);
+		else {
+			mg_write_text(stdout, &plan);
+			printf(plan.stuck ? "nothing can change\n" : "nothing to do\n");
+		}
+		status = plan.stuck ? MK_EXIT_FINDINGS : MK_EXIT_CLEAN;
+		mg_plan_free(&plan);
+		free(root);
+		return close_stdout(status);
+	}
+	eo.root = root;
+	eo.in_place = opt_in_place;
+	{
+		FILE *null = NULL;
+		if (!opt_json) {
+			mg_write_text(stdout, &plan);
+			fflush(stdout);
+		} else if (!opt_in_place) {
+			/* JSON Lines only: the diff is not mixed into them */
+			if (!(null = fopen("/dev/null", "w")))
+				die("cannot open '/dev/null':");
+			eo.out = null;
+		}
+		status = edit_finish(&plan.set, &eo);
+		if (null)
+			fclose(null);
+		if (opt_json && status != MK_EXIT_ERROR)
+			mg_write_json(stdout, &plan, opt_in_place);
+	}
+	if (opt_in_place && status == MK_EXIT_CLEAN) {
+		size_t k = mg_changed(&plan);
+		if (!opt_json)
+			printf("wrote %zu file%s (one journal entry: mps-migrate --undo "
+			       "restores them all)\n", k, k == 1 ? "" : "s");
+		fflush(stdout);
+		if (verify_after(root, mo.op, &plan.ix, &plan.cs) == MK_EXIT_ERROR)
+			status = MK_EXIT_ERROR;
+	}
+	mg_plan_free(&plan);
+	free(root);
+	return close_stdout(status);
+}
