@@ -10,7 +10,9 @@
 #     ufunc_inner_loop).
 #  2. 2.6.0: kernels that dispatch dtypes themselves come out cpu-only,
 #     with the file:line of their AT_DISPATCH.
-#  3. 2.14.1 (only the yaml and torchgen): "no C++ sources".
+#  3. 2.6.0: stubs reached only inside a branch for other devices are
+#     guarded (index_put_with_sort_stub of _index_put_impl_: CUDA, XPU).
+#  4. 2.14.1 (only the yaml and torchgen): "no C++ sources".
 # Skipped (77) when the 2.6.0 tree is missing.
 . "$(dirname "$0")/lib.sh"
 use_tree t 2.6.0
@@ -116,7 +118,22 @@ while read -r kernel marker at; do
   grep -qF "  cpu marker $marker at $at (depth 0)" "$tmp/out" || fail "$kernel: marker $marker at $at not named"
 done <"$tmp/cpu"
 
-# ---- 3. a tree without C++ sources ----
+# ---- 3. stubs reached only on other devices (cs_stub.guard) ----
+# _index_put_impl_ sorts only for CUDA and XPU; scatter_reduce_two takes
+# its expanded-index path only when a predicate true on CPU alone holds;
+# the stubs every device reaches stay unguarded.
+"$probe" "$t" stubs _index_put_impl_ scatter_reduce_two >"$tmp/out"
+for w in "index_put_with_sort_stub only on CUDA, XPU" \
+         "scatter_reduce_expanded_index_stub only on CPU"; do
+  grep -qxF "  $w" "$tmp/out" || fail "not found: $w"
+done
+for s in index_put_stub scatter_reduce_two_stub scatter_stub; do
+  grep -q "^  $s only on " "$tmp/out" && fail "$s is guarded"
+done
+grep -qx "_index_put_impl_: stubs: index_put_stub, index_put_with_sort_stub" "$tmp/out" ||
+  fail "_index_put_impl_: a guarded stub left the list"
+
+# ---- 4. a tree without C++ sources ----
 use_tree t2 2.14.1
 "$probe" "$t2" stubs abs_out fill_ >"$tmp/out"
 grep -qx "abs_out: unknown" "$tmp/out" || fail "2.14.1 abs_out: $(head -n 1 "$tmp/out")"

@@ -4,12 +4,14 @@
  *   cppscan_probe ROOT stubs KERNEL...   stub discovery
  *   cppscan_probe ROOT dtypes STUB...    CPU dtypes of the stub's kernel
  *   cppscan_probe ROOT rule OP [KERNEL]  output rule (+ before-stub dtypes)
+ *   cppscan_probe ROOT rules OP[=KERNEL]...  the same for many operators
  *   cppscan_probe ROOT stats [N]         counts; load time in ms (best of N)
  *   cppscan_probe table NAME...          what a dispatch macro covers
  *
  * Each answer starts with one summary line "NAME: RESULT" (stable, for
  * grep), followed by detail lines indented by two blanks.  Summary lines:
  *   KERNEL: stubs: a_stub, b_stub     (sorted)   | KERNEL: device-generic
+ *     (a stub reached only on other devices: a line "  X only on CUDA")
  *   KERNEL: cpu-only                             | KERNEL: unknown
  *   STUB: FN: Double, Float, ...     (enum order) | STUB: none
  *   OP: same|float|bool|mixed|unknown
@@ -54,6 +56,9 @@ static void stubs(const struct cs_model *m, const char *k)
 		else
 			printf(", undeclared");
 		printf("\n");
+		if (s->guard)
+			printf("  %s only on %s\n", s->name,
+			       *s->guard ? s->guard : "no device");
 	}
 	if (d.ndefs)
 		printf("  defined at %s:%lu (%lu definitions)\n", d.def.file,
@@ -132,7 +137,7 @@ static double now_ms(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: cppscan_probe ROOT stubs|dtypes|rule|stats ARGS..."
+	fprintf(stderr, "usage: cppscan_probe ROOT stubs|dtypes|rule|rules|stats ARGS..."
 	                "\n       cppscan_probe table NAME...\n");
 	exit(2);
 }
@@ -194,6 +199,14 @@ int main(int argc, char **argv)
 		if (argc < 4 || argc > 5)
 			usage();
 		rule(&m, argv[3], argc == 5 ? argv[4] : NULL);
+	} else if (strcmp(argv[2], "rules") == 0) {
+		for (i = 3; i < argc; i++) {
+			char *op = xstrdup(argv[i]), *eq = strchr(op, '=');
+			if (eq)
+				*eq++ = '\0';
+			rule(&m, op, eq);
+			free(op);
+		}
 	} else {
 		cs_free(&m);
 		usage();

@@ -11,7 +11,9 @@
  * stub's name, decoys in comments, strings and `#if 0`, another namespace,
  * a device folder, a function header written twice under #if/#else, an
  * unbalanced brace, a header a macro begins, an explicit specialization,
- * a function named like a stub), CPU dtypes (each dispatch macro form, dtype
+ * a function named like a stub; stubs reached only on other devices:
+ * device tests in if conditions, joined by || and &&, through helpers,
+ * a predicate true only on CPU), CPU dtypes (each dispatch macro form, dtype
  * branches, file-local macros, helpers, nullptr and missing
  * registrations) and output rules.  The error cases (a NUL byte, an
  * unreadable file, a 10 MB line, trees without sources) build their own
@@ -179,6 +181,63 @@ static void test_undeclared(void **state)
 	cs_discovery_free(&d);
 	assert_false(cs_stub_declared(&m, "commented_stub", NULL));
 	assert_true(cs_stub_declared(&m, "twin_stub", NULL));
+}
+
+/* the devices a stub is reached on: guard NULL (any, MPS too), or names */
+static void assert_guard(const struct cs_discovery *d, const char *name,
+                         const char *want)
+{
+	const struct cs_stub *s = stub(d, name);
+	if (!want) {
+		if (s->guard)
+			fail_msg("%s: guard '%s', want none", name, s->guard);
+		return;
+	}
+	if (!s->guard)
+		fail_msg("%s: no guard, want '%s'", name, want);
+	assert_string_equal(s->guard, want);
+}
+
+static void test_guards(void **state)
+{
+	struct cs_discovery d;
+	(void)state;
+	/* (CUDA || XPU) && another term: the term does not widen it */
+	assert_int_equal(cs_discover(&m, "guarded_put_", &d), CS_STUB_BACKED);
+	assert_int_equal(d.nstubs, 2); /* kept in the list */
+	assert_guard(&d, "sorted_put_stub", "CUDA, XPU");
+	assert_guard(&d, "plain_put_stub", NULL);
+	assert_loc(stub(&d, "sorted_put_stub")->at, NF "Extra.cpp", 31);
+	assert_non_null(strstr(d.why, "only on CUDA, XPU"));
+	cs_discovery_free(&d);
+	/* is_cuda(), device_type() == at::kCPU || is_xpu(); != and ! allow
+	 * any device; a branch MPS may take; contradictory nested guards; a
+	 * compound statement as the branch is not read */
+	assert_int_equal(cs_discover(&m, "guard_forms", &d), CS_STUB_BACKED);
+	assert_guard(&d, "form_a_stub", "CUDA");
+	assert_guard(&d, "form_b_stub", "CPU, XPU");
+	assert_guard(&d, "form_c_stub", NULL);
+	assert_guard(&d, "form_d_stub", NULL);
+	assert_guard(&d, "form_e_stub", NULL);
+	assert_guard(&d, "form_f_stub", "");
+	assert_guard(&d, "form_g_stub", NULL);
+	cs_discovery_free(&d);
+	/* through helpers: reached once without a guard, not guarded; under
+	 * two guards, both devices */
+	assert_int_equal(cs_discover(&m, "twice_reached", &d), CS_STUB_BACKED);
+	assert_guard(&d, "helper_only_stub", NULL);
+	assert_int_equal(stub(&d, "helper_only_stub")->depth, 1);
+	cs_discovery_free(&d);
+	assert_int_equal(cs_discover(&m, "two_guards", &d), CS_STUB_BACKED);
+	assert_guard(&d, "union_stub", "CUDA, XPU");
+	cs_discovery_free(&d);
+	/* a predicate that returns false unless the tensor is on CPU (after
+	 * other early `return false`s) guards its callers' branch */
+	assert_int_equal(cs_discover(&m, "fast_or_slow", &d), CS_STUB_BACKED);
+	assert_guard(&d, "fast_stub", "CPU");
+	assert_guard(&d, "medium_stub", NULL);
+	assert_guard(&d, "slow_stub", NULL);
+	cs_discovery_free(&d);
 }
 
 static void test_overloads(void **state)
@@ -698,6 +757,7 @@ int main(void)
 	    cmocka_unit_test(test_decoys),
 	    cmocka_unit_test(test_undeclared),
 	    cmocka_unit_test(test_overloads),
+	    cmocka_unit_test(test_guards),
 	    cmocka_unit_test(test_cycle_and_depth),
 	    cmocka_unit_test(test_shadowing),
 	    cmocka_unit_test(test_kinds),

@@ -1,6 +1,7 @@
 /* test_scan.c — cmocka tests of tools/lib/scan.c: mask_code (exact masked
- * bytes), line_col, read_file, and the PCRE2 wrapper including the
- * "internal error exits 2" rule. */
+ * bytes; mask_code_in_place gives the same bytes and lists the braces),
+ * line_col, read_file, and the PCRE2 wrapper including the "internal
+ * error exits 2" rule. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +31,54 @@ static void check_mask(const char *src, enum scan_lang lang, const char *want)
 	assert_int_equal(strlen(want), n);
 	assert_string_equal(got, want);
 	free(got);
+	if (lang == LANG_C) {
+		struct mask_braces br;
+		char *t = xstrdup(src);
+		mask_code_in_place(t, n, &br);
+		assert_string_equal(t, want);
+		mask_braces_free(&br);
+		free(t);
+	}
+}
+
+/* mask_code_in_place on src: the offsets of the braces it lists, as a
+ * string of offsets "3 9" (into got), and its edge flag */
+static int in_place_braces(const char *src, char *got, size_t cap)
+{
+	struct mask_braces br;
+	char *t = xstrdup(src);
+	size_t k, o = 0;
+	int edge;
+	mask_code_in_place(t, strlen(t), &br);
+	got[0] = '\0';
+	for (k = 0; k < br.n; k++)
+		o += (size_t)snprintf(got + o, cap - o, "%s%lu", k ? " " : "",
+		                      (unsigned long)br.pos[k]);
+	edge = br.edge;
+	mask_braces_free(&br);
+	free(t);
+	return edge;
+}
+
+static void test_c_in_place_braces(void **state)
+{
+	char got[256];
+	(void)state;
+	/* braces in code only: not in comments, literals or #if 0 groups */
+	assert_int_equal(in_place_braces("f() { g(\"{\", '}'); } // {\n/* } */ {", got,
+	                                 sizeof got), 0);
+	assert_string_equal(got, "4 19 34");
+	assert_int_equal(in_place_braces("{\n#if 0\n}\n#endif\n}", got, sizeof got), 0);
+	assert_string_equal(got, "0 17");
+	/* a brace first on its line (read one byte at a time) counts */
+	assert_int_equal(in_place_braces("  {\n\t}", got, sizeof got), 0);
+	assert_string_equal(got, "2 5");
+	/* literals whose extent readers may judge differently: edge */
+	assert_int_equal(in_place_braces("s = R\"({)\";", got, sizeof got), 1);
+	assert_int_equal(in_place_braces("n = 1'000; {", got, sizeof got), 1);
+	assert_int_equal(in_place_braces("c = u8'x';", got, sizeof got), 1);
+	assert_int_equal(in_place_braces("s = \"a\\\nb\";", got, sizeof got), 1);
+	assert_int_equal(in_place_braces("s = \"a\\\"b\"; c = '\\'';", got, sizeof got), 0);
 }
 
 static void test_c_line_comment(void **state)
@@ -398,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_c_if0),
 		cmocka_unit_test(test_c_if0_nested),
 		cmocka_unit_test(test_c_if0_body_text),
+		cmocka_unit_test(test_c_in_place_braces),
 		cmocka_unit_test(test_python),
 		cmocka_unit_test(test_line_col),
 		cmocka_unit_test(test_read_file),

@@ -1,11 +1,16 @@
 /* cppscan.c — see cppscan.h.
  *
- * Loading reads every file once, masks it (scan.h mask_code), blanks the
- * preprocessor lines (keeping function-like #defines as macros) and parses
- * the namespace-level structure in one forward pass: namespaces, structs,
+ * Loading reads every file once and masks it in place (scan.h
+ * mask_code_in_place), which also lists the braces met in code; blanks
+ * the preprocessor lines (keeping function-like #defines as macros);
+ * pairs the braces from that list (struct pairs: no second pass over the
+ * text, and no scope rescans the scopes inside it); then parses the
+ * namespace-level structure in one forward pass: namespaces, structs,
  * function definitions with the extent of their bodies, stub declarations,
  * definitions and registrations, and the macro calls written at namespace
- * level (expanded, their expansion parsed the same way and kept).
+ * level (expanded, their expansion parsed the same way and kept).  Bodies
+ * are passed over through the brace pairs; the model's strings and index
+ * lists are cut from one pool.
  *
  * Bodies are not read at load time.  A query reads the few bodies it
  * needs with one token walker (walk_text) that skips literals, expands
@@ -41,6 +46,9 @@
 enum { K_ID0 = 1, K_ID = 2, K_SP = 4, K_QUOTE = 8 };
 static void stops_init(void);
 static unsigned char kls[256];
+/* the bytes parse_scope acts on: identifier starts, digits, quotes,
+ * ( { } ; */
+static unsigned char scope_stop[256];
 static int kls_ready;
 
 static void kls_init(void)
@@ -60,6 +68,8 @@ static void kls_init(void)
 		if (c == '"' || c == '\'')
 			k |= K_QUOTE;
 		kls[c] = k;
+		scope_stop[c] = (k & (K_ID0 | K_ID | K_QUOTE)) || c == '(' ||
+		                c == '{' || c == '}' || c == ';';
 	}
 	stops_init();
 	kls_ready = 1;
@@ -74,6 +84,25 @@ static size_t skip_ws(const char *t, size_t n, size_t i)
 	while (i < n && sp(t[i]))
 		i++;
 	return i;
+}
+
+/* skip_ws for long runs (comments and preprocessor lines blanked to
+ * spaces): eight spaces a step first */
+static size_t skip_blanks(const char *t, size_t n, size_t i)
+{
+	const uint64_t eight = 0x2020202020202020ULL; /* "        " */
+	for (;;) {
+		while (i + 8 <= n) {
+			uint64_t w;
+			memcpy(&w, t + i, 8);
+			if (w != eight)
+				break;
+			i += 8;
+		}
+		if (i >= n || !sp(t[i]))
+			return i;
+		i++; /* a newline, a tab, a last space: then words again */
+	}
 }
 
 static size_t back_ws(const char *t, size_t lo, size_t i)
@@ -175,6 +204,12 @@ static size_t match_close(const char *t, size_t n, size_t i, char open,
 	long depth = 0;
 	while (i < n) {
 		char c;
+		/* four bytes a step while four remain, then one */
+		while (i + 4 <= n && !stop[(unsigned char)t[i]] &&
+		       !stop[(unsigned char)t[i + 1]] &&
+		       !stop[(unsigned char)t[i + 2]] &&
+		       !stop[(unsigned char)t[i + 3]])
+			i += 4;
 		while (i < n && !stop[(unsigned char)t[i]])
 			i++;
 		if (i >= n)
@@ -242,7 +277,7 @@ static char *trim_dup(const char *s, size_t a, size_t b)
 static char **split_args(const char *t, size_t open, size_t close, size_t *na)
 {
 	char **v = NULL;
-	size_t n = 0, a = open + 1, i = open + 1;
+	size_t n = 0, cap = 0, a = open + 1, i = open + 1;
 	long depth = 0;
 	while (i <= close) {
 		char c = t[i];
@@ -255,7 +290,10 @@ static char **split_args(const char *t, size_t open, size_t close, size_t *na)
 		else if (c == ')' && depth > 0 && i < close)
 			depth--;
 		else if ((c == ',' && depth == 0) || i == close) {
-			v = xrealloc(v, (n + 1) * sizeof *v);
+			if (n == cap) {
+				cap = cap ? cap * 2 : 4;
+				v = xrealloc(v, cap * sizeof *v);
+			}
 			v[n++] = trim_dup(t, a, i);
 			a = i + 1;
 		}
@@ -295,12 +333,18 @@ static int ends_with(const char *s, size_t n, const char *w)
 	return n >= k && memcmp(s + n - k, w, k) == 0;
 }
 
-/* Is the word w at t[i] (a whole identifier)? */
-static int word_at(const char *t, size_t n, size_t i, const char *w)
+static int word_at_rest(const char *t, size_t n, size_t i, const char *w)
 {
 	size_t k = strlen(w);
 	return i + k <= n && memcmp(t + i, w, k) == 0 &&
 	       (i + k == n || !idc(t[i + k])) && (i == 0 || !idc(t[i - 1]));
+}
+
+/* Is the word w at t[i] (a whole identifier)?  (The first byte is
+ * compared where the call is.) */
+static inline int word_at(const char *t, size_t n, size_t i, const char *w)
+{
+	return i < n && t[i] == w[0] && word_at_rest(t, n, i, w);
 }
 
 static int is_keyword(const char *s, size_t n)
@@ -310,18 +354,81 @@ static int is_keyword(const char *s, size_t n)
 	    "decltype", "alignof", "alignas", "static_assert", "defined", "do",
 	    "else", "case", "new", "delete", "throw", "typeid", "noexcept",
 	    "__attribute__", "using", "typedef", "co_return", "requires", NULL};
+	static size_t len[sizeof kw / sizeof *kw];
 	size_t i;
+	if (!len[0])
+		for (i = 0; kw[i]; i++)
+			len[i] = strlen(kw[i]);
+	if (n < 2 || n > 13 || s[0] < '_' || s[0] > 'w')
+		return 0; /* every keyword is 2 to 13 bytes, from '_' to 'w' */
 	for (i = 0; kw[i]; i++)
-		if (span_is(s, n, kw[i]))
+		if (len[i] == n && kw[i][0] == s[0] && memcmp(s, kw[i], n) == 0)
 			return 1;
 	return 0;
+}
+
+/* ---------------- a pool: memory released all at once ---------------- */
+
+/* The model's strings and index lists live until cs_free: they are cut
+ * from large blocks instead of being allocated (and freed) one by one. */
+struct pool {
+	char **blocks;
+	size_t nb, cb;
+	char *cur;
+	size_t left;
+};
+
+#define POOL_BLOCK 65536
+
+static void *pool_alloc(struct pool *pl, size_t n)
+{
+	void *r;
+	n = (n + 7) & ~(size_t)7;
+	if (n > pl->left) {
+		size_t sz = n > POOL_BLOCK ? n : POOL_BLOCK;
+		if (pl->nb == pl->cb) {
+			pl->cb = pl->cb ? pl->cb * 2 : 16;
+			pl->blocks = xrealloc(pl->blocks, pl->cb * sizeof *pl->blocks);
+		}
+		pl->cur = pl->blocks[pl->nb++] = xmalloc(sz);
+		pl->left = sz;
+	}
+	r = pl->cur;
+	pl->cur += n;
+	pl->left -= n;
+	return r;
+}
+
+static char *pool_strndup(struct pool *pl, const char *s, size_t n)
+{
+	char *r = pool_alloc(pl, n + 1);
+	memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+static char *pool_strdup(struct pool *pl, const char *s)
+{
+	return pool_strndup(pl, s, strlen(s));
+}
+
+static void pool_free(struct pool *pl)
+{
+	size_t i;
+	for (i = 0; i < pl->nb; i++)
+		free(pl->blocks[i]);
+	free(pl->blocks);
+	memset(pl, 0, sizeof *pl);
 }
 
 /* ---------------- a map: string → long ---------------- */
 
 struct smap {
+	struct pool *pool;  /* holds the keys */
 	char **keys;
 	size_t *lens;
+	uint64_t *hash;     /* of each key: compared first, and kept so that
+	                       growing never hashes a key again */
 	long *vals;
 	size_t cap, n;
 };
@@ -335,11 +442,13 @@ static uint64_t hspan(const char *s, size_t n)
 	return h;
 }
 
-static size_t smap_slot(const struct smap *mp, const char *s, size_t n)
+static size_t smap_slot(const struct smap *mp, const char *s, size_t n,
+                        uint64_t h)
 {
-	size_t i = (size_t)hspan(s, n) & (mp->cap - 1);
+	size_t i = (size_t)h & (mp->cap - 1);
 	while (mp->keys[i] &&
-	       !(mp->lens[i] == n && memcmp(mp->keys[i], s, n) == 0))
+	       !(mp->hash[i] == h && mp->lens[i] == n &&
+	         memcmp(mp->keys[i], s, n) == 0))
 		i = (i + 1) & (mp->cap - 1);
 	return i;
 }
@@ -349,7 +458,7 @@ static long smap_get(const struct smap *mp, const char *s, size_t n)
 	size_t i;
 	if (!mp->cap)
 		return -1;
-	i = smap_slot(mp, s, n);
+	i = smap_slot(mp, s, n, hspan(s, n));
 	return mp->keys[i] ? mp->vals[i] : -1;
 }
 
@@ -358,7 +467,8 @@ static long smap_gets(const struct smap *mp, const char *s)
 	return smap_get(mp, s, strlen(s));
 }
 
-static void smap_put(struct smap *mp, const char *s, size_t n, long v)
+static void smap_put_h(struct smap *mp, const char *s, size_t n, uint64_t h,
+                       long v)
 {
 	size_t i;
 	if ((mp->n + 1) * 2 > mp->cap) {
@@ -366,42 +476,68 @@ static void smap_put(struct smap *mp, const char *s, size_t n, long v)
 		size_t j;
 		nm.cap = mp->cap ? mp->cap * 2 : 256;
 		nm.n = mp->n;
+		nm.pool = mp->pool;
 		nm.keys = xcalloc(nm.cap, sizeof *nm.keys);
 		nm.lens = xcalloc(nm.cap, sizeof *nm.lens);
+		nm.hash = xcalloc(nm.cap, sizeof *nm.hash);
 		nm.vals = xcalloc(nm.cap, sizeof *nm.vals);
 		for (j = 0; j < mp->cap; j++)
 			if (mp->keys[j]) {
-				size_t k = smap_slot(&nm, mp->keys[j], mp->lens[j]);
+				/* keys are distinct: the first free slot */
+				size_t k = (size_t)mp->hash[j] & (nm.cap - 1);
+				while (nm.keys[k])
+					k = (k + 1) & (nm.cap - 1);
 				nm.keys[k] = mp->keys[j];
 				nm.lens[k] = mp->lens[j];
+				nm.hash[k] = mp->hash[j];
 				nm.vals[k] = mp->vals[j];
 			}
 		free(mp->keys);
 		free(mp->lens);
+		free(mp->hash);
 		free(mp->vals);
 		*mp = nm;
 	}
-	i = smap_slot(mp, s, n);
+	i = smap_slot(mp, s, n, h);
 	if (!mp->keys[i]) {
-		mp->keys[i] = xstrndup(s, n);
+		mp->keys[i] = pool_strndup(mp->pool, s, n);
 		mp->lens[i] = n;
+		mp->hash[i] = h;
 		mp->n++;
 	}
 	mp->vals[i] = v;
 }
 
+static void smap_put(struct smap *mp, const char *s, size_t n, long v)
+{
+	smap_put_h(mp, s, n, hspan(s, n), v);
+}
+
+/* The value of s, or, when s is not in the map yet, v (put there): one
+ * hash instead of smap_get's then smap_put's. */
+static long smap_intern(struct smap *mp, const char *s, size_t n, long v)
+{
+	uint64_t h = hspan(s, n);
+	if (mp->cap) {
+		size_t i = smap_slot(mp, s, n, h);
+		if (mp->keys[i])
+			return mp->vals[i];
+	}
+	smap_put_h(mp, s, n, h, v);
+	return v;
+}
+
 static void smap_free(struct smap *mp)
 {
-	size_t i;
-	for (i = 0; i < mp->cap; i++)
-		free(mp->keys[i]);
 	free(mp->keys);
 	free(mp->lens);
+	free(mp->hash);
 	free(mp->vals);
 	memset(mp, 0, sizeof *mp);
 }
 
-/* index lists: a map to an index into an array of lists of longs */
+/* index lists: a map to an index into an array of lists of longs (the
+ * lists in the keys' pool) */
 struct ilist {
 	long *v;
 	size_t n, cap;
@@ -415,21 +551,24 @@ struct imap {
 
 static void imap_add(struct imap *im, const char *s, size_t n, long x)
 {
-	long k = smap_get(&im->keys, s, n);
+	long k = smap_intern(&im->keys, s, n, (long)im->n);
 	struct ilist *l;
-	if (k < 0) {
+	if (k == (long)im->n) {
 		if (im->n == im->cap) {
 			im->cap = im->cap ? im->cap * 2 : 256;
 			im->lists = xrealloc(im->lists, im->cap * sizeof *im->lists);
 		}
-		k = (long)im->n++;
+		im->n++;
 		memset(&im->lists[k], 0, sizeof im->lists[k]);
-		smap_put(&im->keys, s, n, k);
 	}
 	l = &im->lists[k];
 	if (l->n == l->cap) {
+		long *v;
 		l->cap = l->cap ? l->cap * 2 : 2;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+		v = pool_alloc(im->keys.pool, l->cap * sizeof *v);
+		if (l->n)
+			memcpy(v, l->v, l->n * sizeof *v);
+		l->v = v; /* the old list stays in the pool */
 	}
 	l->v[l->n++] = x;
 }
@@ -443,9 +582,6 @@ static const struct ilist *imap_get(const struct imap *im, const char *s,
 
 static void imap_free(struct imap *im)
 {
-	size_t i;
-	for (i = 0; i < im->n; i++)
-		free(im->lists[i].v);
 	free(im->lists);
 	smap_free(&im->keys);
 	memset(im, 0, sizeof *im);
@@ -474,7 +610,7 @@ struct macro {
 
 enum { D_FN = 0, D_IMPL, D_META };
 
-struct def {
+struct def {                /* its strings are in the model's pool */
 	char *name;
 	char *owner;      /* struct holding it or qualifier written, or NULL */
 	const char *ns;   /* interned namespace ("at::native"), "" global */
@@ -529,6 +665,8 @@ struct priv {
 	struct imap declname;     /* stub → decls (headers first) */
 	struct imap defined;      /* DEFINE_DISPATCH stubs → file */
 	struct smap nsintern;
+	struct pool pool;         /* the maps' keys and lists, the strings of
+	                             defs and regs */
 	char **nss;
 	size_t nns, cap_ns;
 	char **exps;              /* macro expansions the defs point into */
@@ -556,9 +694,32 @@ static const char *intern_ns(struct priv *p, const char *s)
 	return p->nss[p->nns++];
 }
 
+/* The line starts of a file, found on the first question about a line
+ * (most files are never asked). */
+static void file_lines(struct cfile *f)
+{
+	size_t cap = f->len / 32 + 16, i;
+	f->ls = xmalloc(cap * sizeof *f->ls);
+	f->ls[0] = 0;
+	f->nls = 1;
+	for (i = 0; i < f->len; i++) {
+		const char *q = memchr(f->code + i, '\n', f->len - i);
+		if (!q)
+			break;
+		i = (size_t)(q - f->code);
+		if (f->nls == cap) {
+			cap *= 2;
+			f->ls = xrealloc(f->ls, cap * sizeof *f->ls);
+		}
+		f->ls[f->nls++] = i + 1;
+	}
+}
+
 static unsigned long line_of(const struct cs_model *m, size_t file, size_t off)
 {
-	const struct cfile *f = &P(m)->files[file];
+	struct cfile *f = &P(m)->files[file];
+	if (!f->ls)
+		file_lines(f);
 	return (unsigned long)last_le(f->ls, f->nls, off) + 1;
 }
 
@@ -601,13 +762,24 @@ struct names {
 	size_t n, cap;
 };
 
+/* "a/b", malloc'd (xasprintf costs a formatted print per name) */
+static char *path_join(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *r = xmalloc(na + nb + 2);
+	memcpy(r, a, na);
+	r[na] = '/';
+	memcpy(r + na + 1, b, nb + 1);
+	return r;
+}
+
 /* Collect root/rel's .cpp and .h files (recursively, device folders and
  * symlinked folders skipped, names sorted for a stable order) into *out.
  * A missing folder is empty.  -1 after a diagnostic. */
 static int walk(const char *root, const char *rel, int depth,
                 struct names *out)
 {
-	char *dir = xasprintf("%s/%s", root, rel);
+	char *dir = path_join(root, rel);
 	DIR *d;
 	struct dirent *e;
 	struct names here = {NULL, 0, 0};
@@ -635,8 +807,8 @@ static int walk(const char *root, const char *rel, int depth,
 	if (here.n)
 		qsort(here.v, here.n, sizeof *here.v, cmp_str);
 	for (i = 0; i < here.n; i++) {
-		char *r = xasprintf("%s/%s", rel, here.v[i]);
-		char *full = xasprintf("%s/%s", root, r);
+		char *r = path_join(rel, here.v[i]);
+		char *full = path_join(root, r);
 		struct stat st;
 		if (rc == 0 && lstat(full, &st) == 0) {
 			int link = S_ISLNK(st.st_mode);
@@ -726,20 +898,30 @@ static void take_define(struct priv *p, size_t file, const char *c, size_t a,
 		free(params[np - 1]);
 		params[np - 1] = xstrdup("__VA_ARGS__");
 	}
-	/* the body: continuation backslashes become blanks */
+	/* the body: continuation backslashes become blanks, and newlines;
+	 * the bytes between them are copied a run at a time */
 	buf_init(&body);
-	for (k = close + 1; k < b; k++) {
-		if (c[k] == '\\') {
-			size_t q = k + 1;
+	for (k = close + 1; k < b;) {
+		size_t r = k, q;
+		while (r < b && c[r] != '\\' && c[r] != '\n')
+			r++;
+		buf_add(&body, c + k, r - k);
+		if (r >= b)
+			break;
+		k = r + 1;
+		if (c[r] == '\\') {
+			q = r + 1;
 			while (q < b && (c[q] == ' ' || c[q] == '\t' || c[q] == '\r'))
 				q++;
 			if (q == b || c[q] == '\n') {
 				buf_add(&body, " ", 1);
-				k = q;
-				continue;
+				k = q + 1;
+			} else {
+				buf_add(&body, c + r, 1);
 			}
+		} else {
+			buf_add(&body, " ", 1);
 		}
-		buf_add(&body, c[k] == '\n' ? " " : c + k, 1);
 	}
 	mc->body = trim_dup(body.data ? body.data : "", 0, body.len);
 	buf_free(&body);
@@ -766,11 +948,40 @@ static long brace_net(const char *c, size_t a, size_t b)
 	return net;
 }
 
+/* The same count from the braces the masking pass listed (br, sorted):
+ * those in [a, b) that are still braces.  Without literal edges the
+ * masking pass and skip_lit agree on every literal (none spans a line),
+ * and a and b are line starts, so the two counts are equal. */
+static long brace_net_listed(const char *c, const struct mask_braces *br,
+                             size_t a, size_t b)
+{
+	size_t lo = 0, hi = br->n;
+	long net = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (br->pos[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < br->n && br->pos[lo] < b; lo++) {
+		if (c[br->pos[lo]] == '{')
+			net++;
+		else if (c[br->pos[lo]] == '}')
+			net--;
+	}
+	return net;
+}
+
+/* Blank c[a, b) but its newlines: a line at a time. */
 static void blank_span(char *c, size_t a, size_t b)
 {
-	for (; a < b; a++)
-		if (c[a] != '\n')
-			c[a] = ' ';
+	while (a < b) {
+		const char *nl = memchr(c + a, '\n', b - a);
+		size_t e = nl ? (size_t)(nl - c) : b;
+		memset(c + a, ' ', e - a);
+		a = e + 1;
+	}
 }
 
 /* A conditional group being read: where its branches start. */
@@ -786,17 +997,33 @@ struct cgroup {
  * branches, except when a branch opens or closes more braces than it
  * closes or opens (a function header written twice, `if constexpr (x) {`
  * against `if (x) {`): then only the first branch is kept, so that the
- * braces of the file still pair up. */
-static void directives(struct priv *p, size_t file, char *c, size_t n)
+ * braces of the file still pair up.  br: the braces the masking pass
+ * listed, to count a branch's braces without reading it (NULL: read). */
+static void directives(struct priv *p, size_t file, char *c, size_t n,
+                       const struct mask_braces *br)
 {
 	size_t i = 0, ng = 0, capg = 0, k;
 	struct cgroup *g = NULL;
 	while (i < n) {
-		size_t j = i, e;
-		while (j < n && (c[j] == ' ' || c[j] == '\t' || c[j] == '\r' ||
-		                 c[j] == '\f' || c[j] == '\v'))
-			j++;
-		if (j < n && c[j] == '#') {
+		/* the next '#' that only blanks precede on its line: j; i its
+		 * line's start (the walk back stops at the newline, or at the
+		 * '#' or newline that ended the previous step) */
+		const char *h = memchr(c + i, '#', n - i);
+		size_t j, e;
+		if (!h)
+			break;
+		j = (size_t)(h - c);
+		e = j;
+		while (e > 0 && (c[e - 1] == ' ' || c[e - 1] == '\t' ||
+		                 c[e - 1] == '\r' || c[e - 1] == '\f' ||
+		                 c[e - 1] == '\v'))
+			e--;
+		if (e > 0 && c[e - 1] != '\n') {
+			i = j + 1;
+			continue;
+		}
+		i = e;
+		{
 			size_t w, we;
 			e = j;
 			for (;;) {
@@ -838,7 +1065,8 @@ static void directives(struct priv *p, size_t file, char *c, size_t n)
 				t->bd[t->n - 1] = i;
 				if (t->n > 1)
 					for (k = 0; k < t->n; k++)
-						if (brace_net(c, t->br[k], t->bd[k]) != 0)
+						if ((br ? brace_net_listed(c, br, t->br[k], t->bd[k])
+						        : brace_net(c, t->br[k], t->bd[k])) != 0)
 							uneven = 1;
 				if (uneven)
 					for (k = 1; k < t->n; k++)
@@ -848,9 +1076,6 @@ static void directives(struct priv *p, size_t file, char *c, size_t n)
 				ng--;
 			}
 			blank_span(c, j, e);
-		} else {
-			const char *nl = memchr(c + j, '\n', n - j);
-			e = nl ? (size_t)(nl - c) : n;
 		}
 		i = e < n ? e + 1 : n;
 	}
@@ -865,7 +1090,7 @@ static long param_index(const struct macro *mc, const char *s, size_t n)
 {
 	size_t i;
 	for (i = 0; i < mc->np; i++)
-		if (span_is(s, n, mc->params[i]))
+		if (mc->params[i][0] == s[0] && span_is(s, n, mc->params[i]))
 			return (long)i;
 	return -1;
 }
@@ -947,14 +1172,149 @@ static char *expand(const struct macro *mc, char **args, size_t na)
 			i = e;
 			continue;
 		}
-		buf_add(&o, b + i, 1);
-		i++;
+		{ /* a run of other bytes, copied at once */
+			size_t r = i + 1;
+			while (r < n && b[r] != '"' && b[r] != '\'' && b[r] != '#' &&
+			       !idc(b[r]))
+				r++;
+			buf_add(&o, b + i, r - i);
+			i = r;
+		}
 	}
 	free(va);
 	return o.data ? o.data : xstrdup("");
 }
 
 /* ---------------- namespace-level structure ---------------- */
+
+/* The braces of a text paired in one forward pass: every '{' outside
+ * literals, in order, with the index of the '}' that closes it (NOSZ:
+ * none does).  Literals are skipped as match_close skips them, so
+ * pairs_close(bp, i, to) equals match_close(t, to, i, '{', '}') for each
+ * brace the structural pass meets (that pass and this one skip the same
+ * literals: both start one at every quote they reach outside a literal).
+ * Each byte is read once, instead of once for every scope around it.
+ * (Parentheses are matched where they are met: the structural pass
+ * reads only those at namespace level, each once.) */
+struct pairs {
+	size_t *open, *close;       /* parallel; open ascending */
+	size_t n, cap;
+	size_t hint;                /* the entry after the last one asked for */
+};
+
+/* the quotes, the braces, and the NUL after the text */
+static const unsigned char stop_pair[256] = {
+	['"'] = 1, ['\''] = 1, ['{'] = 1, ['}'] = 1, ['\0'] = 1};
+
+/* t[n] must be readable and NUL (the texts are: masked files, macro
+ * expansions); it ends the scan without a bound check per byte. */
+static void pairs_build(struct pairs *bp, const char *t, size_t n)
+{
+	size_t *st = NULL, nst = 0, cst = 0;
+	size_t i = 0;
+	memset(bp, 0, sizeof *bp);
+	for (;;) {
+		char c;
+		for (;;) {
+			if (stop_pair[(unsigned char)t[i]])
+				break;
+			if (stop_pair[(unsigned char)t[i + 1]]) {
+				i += 1;
+				break;
+			}
+			if (stop_pair[(unsigned char)t[i + 2]]) {
+				i += 2;
+				break;
+			}
+			if (stop_pair[(unsigned char)t[i + 3]]) {
+				i += 3;
+				break;
+			}
+			i += 4;
+		}
+		if (i >= n)
+			break;
+		c = t[i];
+		if (c == '"' || c == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (c == '{') {
+			if (bp->n == bp->cap) {
+				bp->cap = bp->cap ? bp->cap * 2 : 64;
+				bp->open = xrealloc(bp->open, bp->cap * sizeof *bp->open);
+				bp->close = xrealloc(bp->close, bp->cap * sizeof *bp->close);
+			}
+			bp->open[bp->n] = i;
+			bp->close[bp->n] = NOSZ;
+			GROW(st, nst, cst);
+			st[nst++] = bp->n++;
+		} else if (c == '}' && nst) {
+			bp->close[st[--nst]] = i;
+		}
+		i++;
+	}
+	free(st);
+}
+
+/* The same table from the braces the masking pass listed (scan.h
+ * mask_code_in_place): those the preprocessor lines did not blank since.
+ * Without literal edges (br->edge 0) the masking pass and skip_lit agree
+ * on every literal's extent, so these are the braces pairs_build meets:
+ * the text is not read a second time. */
+static void pairs_from(struct pairs *bp, const char *t,
+                       const struct mask_braces *br)
+{
+	size_t *st = NULL, nst = 0, cst = 0, k;
+	memset(bp, 0, sizeof *bp);
+	for (k = 0; k < br->n; k++) {
+		size_t i = br->pos[k];
+		if (t[i] == '{') {
+			if (bp->n == bp->cap) {
+				bp->cap = bp->cap ? bp->cap * 2 : 64;
+				bp->open = xrealloc(bp->open, bp->cap * sizeof *bp->open);
+				bp->close = xrealloc(bp->close, bp->cap * sizeof *bp->close);
+			}
+			bp->open[bp->n] = i;
+			bp->close[bp->n] = NOSZ;
+			GROW(st, nst, cst);
+			st[nst++] = bp->n++;
+		} else if (t[i] == '}' && nst) {
+			bp->close[st[--nst]] = i;
+		}
+	}
+	free(st);
+}
+
+static void pairs_free(struct pairs *bp)
+{
+	free(bp->open);
+	free(bp->close);
+	memset(bp, 0, sizeof *bp);
+}
+
+/* The '}' closing the '{' at i, as match_close(t, to, i, '{', '}') would
+ * find it; NOSZ when i is not in the table. */
+static size_t pairs_close(struct pairs *bp, size_t i, size_t to)
+{
+	size_t k = bp->hint, c;
+	if (!(k < bp->n && bp->open[k] == i)) {
+		size_t lo = 0, hi = bp->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (bp->open[mid] < i)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo >= bp->n || bp->open[lo] != i)
+			return NOSZ;
+		k = lo;
+	}
+	bp->hint = k + 1;
+	c = bp->close[k];
+	return c != NOSZ && c < to ? c : to;
+}
 
 struct unit {
 	const char *t;
@@ -964,7 +1324,19 @@ struct unit {
 	int depth;
 	const char *stack[MAX_MDEPTH + 1];
 	const char *outer;          /* outermost macro written in the file */
+	struct pairs bp;            /* the braces of t */
 };
+
+/* match_close(u->t, to, i, ..) for the '{' or '(' at u->t[i]: braces
+ * from the unit's pairs */
+static size_t unit_close(struct unit *u, size_t i, size_t to)
+{
+	size_t c;
+	if (u->t[i] == '(')
+		return match_close(u->t, to, i, '(', ')');
+	c = pairs_close(&u->bp, i, to);
+	return c != NOSZ ? c : match_close(u->t, to, i, '{', '}');
+}
 
 static size_t unit_off(const struct unit *u, size_t off)
 {
@@ -1132,11 +1504,40 @@ static size_t skip_template_prefix(const char *t, size_t n, size_t i)
 	}
 }
 
+/* The '(' matching the ')' at t[close], searching back to lo; NOSZ when
+ * none. */
+static size_t open_of(const char *t, size_t lo, size_t close)
+{
+	long depth = 0;
+	size_t k = close;
+	for (;;) {
+		if (t[k] == ')')
+			depth++;
+		else if (t[k] == '(' && --depth == 0)
+			return k;
+		if (k == lo)
+			return NOSZ;
+		k--;
+	}
+}
+
+/* A parenthesized group read by parse_scope: '(' at open, ')' at close;
+ * plain: no quote between them, so that counting parentheses back from
+ * close without skipping literals (open_of) reaches open. */
+struct group {
+	size_t open, close;
+	int plain;
+};
+
 /* Strip what may follow a function's parameter list before its body:
  * const, noexcept(...), override, final, mutable, attributes spelled
- * __x__ or [[x]], `-> type`.  Returns the new end. */
-static size_t strip_tail(const char *t, size_t i, size_t e)
+ * __x__ or [[x]], `-> type`.  Returns the new end; *open is the '('
+ * matching the ')' the end then follows (open_of's answer, found on the
+ * way), NOSZ when the end does not follow a ')' or none matches it. */
+static size_t strip_tail(const char *t, size_t i, size_t e,
+                         const struct group *last, size_t *open)
 {
+	*open = NOSZ;
 	for (;;) {
 		e = back_ws(t, i, e);
 		if (e > i && idc(t[e - 1])) {
@@ -1168,29 +1569,23 @@ static size_t strip_tail(const char *t, size_t i, size_t e)
 		}
 		if (e > i && t[e - 1] == ')') {
 			/* noexcept(...) / throw(...) */
-			size_t k = e - 1;
-			long depth = 0;
-			size_t o = NOSZ, w;
-			for (;;) {
-				if (t[k] == ')')
-					depth++;
-				else if (t[k] == '(' && --depth == 0) {
-					o = k;
-					break;
-				}
-				if (k == i)
-					break;
-				k--;
-			}
+			size_t o, w;
+			if (last && last->close == e - 1 && last->plain && last->open >= i)
+				o = last->open; /* what open_of finds */
+			else
+				o = open_of(t, i, e - 1);
 			if (o == NOSZ)
 				break;
+			*open = o;
 			w = back_ws(t, i, o);
 			if (w >= i + 8 && word_at(t, e, w - 8, "noexcept")) {
 				e = w - 8;
+				*open = NOSZ;
 				continue;
 			}
 			if (w >= i + 5 && word_at(t, e, w - 5, "throw")) {
 				e = w - 5;
+				*open = NOSZ;
 				continue;
 			}
 		}
@@ -1199,33 +1594,23 @@ static size_t strip_tail(const char *t, size_t i, size_t e)
 	return e;
 }
 
-/* The '(' matching the ')' at t[close], searching back to lo; NOSZ when
- * none. */
-static size_t open_of(const char *t, size_t lo, size_t close)
-{
-	long depth = 0;
-	size_t k = close;
-	for (;;) {
-		if (t[k] == ')')
-			depth++;
-		else if (t[k] == '(' && --depth == 0)
-			return k;
-		if (k == lo)
-			return NOSZ;
-		k--;
-	}
-}
 
-/* Classify the text t[hs, brace) before a '{' at namespace or struct
- * level. */
-static int classify(const char *t, size_t hs, size_t brace, struct header *h)
+static const unsigned char head_stop[256] = {
+	['"'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1, ['-'] = 1, ['='] = 1,
+	['{'] = 1};
+
+/* Classify the text t[hs, brace) before the '{' at t[brace], at namespace
+ * or struct level. */
+static int classify(const char *t, size_t hs, size_t brace,
+                    const struct group *last, struct header *h)
 {
 	size_t i, k, e, close, open, w;
 	long depth = 0;
-	int has_paren = 0;
+	int has_paren = 0, quoted = 0;
+	size_t arrow = NOSZ;
 
 	memset(h, 0, sizeof *h);
-	i = skip_ws(t, brace, hs);
+	i = skip_blanks(t, brace, hs);
 	if (i >= brace)
 		return H_SKIP;
 	/* namespace: `[inline] namespace [a::b] {`, also after stray text */
@@ -1254,9 +1639,32 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 	i = skip_template_prefix(t, brace, i);
 	if (i >= brace)
 		return H_SKIP;
+	/* one walk finds a top-level '=' (not a function) and the first
+	 * `->` at paren depth 0 (a trailing return type, read below); only
+	 * the bytes of head_stop matter, and t[brace] is one of them */
 	for (k = i; k < brace; k++) {
-		char c = t[k];
+		char c;
+		while (!head_stop[(unsigned char)t[k]]) {
+			if (head_stop[(unsigned char)t[k + 1]]) {
+				k += 1;
+				break;
+			}
+			if (head_stop[(unsigned char)t[k + 2]]) {
+				k += 2;
+				break;
+			}
+			if (head_stop[(unsigned char)t[k + 3]]) {
+				k += 3;
+				break;
+			}
+			k += 4;
+		}
+		if (k >= brace)
+			break;
+		c = t[k];
 		if (c == '"' || c == '\'') {
+			if (arrow == NOSZ)
+				quoted = 1;
 			k = skip_lit(t, brace, k) - 1;
 			continue;
 		}
@@ -1265,6 +1673,9 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 			has_paren = 1;
 		} else if (c == ')') {
 			depth--;
+		} else if (c == '-' && depth == 0 && arrow == NOSZ && k + 1 < brace &&
+		           t[k + 1] == '>') {
+			arrow = k;
 		} else if (c == '=' && depth == 0) {
 			char pc = k > i ? t[k - 1] : ' ';
 			char nc = k + 1 < brace ? t[k + 1] : ' ';
@@ -1281,6 +1692,10 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 		/* struct / class / union NAME [final] [: bases] */
 		for (k = i; k < brace; k++) {
 			size_t kw = 0;
+			/* the keywords start a word: only word starts are tried,
+			 * and a word that is none of them is passed at once */
+			if (!id0(t[k]) || (k > 0 && idc(t[k - 1])))
+				continue;
 			if (word_at(t, brace, k, "struct"))
 				kw = 6;
 			else if (word_at(t, brace, k, "class"))
@@ -1314,27 +1729,31 @@ static int classify(const char *t, size_t hs, size_t brace, struct header *h)
 				h->ne = last_e;
 				return H_SCOPE_STRUCT;
 			}
+			k = ident_end(t, brace, k) - 1;
 		}
 		return H_SKIP;
 	}
-	/* a trailing return type `-> T` at paren depth 0 */
-	e = brace;
-	depth = 0;
-	for (k = i; k + 1 < brace; k++) {
-		if (t[k] == '(')
-			depth++;
-		else if (t[k] == ')')
-			depth--;
-		else if (depth == 0 && t[k] == '-' && t[k + 1] == '>') {
-			e = k;
-			break;
+	/* a trailing return type `-> T` at paren depth 0, literals not
+	 * skipped: the walk above found it unless a literal came first */
+	e = arrow == NOSZ ? brace : arrow;
+	if (quoted) {
+		e = brace;
+		depth = 0;
+		for (k = i; k + 1 < brace; k++) {
+			if (t[k] == '(')
+				depth++;
+			else if (t[k] == ')')
+				depth--;
+			else if (depth == 0 && t[k] == '-' && t[k + 1] == '>') {
+				e = k;
+				break;
+			}
 		}
 	}
-	e = strip_tail(t, i, e);
+	e = strip_tail(t, i, e, last, &open);
 	if (e <= i || t[e - 1] != ')')
 		return H_SKIP;
 	close = e - 1;
-	open = open_of(t, i, close);
 	if (open == NOSZ)
 		return H_SKIP;
 	h->ps = open;
@@ -1498,18 +1917,18 @@ static void add_def(struct cs_model *m, struct unit *u, const struct header *h,
 	d = &p->defs[idx];
 	memset(d, 0, sizeof *d);
 	if (h->op_call)
-		d->name = xstrdup("operator()");
+		d->name = pool_strdup(&p->pool, "operator()");
 	else
-		d->name = xstrndup(t + h->ns, h->ne - h->ns);
+		d->name = pool_strndup(&p->pool, t + h->ns, h->ne - h->ns);
 	if (h->qe > h->qs)
-		d->owner = xstrndup(t + h->qs, h->qe - h->qs);
+		d->owner = pool_strndup(&p->pool, t + h->qs, h->qe - h->qs);
 	else if (owner)
-		d->owner = xstrdup(owner);
+		d->owner = pool_strdup(&p->pool, owner);
 	d->ns = ns;
 	d->kind = D_FN;
 	d->is_static = h->is_static || strstr(ns, ANON) != NULL;
 	if (mac) {
-		d->hmacro = xstrndup(mac, ml);
+		d->hmacro = pool_strndup(&p->pool, mac, ml);
 		if (span_is(mac, ml, "TORCH_IMPL_FUNC"))
 			d->kind = D_IMPL;
 		else if (span_is(mac, ml, "TORCH_META_FUNC") ||
@@ -1519,8 +1938,8 @@ static void add_def(struct cs_model *m, struct unit *u, const struct header *h,
 			d->kind = D_META;
 	}
 	if (h->oe > h->os)
-		d->overload = xstrndup(t + h->os, h->oe - h->os);
-	d->wmacro = u->outer ? xstrdup(u->outer) : NULL;
+		d->overload = pool_strndup(&p->pool, t + h->os, h->oe - h->os);
+	d->wmacro = u->outer ? pool_strdup(&p->pool, u->outer) : NULL;
 	d->file = u->file;
 	d->t = t;
 	d->tn = u->n;
@@ -1583,7 +2002,9 @@ static void expand_scope_call(struct cs_model *m, struct unit *u,
 	memcpy(c.stack, u->stack, sizeof c.stack);
 	c.stack[u->depth] = mc->name;
 	c.outer = u->outer ? u->outer : mc->name;
+	pairs_build(&c.bp, c.t, c.n);
 	parse_scope(m, &c, 0, c.n, ns, owner);
+	pairs_free(&c.bp);
 }
 
 static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
@@ -1592,17 +2013,19 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 	struct priv *p = P(m);
 	const char *t = u->t;
 	size_t i = from, hs = from;
+	struct group last = {NOSZ, NOSZ, 0};
 
 	while (i < to) {
 		char c = t[i];
 		unsigned char k = kls[(unsigned char)c];
-		if (!(k & (K_ID0 | K_QUOTE)) && c != '(' && c != '{' && c != '}' &&
-		    c != ';') {
-			if (c >= '0' && c <= '9') {
-				i = ident_end(t, to, i);
-				continue;
-			}
-			i++;
+		if (!scope_stop[(unsigned char)c]) {
+			/* blank runs (comments and preprocessor lines blanked)
+			 * are long at namespace level */
+			i = sp(c) ? skip_blanks(t, to, i) : i + 1;
+			continue;
+		}
+		if (c >= '0' && c <= '9') {
+			i = ident_end(t, to, i);
 			continue;
 		}
 		if (k & K_QUOTE) {
@@ -1621,7 +2044,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 			if (q < to && t[q] == '(') {
 				rk = reg_macro(t + i, e - i);
 				if (rk != R_NONE) {
-					size_t close = match_close(t, to, q, '(', ')');
+					size_t close = unit_close(u, q, to);
 					if (close < to) {
 						char **args;
 						size_t na;
@@ -1632,9 +2055,9 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 						hs = i;
 						continue;
 					}
-				} else if (skip_ws(t, i, hs) == i &&
+				} else if (skip_blanks(t, i, hs) == i &&
 				           (mc = find_macro(p, u->file, t + i, e - i))) {
-					size_t close = match_close(t, to, q, '(', ')'), nx;
+					size_t close = unit_close(u, q, to), nx;
 					nx = close < to ? skip_ws(t, to, close + 1) : to;
 					/* MACRO(x)(params) { or MACRO(x) {: a header the
 					 * macro begins, read as written */
@@ -1653,7 +2076,15 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 			continue;
 		}
 		if (c == '(') {
-			size_t close = match_close(t, to, i, '(', ')');
+			size_t close = unit_close(u, i, to);
+			if (close < to) {
+				/* the last group before a '{' is most often the
+				 * parameter list classify looks for */
+				last.open = i;
+				last.close = close;
+				last.plain = !memchr(t + i, '"', close - i) &&
+				             !memchr(t + i, '\'', close - i);
+			}
 			i = close < to ? close + 1 : to;
 			continue;
 		}
@@ -1665,8 +2096,8 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 		/* c == '{' */
 		{
 			struct header h;
-			size_t close = match_close(t, to, i, '{', '}');
-			int kind = classify(t, hs, i, &h);
+			size_t close = unit_close(u, i, to);
+			int kind = classify(t, hs, i, &last, &h);
 			size_t end = close < to ? close : to;
 			if (kind == H_SCOPE_NS) {
 				char *nns = ns_join(ns, t, h.ns, h.ne);
@@ -1693,10 +2124,11 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 static int load_file(struct cs_model *m, const char *rel)
 {
 	struct priv *p = P(m);
-	char *path = xasprintf("%s/%s", m->root, rel), *data;
-	size_t len, i;
+	char *path = path_join(m->root, rel), *data;
+	size_t len;
 	struct cfile *f;
 	struct unit u;
+	struct mask_braces br;
 	size_t idx;
 
 	if (read_file(path, &data, &len) != 0) {
@@ -1716,29 +2148,12 @@ static int load_file(struct cs_model *m, const char *rel)
 	f = &p->files[idx];
 	memset(f, 0, sizeof *f);
 	f->rel = xstrdup(rel);
-	f->code = mask_code(data, len, LANG_C);
-	free(data);
+	mask_code_in_place(data, len, &br);
+	f->code = data;
 	f->len = len;
 	f->header = has_suffix(rel, ".h");
 	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
-	{
-		size_t cap = len / 32 + 16;
-		f->ls = xmalloc(cap * sizeof *f->ls);
-		f->ls[0] = 0;
-		f->nls = 1;
-		for (i = 0; i < len; i++) {
-			const char *q = memchr(f->code + i, '\n', len - i);
-			if (!q)
-				break;
-			i = (size_t)(q - f->code);
-			if (f->nls == cap) {
-				cap *= 2;
-				f->ls = xrealloc(f->ls, cap * sizeof *f->ls);
-			}
-			f->ls[f->nls++] = i + 1;
-		}
-	}
-	directives(p, idx, f->code, len);
+	directives(p, idx, f->code, len, br.edge ? NULL : &br);
 	if (!f->header)
 		m->have_sources = 1;
 	memset(&u, 0, sizeof u);
@@ -1746,7 +2161,13 @@ static int load_file(struct cs_model *m, const char *rel)
 	u.n = len;
 	u.file = idx;
 	u.inv = NOSZ;
+	if (br.edge)
+		pairs_build(&u.bp, u.t, u.n);
+	else
+		pairs_from(&u.bp, u.t, &br);
+	mask_braces_free(&br);
 	parse_scope(m, &u, 0, len, intern_ns(p, ""), NULL);
+	pairs_free(&u.bp);
 	return 0;
 }
 
@@ -1761,6 +2182,15 @@ int cs_load(struct cs_model *m, const char *root)
 	memset(m, 0, sizeof *m);
 	m->root = xstrdup(root);
 	m->priv = xcalloc(1, sizeof(struct priv));
+	{
+		struct priv *p = P(m);
+		struct imap *maps[] = {&p->macros, &p->defname, &p->owners,
+		                       &p->metas, &p->metabase, &p->regname,
+		                       &p->declname, &p->defined};
+		for (i = 0; i < sizeof maps / sizeof *maps; i++)
+			maps[i]->keys.pool = &p->pool;
+		p->nsintern.pool = &p->pool;
+	}
 	dir = xasprintf("%s/%s", root, CS_NATIVE_REL);
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 		m->have_native = 1;
@@ -1804,13 +2234,6 @@ void cs_free(struct cs_model *m)
 			free(p->mac[i].body);
 		}
 		free(p->mac);
-		for (i = 0; i < m->ndefs; i++) {
-			free(p->defs[i].name);
-			free(p->defs[i].owner);
-			free(p->defs[i].overload);
-			free(p->defs[i].hmacro);
-			free(p->defs[i].wmacro);
-		}
 		free(p->defs);
 		for (i = 0; i < m->nregs; i++) {
 			free(p->regs[i].stub);
@@ -1834,6 +2257,7 @@ void cs_free(struct cs_model *m)
 		imap_free(&p->declname);
 		imap_free(&p->defined);
 		smap_free(&p->nsintern);
+		pool_free(&p->pool);
 		free(p);
 	}
 	free(m->root);
@@ -2061,6 +2485,9 @@ struct tok {
 	size_t open, close;   /* the call's parentheses */
 	size_t file;
 	size_t loc;           /* file offset for the location */
+	size_t site;          /* where it is in the text walked first (the
+	                         definition's): itself, or the macro call
+	                         written there that produced it */
 	unsigned long tid;    /* which walk of a text (an expansion is walked
 	                         once, then freed: pointers may repeat) */
 };
@@ -2074,6 +2501,8 @@ struct walker {
 	void *ctx;
 	int expand;           /* expand macros visible from the file */
 	unsigned long tids;   /* texts walked so far */
+	size_t site;          /* the token or macro call being read in the
+	                         text walked first */
 };
 
 static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
@@ -2131,6 +2560,9 @@ static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
 		tk.file = w->file;
 		tk.tid = tid;
 		tk.loc = inv == NOSZ ? i : inv;
+		if (depth == 0)
+			w->site = i;
+		tk.site = w->site;
 		/* the qualifier chain: (ident [<...>] ::)* before i; [qs, qe)
 		 * spans it without the last "::" (empty: qs == qe) */
 		j = back_ws(t, a, i);
@@ -2220,6 +2652,7 @@ static void walk_def(const struct cs_model *m, const struct def *d,
 	w.ctx = ctx;
 	w.expand = 1;
 	w.tids = 0;
+	w.site = d->bs + 1;
 	walk_text(&w, d->t, d->tn, d->bs + 1, d->be, d->inv, 0, NULL);
 }
 
@@ -2325,6 +2758,427 @@ static char **param_names(const struct def *d, size_t *np)
 	return v;
 }
 
+/* The end of the statement or block starting at t[i] (after an if's
+ * condition or an else): the index after it. */
+static size_t stmt_end(const char *t, size_t n, size_t i)
+{
+	i = skip_ws(t, n, i);
+	if (i < n && t[i] == '{') {
+		size_t c = match_close(t, n, i, '{', '}');
+		return c < n ? c + 1 : n;
+	}
+	while (i < n && t[i] != ';') {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (t[i] == '(' || t[i] == '{') {
+			size_t c = match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
+			i = c < n ? c + 1 : n;
+			continue;
+		}
+		i++;
+	}
+	return i < n ? i + 1 : n;
+}
+
+/* ---------------- A. device guards ---------------- */
+
+/* Devices a condition can require: DeviceType names (c10/core/DeviceType.h)
+ * in the order guards are written; the Tensor methods is_cpu() ...
+ * is_maia() test them.  A set of them is a bit mask; DEV_ANY: a path any
+ * device may take. */
+typedef uint32_t devset;
+#define DEV_ANY ((devset)0xffffffffu)
+
+static const struct {
+	const char *name;     /* DeviceType::NAME, kNAME */
+	const char *method;   /* is_METHOD() */
+} devices[] = {
+	{"CPU", "cpu"}, {"CUDA", "cuda"}, {"HIP", "hip"}, {"XPU", "xpu"},
+	{"MPS", "mps"}, {"Meta", "meta"}, {"MTIA", "mtia"}, {"HPU", "hpu"},
+	{"XLA", "xla"}, {"Lazy", "lazy"}, {"IPU", "ipu"}, {"Vulkan", "vulkan"},
+	{"Metal", "metal"}, {"PrivateUse1", "privateuseone"}, {"MAIA", "maia"},
+	{NULL, NULL}};
+
+static int dev_mps(void)
+{
+	return 4; /* devices[4] */
+}
+
+/* t[a, b) trimmed */
+static void trim_span(const char *t, size_t *a, size_t *b)
+{
+	while (*a < *b && sp(t[*a]))
+		(*a)++;
+	while (*b > *a && sp(t[*b - 1]))
+		(*b)--;
+}
+
+/* A device written as a constant: kCUDA, DeviceType::CUDA, with the
+ * qualifiers ::, at::, c10::; its index, or -1. */
+static int dev_const(const char *t, size_t a, size_t b)
+{
+	int d;
+	trim_span(t, &a, &b);
+	for (;;) {
+		if (starts_with(t + a, b - a, "::"))
+			a += 2;
+		else if (starts_with(t + a, b - a, "at::"))
+			a += 4;
+		else if (starts_with(t + a, b - a, "c10::"))
+			a += 5;
+		else
+			break;
+	}
+	if (starts_with(t + a, b - a, "DeviceType::"))
+		a += 12;
+	else if (b - a > 1 && t[a] == 'k')
+		a++;
+	else
+		return -1;
+	for (d = 0; devices[d].name; d++)
+		if (span_is(t + a, b - a, devices[d].name))
+			return d;
+	return -1;
+}
+
+/* t[a, b) is a device test written directly: `E.is_cuda()` (also ->, or
+ * a bare is_cuda()), or `E.device().type() == kCUDA` / `E.device_type()
+ * == DeviceType::CUDA` (either side; the other one ending in type()):
+ * the device, else -1.  NEG: the test is `!=` instead of `==` (then the
+ * result is the device compared against). */
+static int dev_test(const char *t, size_t a, size_t b, int *neg)
+{
+	size_t i, eq = NOSZ;
+	long depth = 0;
+	int d;
+	*neg = 0;
+	trim_span(t, &a, &b);
+	if (b - a > 5 && t[b - 1] == ')' && t[b - 2] == '(') {
+		size_t e = b - 2, st = e;
+		while (st > a && idc(t[st - 1]))
+			st--;
+		if (starts_with(t + st, e - st, "is_") &&
+		    (st == a || t[st - 1] == '.' || (t[st - 1] == '>' && st - 1 > a &&
+		                                     t[st - 2] == '-')))
+			for (d = 0; devices[d].name; d++)
+				if (span_is(t + st + 3, e - st - 3, devices[d].method))
+					return d;
+	}
+	for (i = a; i + 1 < b; i++) {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = skip_lit(t, b, i) - 1;
+			continue;
+		}
+		if (t[i] == '(')
+			depth++;
+		else if (t[i] == ')')
+			depth--;
+		else if (depth == 0 && (t[i] == '=' || t[i] == '!') && t[i + 1] == '=') {
+			eq = i;
+			break;
+		}
+	}
+	if (eq == NOSZ)
+		return -1;
+	*neg = t[eq] == '!';
+	{
+		size_t la = a, lb = eq, ra = eq + 2, rb = b;
+		trim_span(t, &la, &lb);
+		trim_span(t, &ra, &rb);
+		if ((d = dev_const(t, ra, rb)) >= 0 && ends_with(t + la, lb - la, "type()"))
+			return d;
+		if ((d = dev_const(t, la, lb)) >= 0 && ends_with(t + ra, rb - ra, "type()"))
+			return d;
+	}
+	return -1;
+}
+
+/* The end of the branch of an if starting at t[i] (after its condition):
+ * a block, or one simple statement up to its ';'; NOSZ for a compound
+ * statement (for, while, another if ...), whose end is not looked for. */
+static size_t branch_end(const char *t, size_t n, size_t i)
+{
+	static const char *const compound[] = {"if", "for", "while", "do",
+	                                      "switch", "else", "try", NULL};
+	size_t k;
+	i = skip_ws(t, n, i);
+	if (i < n && t[i] == '{') {
+		size_t c = match_close(t, n, i, '{', '}');
+		return c < n ? c + 1 : NOSZ;
+	}
+	for (k = 0; compound[k]; k++)
+		if (word_at(t, n, i, compound[k]))
+			return NOSZ;
+	while (i < n && t[i] != ';') {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = skip_lit(t, n, i);
+			continue;
+		}
+		if (t[i] == '(' || t[i] == '{') {
+			size_t c = match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
+			if (c >= n)
+				return NOSZ;
+			i = c + 1;
+			continue;
+		}
+		i++;
+	}
+	return i < n ? i + 1 : NOSZ;
+}
+
+/* The branch t[a, b) is `return false;` or `{ return false; }`. */
+static int returns_false(const char *t, size_t a, size_t b)
+{
+	trim_span(t, &a, &b);
+	if (b - a >= 2 && t[a] == '{' && t[b - 1] == '}') {
+		a++;
+		b--;
+		trim_span(t, &a, &b);
+	}
+	if (!word_at(t, b, a, "return"))
+		return 0;
+	a += 6;
+	trim_span(t, &a, &b);
+	if (b == a || t[b - 1] != ';')
+		return 0;
+	b--;
+	trim_span(t, &a, &b);
+	return span_is(t + a, b - a, "false");
+}
+
+static int has_word(const char *t, size_t a, size_t b, const char *w)
+{
+	size_t i;
+	for (i = a; i < b; i++)
+		if (word_at(t, b, i, w))
+			return 1;
+	return 0;
+}
+
+/* A helper that returns true only on some devices: before its first
+ * `return` of anything but false, a top-level `if (!DEVICE_TEST) return
+ * false;` (or `if (E.device().type() != kCPU) return false;`), e.g.
+ * `if (!self.device().is_cpu()) return false;`.  The devices it needs to
+ * return true, or DEV_ANY. */
+static devset helper_devices(const struct def *d)
+{
+	const char *t = d->t;
+	size_t i = d->bs + 1, b = d->be < d->tn ? d->be : d->tn, e;
+	int n;
+	for (n = 0; n < 32; n++) {
+		i = skip_ws(t, b, i);
+		if (i >= b)
+			break;
+		if (word_at(t, b, i, "if")) {
+			size_t o = skip_ws(t, b, i + 2), c;
+			int neg, dv = -1;
+			if (o >= b || t[o] != '(')
+				break;
+			c = match_close(t, b, o, '(', ')');
+			if (c >= b || (e = branch_end(t, b, c + 1)) == NOSZ)
+				break;
+			if (returns_false(t, c + 1, e)) {
+				size_t ca = o + 1, cb = c;
+				trim_span(t, &ca, &cb);
+				if (ca < cb && t[ca] == '!') {
+					dv = dev_test(t, ca + 1, cb, &neg);
+					if (neg)
+						dv = -1;
+				} else {
+					dv = dev_test(t, ca, cb, &neg);
+					if (!neg)
+						dv = -1;
+				}
+				if (dv >= 0)
+					return (devset)1 << dv;
+			} else if (has_word(t, c + 1, e, "return")) {
+				break;
+			}
+			i = e;
+			continue;
+		}
+		if (t[i] == '{') {
+			size_t c = match_close(t, b, i, '{', '}');
+			if (c >= b || has_word(t, i, c, "return"))
+				break;
+			i = c + 1;
+			continue;
+		}
+		e = stmt_end(t, b, i);
+		if (has_word(t, i, e, "return") && !returns_false(t, i, e))
+			break;
+		i = e;
+	}
+	return DEV_ANY;
+}
+
+static devset cond_devices(const struct cs_model *m, const struct def *from,
+                           const char *t, size_t a, size_t b);
+
+/* A condition's atom: a device test, or a call of a helper that returns
+ * true only on some devices (helper_devices; every definition of it, in
+ * the caller's file when it has one, must agree). */
+static devset atom_devices(const struct cs_model *m, const struct def *from,
+                           const char *t, size_t a, size_t b)
+{
+	const struct priv *p = P(m);
+	const struct ilist *l;
+	size_t e, o, i;
+	int neg, dv, same = 0;
+	devset got = 0;
+	trim_span(t, &a, &b);
+	if (a >= b)
+		return DEV_ANY;
+	dv = dev_test(t, a, b, &neg);
+	if (dv >= 0)
+		return neg ? DEV_ANY : (devset)1 << dv;
+	/* NAME(...) or Q::NAME(...) and nothing else */
+	e = a;
+	for (;;) {
+		size_t s0 = e;
+		e = ident_end(t, b, e);
+		if (e == s0 || !id0(t[s0]))
+			return DEV_ANY;
+		o = skip_ws(t, b, e);
+		if (o + 1 < b && t[o] == ':' && t[o + 1] == ':') {
+			e = skip_ws(t, b, o + 2);
+			continue;
+		}
+		break;
+	}
+	if (o >= b || t[o] != '(' || match_close(t, b, o, '(', ')') != b - 1)
+		return DEV_ANY;
+	{
+		size_t ns = e;
+		while (ns > a && idc(t[ns - 1]))
+			ns--;
+		l = imap_get(&p->defname, t + ns, e - ns);
+	}
+	if (!l)
+		return DEV_ANY;
+	for (i = 0; i < l->n; i++)
+		if (p->defs[l->v[i]].file == from->file)
+			same = 1;
+	for (i = 0; i < l->n; i++) {
+		const struct def *d = &p->defs[l->v[i]];
+		devset h;
+		if (p->files[d->file].cpu || (same && d->file != from->file))
+			continue;
+		h = helper_devices(d);
+		if (h == DEV_ANY || (got && h != got))
+			return DEV_ANY;
+		got = h;
+	}
+	return got ? got : DEV_ANY;
+}
+
+/* The devices a condition t[a, b) requires: `||` joins alternatives
+ * (union), `&&` terms that each must hold (intersection; a term that
+ * tests no device allows any), parentheses group, `!` allows any. */
+static devset cond_or(const struct cs_model *m, const struct def *from,
+                      const char *t, size_t *i, size_t b);
+
+static devset cond_unary(const struct cs_model *m, const struct def *from,
+                         const char *t, size_t *i, size_t b)
+{
+	size_t a = skip_ws(t, b, *i), k;
+	long depth = 0;
+	if (a < b && t[a] == '(') {
+		size_t c = match_close(t, b, a, '(', ')'), n;
+		if (c < b) {
+			n = skip_ws(t, b, c + 1);
+			if (n >= b || (n + 1 < b && ((t[n] == '&' && t[n + 1] == '&') ||
+			                             (t[n] == '|' && t[n + 1] == '|')))) {
+				size_t in = a + 1;
+				devset r = cond_or(m, from, t, &in, c);
+				*i = c + 1;
+				return r;
+			}
+		}
+	}
+	/* an atom: up to a top-level && or || */
+	for (k = a; k < b; k++) {
+		if (t[k] == '"' || t[k] == '\'') {
+			k = skip_lit(t, b, k) - 1;
+			continue;
+		}
+		if (t[k] == '(' || t[k] == '[' || t[k] == '{')
+			depth++;
+		else if (t[k] == ')' || t[k] == ']' || t[k] == '}')
+			depth--;
+		else if (depth == 0 && k + 1 < b &&
+		         ((t[k] == '&' && t[k + 1] == '&') ||
+		          (t[k] == '|' && t[k + 1] == '|')))
+			break;
+	}
+	*i = k;
+	if (a < b && t[a] == '!')
+		return DEV_ANY;
+	return atom_devices(m, from, t, a, k);
+}
+
+static devset cond_and(const struct cs_model *m, const struct def *from,
+                       const char *t, size_t *i, size_t b)
+{
+	devset r = cond_unary(m, from, t, i, b);
+	for (;;) {
+		size_t k = skip_ws(t, b, *i);
+		if (k + 1 < b && t[k] == '&' && t[k + 1] == '&') {
+			*i = k + 2;
+			r &= cond_unary(m, from, t, i, b);
+			continue;
+		}
+		return r;
+	}
+}
+
+static devset cond_or(const struct cs_model *m, const struct def *from,
+                      const char *t, size_t *i, size_t b)
+{
+	devset r = cond_and(m, from, t, i, b);
+	for (;;) {
+		size_t k = skip_ws(t, b, *i);
+		if (k + 1 < b && t[k] == '|' && t[k + 1] == '|') {
+			*i = k + 2;
+			r |= cond_and(m, from, t, i, b);
+			continue;
+		}
+		return r;
+	}
+}
+
+static devset cond_devices(const struct cs_model *m, const struct def *from,
+                           const char *t, size_t a, size_t b)
+{
+	size_t i = a;
+	devset r = cond_or(m, from, t, &i, b);
+	return skip_ws(t, b, i) == b ? r : DEV_ANY;
+}
+
+/* A span of a body that runs only on some devices: the branch of an `if`
+ * whose condition requires them. */
+struct gspan {
+	size_t a, b;
+	devset devs;
+};
+
+/* "CUDA, XPU" for a set without MPS, NULL for one with it (MPS may take
+ * that path); "" for an empty set (no device does). */
+static char *devset_guard(devset s)
+{
+	struct buf o;
+	int d;
+	if (s & ((devset)1 << dev_mps()))
+		return NULL;
+	buf_init(&o);
+	for (d = 0; devices[d].name; d++)
+		if (s & ((devset)1 << d))
+			buf_printf(&o, "%s%s", o.len ? ", " : "", devices[d].name);
+	return o.data ? o.data : xstrdup("");
+}
+
 struct disc {
 	const struct cs_model *m;
 	char **params;        /* the current definition's parameter names */
@@ -2333,11 +3187,22 @@ struct disc {
 	long *q;
 	int *qd;
 	size_t qn, qcap;
-	unsigned char *seen;
+	struct visited {      /* the definitions reached so far */
+		long *def;        /* open addressing on the def index (-1 free) */
+		devset *reach;    /* the devices the paths found to it run on */
+		int *depth;       /* the depth of its first reach */
+		size_t cap, n;
+	} vis;
 	long cur;
+	devset cur_reach;     /* vis.reach of cur when its walk began */
 	int depth;
 	size_t cap_stubs;
 	int ops;              /* calls of operators seen (at::, methods) */
+	devset *sdevs;        /* per stub found: the same for its reaches */
+	struct gspan *spans;  /* the guarded branches of the current body met
+	                         so far (its `if`s come before their branches) */
+	size_t nspans, cap_spans;
+	devset here;          /* the devices the current token runs on */
 };
 
 static int ns_is(const char *ns, const char *w)
@@ -2365,15 +3230,8 @@ static int ns_visible(const char *callee_ns, const char *caller_ns)
 	       (caller_ns[a] == '\0' || caller_ns[a] == ':');
 }
 
-static void disc_push(struct disc *x, long d, int depth)
+static void disc_enqueue(struct disc *x, long d, int depth)
 {
-	if (x->seen[d])
-		return;
-	if (depth > CS_MAX_DEPTH) {
-		x->out->truncated = 1;
-		return;
-	}
-	x->seen[d] = 1;
 	if (x->qn == x->qcap) {
 		x->qcap = x->qcap ? x->qcap * 2 : 32;
 		x->q = xrealloc(x->q, x->qcap * sizeof *x->q);
@@ -2382,6 +3240,76 @@ static void disc_push(struct disc *x, long d, int depth)
 	x->q[x->qn] = d;
 	x->qd[x->qn] = depth;
 	x->qn++;
+}
+
+/* The slot of definition d in v (free or holding d). */
+static size_t vis_slot(const struct visited *v, long d)
+{
+	size_t i = ((size_t)d * 2654435761u) & (v->cap - 1);
+	while (v->def[i] >= 0 && v->def[i] != d)
+		i = (i + 1) & (v->cap - 1);
+	return i;
+}
+
+static size_t vis_add(struct visited *v, long d)
+{
+	size_t i;
+	if ((v->n + 1) * 2 > v->cap) {
+		struct visited o = *v;
+		size_t k;
+		v->cap = o.cap ? o.cap * 2 : 64;
+		v->def = xmalloc(v->cap * sizeof *v->def);
+		v->reach = xmalloc(v->cap * sizeof *v->reach);
+		v->depth = xmalloc(v->cap * sizeof *v->depth);
+		for (k = 0; k < v->cap; k++)
+			v->def[k] = -1;
+		for (k = 0; k < o.cap; k++)
+			if (o.def[k] >= 0) {
+				i = vis_slot(v, o.def[k]);
+				v->def[i] = o.def[k];
+				v->reach[i] = o.reach[k];
+				v->depth[i] = o.depth[k];
+			}
+		free(o.def);
+		free(o.reach);
+		free(o.depth);
+	}
+	i = vis_slot(v, d);
+	v->def[i] = d;
+	v->n++;
+	return i;
+}
+
+static void vis_free(struct visited *v)
+{
+	free(v->def);
+	free(v->reach);
+	free(v->depth);
+	memset(v, 0, sizeof *v);
+}
+
+/* Reach definition d at depth on the devices x->here.  A definition is
+ * walked once; reached again on devices not counted yet, it is walked
+ * again at the depth of its first reach, which finds the same stubs and
+ * calls and only widens their devices. */
+static void disc_push(struct disc *x, long d, int depth)
+{
+	size_t i = x->vis.cap ? vis_slot(&x->vis, d) : 0;
+	if (x->vis.cap && x->vis.def[i] == d) {
+		if (x->here & ~x->vis.reach[i]) {
+			x->vis.reach[i] |= x->here;
+			disc_enqueue(x, d, x->vis.depth[i]);
+		}
+		return;
+	}
+	if (depth > CS_MAX_DEPTH) {
+		x->out->truncated = 1;
+		return;
+	}
+	i = vis_add(&x->vis, d);
+	x->vis.reach[i] = x->here;
+	x->vis.depth[i] = depth;
+	disc_enqueue(x, d, depth);
 }
 
 /* Push the definitions of name reached from def `from` with qualifier q
@@ -2506,9 +3434,16 @@ static void disc_stub(struct disc *x, const struct tok *k)
 	struct cs_stub *s;
 	size_t i, n = k->e - k->s;
 	for (i = 0; i < o->nstubs; i++)
-		if (span_is(k->t + k->s, n, o->stubs[i].name))
+		if (span_is(k->t + k->s, n, o->stubs[i].name)) {
+			x->sdevs[i] |= x->here;
 			return;
-	GROW(o->stubs, o->nstubs, x->cap_stubs);
+		}
+	if (o->nstubs == x->cap_stubs) {
+		x->cap_stubs = x->cap_stubs ? x->cap_stubs * 2 : 16;
+		o->stubs = xrealloc(o->stubs, x->cap_stubs * sizeof *o->stubs);
+		x->sdevs = xrealloc(x->sdevs, x->cap_stubs * sizeof *x->sdevs);
+	}
+	x->sdevs[o->nstubs] = x->here;
 	s = &o->stubs[o->nstubs++];
 	memset(s, 0, sizeof *s);
 	s->name = xstrndup(k->t + k->s, n);
@@ -2530,6 +3465,38 @@ static void disc_cpu(struct disc *x, const struct tok *k, const char *what)
 	x->out->cpu_depth = x->depth;
 }
 
+/* An `if` written in the body being walked (not in a macro expansion):
+ * when its condition requires some devices, its branch is guarded. */
+static void disc_if(struct disc *x, const struct tok *k)
+{
+	const struct def *d = &P(x->m)->defs[x->cur];
+	const char *t = k->t;
+	size_t o = k->open, c = k->close, e;
+	devset dv;
+	if (!k->call) { /* if constexpr (...) */
+		o = skip_ws(t, k->tn, k->e);
+		if (!word_at(t, k->tn, o, "constexpr"))
+			return;
+		o = skip_ws(t, k->tn, o + 9);
+		if (o >= k->tn || t[o] != '(')
+			return;
+		c = match_close(t, k->tn, o, '(', ')');
+	}
+	if (c >= k->tn)
+		return;
+	dv = cond_devices(x->m, d, t, o + 1, c);
+	if (dv == DEV_ANY || (e = branch_end(t, k->tn, c + 1)) == NOSZ)
+		return;
+	if (x->nspans == x->cap_spans) {
+		x->cap_spans = x->cap_spans ? x->cap_spans * 2 : 4;
+		x->spans = xrealloc(x->spans, x->cap_spans * sizeof *x->spans);
+	}
+	x->spans[x->nspans].a = c + 1;
+	x->spans[x->nspans].b = e;
+	x->spans[x->nspans].devs = dv;
+	x->nspans++;
+}
+
 static void disc_tok(void *ctx, const struct tok *k)
 {
 	struct disc *x = ctx;
@@ -2537,6 +3504,12 @@ static void disc_tok(void *ctx, const struct tok *k)
 	const char *s = k->t + k->s;
 	size_t n = k->e - k->s;
 	char *q;
+
+	if (n == 2 && s[0] == 'i' && s[1] == 'f') {
+		if (k->t == p->defs[x->cur].t && k->qs == k->qe && !k->member)
+			disc_if(x, k);
+		return;
+	}
 
 	if (k->member) {
 		if (k->call)
@@ -2550,6 +3523,15 @@ static void disc_tok(void *ctx, const struct tok *k)
 		for (i = 0; i < x->nparams; i++)
 			if (span_is(s, n, x->params[i]))
 				return; /* a parameter: `stub(iter.device_type(), iter)` */
+	}
+	{
+		/* the devices this token runs on: those of the paths to this
+		 * definition, within the guarded branches around it */
+		size_t i;
+		x->here = x->cur_reach;
+		for (i = 0; i < x->nspans; i++)
+			if (x->spans[i].a <= k->site && k->site < x->spans[i].b)
+				x->here &= x->spans[i].devs;
 	}
 	if (is_stub_name(p, s, n)) {
 		disc_stub(x, k);
@@ -2622,7 +3604,7 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 	memset(&x, 0, sizeof x);
 	x.m = m;
 	x.out = out;
-	x.seen = xcalloc(m->ndefs ? m->ndefs : 1, 1);
+	x.here = DEV_ANY;
 	l = imap_get(&p->defname, kernel, n);
 	for (i = 0; l && i < l->n; i++) {
 		const struct def *d = &p->defs[l->v[i]];
@@ -2634,7 +3616,7 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 		disc_push(&x, l->v[i], 0);
 	}
 	if (!out->ndefs) {
-		free(x.seen);
+		vis_free(&x.vis);
 		out->why = xasprintf("no definition of %s in namespace at::native under "
 		                     CS_NATIVE_REL " (%lu files read)",
 		                     kernel, (unsigned long)m->nfiles);
@@ -2643,25 +3625,33 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 	for (i = 0; i < x.qn; i++) {
 		x.cur = x.q[i];
 		x.depth = x.qd[i];
+		x.cur_reach = x.vis.reach[vis_slot(&x.vis, x.cur)];
 		x.params = param_names(&p->defs[x.cur], &x.nparams);
+		x.nspans = 0;
 		walk_def(m, &p->defs[x.cur], disc_tok, &x);
 		free_strv(x.params, x.nparams);
 		x.params = NULL;
 		x.nparams = 0;
 	}
+	for (i = 0; i < out->nstubs; i++)
+		out->stubs[i].guard = devset_guard(x.sdevs[i]);
 	free(x.q);
 	free(x.qd);
-	free(x.seen);
+	vis_free(&x.vis);
+	free(x.sdevs);
+	free(x.spans);
 	buf_init(&why);
 	if (out->nstubs) {
 		out->kind = CS_STUB_BACKED;
 		buf_printf(&why, "%s reaches ", kernel);
 		for (i = 0; i < out->nstubs; i++) {
 			const struct cs_stub *s = &out->stubs[i];
-			buf_printf(&why, "%s%s (%s %s:%lu%s%s%s)", i ? ", " : "", s->name,
+			buf_printf(&why, "%s%s (%s %s:%lu%s%s%s%s%s)", i ? ", " : "",
+			           s->name,
 			           s->how == CS_CALLED ? "called at" : "passed at",
 			           s->at.file, s->at.line, s->depth ? ", in " : "",
-			           s->depth ? s->in : "", s->declared ? "" : ", undeclared");
+			           s->depth ? s->in : "", s->declared ? "" : ", undeclared",
+			           s->guard ? ", only on " : "", s->guard ? s->guard : "");
 		}
 	} else if (out->cpu.file) {
 		out->kind = CS_CPU_ONLY;
@@ -2685,6 +3675,7 @@ void cs_discovery_free(struct cs_discovery *d)
 	for (i = 0; i < d->nstubs; i++) {
 		free(d->stubs[i].name);
 		free(d->stubs[i].in);
+		free(d->stubs[i].guard);
 	}
 	free(d->stubs);
 	free(d->cpu_why);
@@ -3286,33 +4277,11 @@ static int span_has_stub(const struct cs_model *m, const struct def *d,
 	w.ctx = &x;
 	w.expand = 1;
 	w.tids = 0;
+	w.site = a;
 	walk_text(&w, d->t, d->tn, a, b, d->inv, 0, NULL);
 	return x.found;
 }
 
-/* The end of the statement or block starting at t[i] (after an if's
- * condition or an else): the index after it. */
-static size_t stmt_end(const char *t, size_t n, size_t i)
-{
-	i = skip_ws(t, n, i);
-	if (i < n && t[i] == '{') {
-		size_t c = match_close(t, n, i, '{', '}');
-		return c < n ? c + 1 : n;
-	}
-	while (i < n && t[i] != ';') {
-		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, n, i);
-			continue;
-		}
-		if (t[i] == '(' || t[i] == '{') {
-			size_t c = match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
-			i = c < n ? c + 1 : n;
-			continue;
-		}
-		i++;
-	}
-	return i < n ? i + 1 : n;
-}
 
 static void before_stub(const struct cs_model *m, const struct def *d,
                         struct cs_outrule *out)

@@ -20,7 +20,8 @@
  * discovery (a shared kernel reaches them only through a stub).
  *
  * How it reads (the rules, from reading PyTorch 2.6.0 and 1.13.1):
- *   - every file goes through mask_code() (scan.h): comments and `#if 0`
+ *   - every file goes through mask_code_in_place() (scan.h, the bytes
+ *     mask_code gives): comments and `#if 0`
  *     groups never count; string and character literals are skipped by
  *     every scanner (a stub name inside a message is not a stub);
  *   - preprocessor lines are not code; function-like `#define`s are kept
@@ -58,8 +59,10 @@
  * but cs_dispatch_macro_types keeps one compiled PCRE2 pattern with its
  * match data).
  *
- * Speed (2 cores, PyTorch 2.6.0, 588 files, 11 MB, warm cache): cs_load
- * about 60 ms; a query reads a few bodies, well under a millisecond.
+ * Speed (PyTorch 2.6.0, 588 files, 9 MB): cs_load about 110 M
+ * instructions (callgrind; about 30 ms on one core, warm cache), one
+ * masking pass and one structural pass per file; a query reads a few
+ * bodies, well under a millisecond.
  */
 #ifndef MK_CPPSCAN_H
 #define MK_CPPSCAN_H
@@ -221,6 +224,13 @@ struct cs_stub {
 	                        counts too, a header's is preferred for decl) */
 	struct cs_loc decl;  /* that declaration (file NULL when undeclared) */
 	int defined;         /* DEFINE_DISPATCH(name) in some file */
+	char *guard;         /* NULL, or the devices every path reaching it
+	                        requires, none of them MPS: "CUDA, XPU"
+	                        (DeviceType names, in c10's order; "" when
+	                        the conditions on the way exclude each other).
+	                        Guarded stubs stay in the list; MPS never runs
+	                        them, so a caller registering stubs for MPS can
+	                        leave them out (owned) */
 };
 
 struct cs_discovery {
@@ -274,6 +284,21 @@ struct cs_discovery {
  *     at::native; `Q::f` to those in a namespace ending in Q or owned by
  *     struct Q; `at::f` (other than at::native) and member calls
  *     `x.f(..)` / `x->f(..)` are calls of operators and are not followed;
+ *   - device guards: a stub or call inside the branch of an `if` whose
+ *     condition requires devices other than MPS runs only there; a stub
+ *     every path of which is so guarded gets the devices in cs_stub.guard
+ *     (the paths' devices: the intersection along a path, the union over
+ *     paths).  Conditions read: `E.device().type() == DeviceType::CUDA`,
+ *     `E.device_type() == kCPU` (either side; at::, c10::), `E.is_cuda()`
+ *     and the other is_DEVICE() methods, such tests joined by `||`, and
+ *     `&&` with other terms (which do not widen them); a call of a helper
+ *     that, before returning anything but false, returns false unless a
+ *     device test holds (`if (!self.device().is_cpu()) return false;`).
+ *     Not read (the stub stays unguarded): negations and `!=`, `else`
+ *     branches, switches, ternaries, a loop or another if as an if's
+ *     branch without braces, conditions inside macro bodies.  (From
+ *     2.6.0's TensorAdvancedIndexing.cpp: _index_put_impl_ sorts for CUDA
+ *     and XPU only; can_use_expanded_index_path is false off CPU.);
  *   - struct names: an identifier naming a struct or class defined under
  *     CS_NATIVE_REL (outside cpu/), e.g. the functor given as template
  *     argument in `templates::uniform_impl_<UniformStub, Generator>(...)`,

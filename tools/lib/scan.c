@@ -187,12 +187,26 @@ static int is_hspace(char c)
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
 }
 
-/* Blank out [a, b) of out, keeping line ends. */
+/* is_hspace as a table */
+static const unsigned char hspace_byte[256] = {
+	[' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, ['\r'] = 1};
+
+/* Blank out [a, b) of out, keeping line ends: a line at a time, with
+ * memset where the line holds no carriage return. */
 static void blank(char *out, size_t a, size_t b)
 {
-	for (; a < b; a++)
-		if (out[a] != '\n' && out[a] != '\r')
-			out[a] = ' ';
+	while (a < b) {
+		const char *nl = memchr(out + a, '\n', b - a);
+		size_t e = nl ? (size_t)(nl - out) : b;
+		if (!memchr(out + a, '\r', e - a)) {
+			memset(out + a, ' ', e - a);
+		} else {
+			for (; a < e; a++)
+				if (out[a] != '\r')
+					out[a] = ' ';
+		}
+		a = e + 1;
+	}
 }
 
 /* Backslash-newline (LF or CRLF) at i: its length, else 0. */
@@ -395,14 +409,18 @@ static int digit_sep(const char *s, size_t i, size_t *memo_at,
 }
 
 /* Quoted literal at s[i] (quote q): index after its closing quote; stops
- * at an unescaped newline (unterminated literal) without consuming it. */
-static size_t skip_literal(const char *s, size_t len, size_t i)
+ * at an unescaped newline (unterminated literal) without consuming it.
+ * *edge (when EDGE is not NULL) is set when a backslash before a line
+ * end continues the literal on the next line. */
+static size_t skip_literal(const char *s, size_t len, size_t i, int *edge)
 {
 	char q = s[i];
 	size_t j = i + 1;
 
 	while (j < len) {
 		if (s[j] == '\\' && j + 1 < len) {
+			if (edge && (s[j + 1] == '\n' || s[j + 1] == '\r'))
+				*edge = 1;
 			j += 2;
 			if (s[j - 1] == '\r' && j < len && s[j] == '\n')
 				j++;
@@ -416,25 +434,77 @@ static size_t skip_literal(const char *s, size_t len, size_t i)
 	return len;
 }
 
-/* The bytes mask_c looks at once a line's first token is past. */
+/* The bytes mask_c looks at once a line's first token is past, and the
+ * NUL that ends the copy being written (a NUL inside the text is passed
+ * over as any other byte); with braces to list, the braces too. */
 static const unsigned char mask_stop[256] = {
-	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1};
+	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1};
+static const unsigned char mask_stop_br[256] = {
+	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1,
+	['{'] = 1, ['}'] = 1};
 
-static void mask_c(const char *s, size_t len, char *out)
+/* The end of the line comment starting at s[i]: the first newline that
+ * is not spliced by a backslash (LF or CRLF) before it, or len. */
+static size_t line_comment_end(const char *s, size_t len, size_t i)
+{
+	for (;;) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t k;
+		if (!nl)
+			return len;
+		k = (size_t)(nl - s);
+		if (s[k - 1] == '\\' || (s[k - 1] == '\r' && s[k - 2] == '\\')) {
+			i = k + 1;
+			continue;
+		}
+		return k;
+	}
+}
+
+/* Mask s into out (a copy of s, or s itself: every byte is read before
+ * it is blanked, and the look-backs of raw_prefix and digit_sep stop at
+ * a blanked byte as at the comment's last byte it replaced).  out[len]
+ * is a NUL.  BR (may be NULL): the braces met in code are listed there. */
+static void mask_c(const char *s, size_t len, char *out, struct mask_braces *br)
 {
 	size_t i = 0;
 	int bol = 1;        /* only blanks so far on this logical line */
 	int pending = 0;    /* an `#if 0` line is being read */
 	size_t memo_at = (size_t)-1, memo_from = 0; /* see digit_sep */
+	const unsigned char *stop = br ? mask_stop_br : mask_stop;
+	int *edge = br ? &br->edge : NULL;
 
 	while (i < len) {
 		char c;
 		size_t sp;
 
-		/* past the line's first token only these bytes matter */
-		if (!bol)
-			while (i < len && !mask_stop[(unsigned char)s[i]])
+		/* past the line's first token only these bytes matter; out
+		 * equals s from i on and ends with a NUL, which stops the loop */
+		if (!bol) {
+			for (;;) {
+				if (stop[(unsigned char)out[i]])
+					break;
+				if (stop[(unsigned char)out[i + 1]]) {
+					i += 1;
+					break;
+				}
+				if (stop[(unsigned char)out[i + 2]]) {
+					i += 2;
+					break;
+				}
+				if (stop[(unsigned char)out[i + 3]]) {
+					i += 3;
+					break;
+				}
+				i += 4;
+			}
+			if (i >= len)
+				break;
+			if (s[i] == '\0') {
 				i++;
+				continue;
+			}
+		}
 		if (i >= len)
 			break;
 		c = s[i];
@@ -450,6 +520,10 @@ static void mask_c(const char *s, size_t len, char *out)
 				pending = 0;
 				i = skip_group(s, len, out, i);
 			}
+			/* indentation (out equals s from i on and ends with a
+			 * NUL, which is not a blank) */
+			while (hspace_byte[(unsigned char)out[i]])
+				i++;
 			continue;
 		}
 		if (bol && is_hspace(c)) {
@@ -459,28 +533,47 @@ static void mask_c(const char *s, size_t len, char *out)
 		if (bol && c == '#' && is_if0(s, len, i))
 			pending = 1;
 		bol = 0;
-		if (c == '/' && i + 1 < len && s[i + 1] == '/') {
-			size_t j = i;
-			while (j < len && s[j] != '\n') {
-				size_t k = splice_at(s, len, j);
-				j += k ? k : 1;
+		if (br && (c == '{' || c == '}')) {
+			if (br->n == br->cap) {
+				/* C++ has about one brace in 40 bytes */
+				br->cap = br->cap ? br->cap * 2 : len / 32 + 64;
+				br->pos = xrealloc(br->pos, br->cap * sizeof *br->pos);
 			}
+			br->pos[br->n++] = i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < len && s[i + 1] == '/') {
+			size_t j = line_comment_end(s, len, i + 2);
 			blank(out, i, j);
 			i = j;
 		} else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
 			size_t j = i + 2;
-			while (j < len && !(s[j] == '*' && j + 1 < len &&
-			                    s[j + 1] == '/'))
+			for (;;) {
+				const char *st = j < len ? memchr(s + j, '*', len - j) : NULL;
+				if (!st) {
+					j = len;
+					break;
+				}
+				j = (size_t)(st - s);
+				if (j + 1 < len && s[j + 1] == '/') {
+					j += 2;
+					break;
+				}
 				j++;
-			j = j < len ? j + 2 : len;
+			}
 			blank(out, i, j);
 			i = j;
 		} else if (c == '"') {
+			if (edge && i > 0 && s[i - 1] == 'R')
+				*edge = 1;
 			i = raw_prefix(s, i) ? skip_raw_string(s, len, i)
-			                     : skip_literal(s, len, i);
+			                     : skip_literal(s, len, i, edge);
 		} else if (c == '\'') {
-			i = digit_sep(s, i, &memo_at, &memo_from) ? i + 1
-			                                         : skip_literal(s, len, i);
+			if (edge && i > 0 && is_ident((unsigned char)s[i - 1]))
+				*edge = 1;
+			i = digit_sep(s, i, &memo_at, &memo_from)
+			        ? i + 1
+			        : skip_literal(s, len, i, edge);
 		} else
 			i++;
 	}
@@ -514,7 +607,7 @@ static void mask_python(const char *s, size_t len, char *out)
 				}
 				i = j < len ? j : len;
 			} else
-				i = skip_literal(s, len, i);
+				i = skip_literal(s, len, i, NULL);
 		} else
 			i++;
 	}
@@ -529,8 +622,21 @@ char *mask_code(const char *src, size_t len, enum scan_lang lang)
 	if (lang == LANG_PYTHON)
 		mask_python(src, len, out);
 	else
-		mask_c(src, len, out);
+		mask_c(src, len, out, NULL);
 	return out;
+}
+
+void mask_code_in_place(char *text, size_t len, struct mask_braces *br)
+{
+	if (br)
+		memset(br, 0, sizeof *br);
+	mask_c(text, len, text, br);
+}
+
+void mask_braces_free(struct mask_braces *br)
+{
+	free(br->pos);
+	memset(br, 0, sizeof *br);
 }
 
 size_t last_le(const size_t *v, size_t n, size_t x)

@@ -63,6 +63,30 @@ enum scan_lang { LANG_C = 0 /* .mm .h .cpp .metal */, LANG_PYTHON };
  * are kept (comment markers inside them are not comments). */
 char *mask_code(const char *src, size_t len, enum scan_lang lang);
 
+/* The braces a C-family masking pass met in code (outside comments,
+ * `#if 0` groups and literals), for a reader that pairs them without a
+ * second pass over the text (cppscan). */
+struct mask_braces {
+	size_t *pos;      /* byte offsets of '{' and '}', ascending (owned) */
+	size_t n, cap;
+	int edge;         /* a literal whose extent another reader may judge
+	                     differently was met: a quote after 'R' (a raw
+	                     string), a quote right after an identifier
+	                     character (a digit separator or an encoding
+	                     prefix), a backslash before a line end inside a
+	                     literal.  Such a reader should pair its braces
+	                     itself. */
+};
+
+/* mask_code_in_place: mask_code(text, len, LANG_C) written over text
+ * itself (the same bytes as the copy mask_code returns).  text[len] must
+ * be readable and '\0' (read_file's buffers are).  BR (may be NULL) is
+ * zeroed and filled; free it with mask_braces_free.  No errors. */
+void mask_code_in_place(char *text, size_t len, struct mask_braces *br);
+
+/* mask_braces_free: release br->pos and zero br (a zeroed br is fine). */
+void mask_braces_free(struct mask_braces *br);
+
 /* last_le: the index of the last of the n ascending values v[] that is
  * at most x (0 when none is, or n is 0): with v the byte offsets where
  * lines start, the 0-based line holding byte x.  Binary search. */
