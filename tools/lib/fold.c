@@ -181,16 +181,21 @@ static int discover(struct fold_row *r, struct cs_lazy *cs, const char *kernel,
 		return -1;
 	r->reach = cs_discover(m, kernel, d);
 	if (d->kind == CS_STUB_BACKED) {
+		/* a stub reached only on other devices (cs_stub.guard) is not
+		 * MPS's to register */
 		r->stubs = xcalloc(d->nstubs + 1, sizeof *r->stubs);
 		for (i = 0; i < d->nstubs; i++) {
-			r->stubs[i].name = xstrdup(d->stubs[i].name);
-			r->stubs[i].where = d->stubs[i].at.file
-			                        ? xasprintf("%s:%lu", d->stubs[i].at.file,
-			                                    d->stubs[i].at.line)
-			                        : xstrdup("?");
-			r->stubs[i].declared = d->stubs[i].declared;
+			struct fold_stub *t = &r->stubs[r->nstubs];
+			if (d->stubs[i].guard)
+				continue;
+			t->name = xstrdup(d->stubs[i].name);
+			t->where = d->stubs[i].at.file
+			               ? xasprintf("%s:%lu", d->stubs[i].at.file,
+			                           d->stubs[i].at.line)
+			               : xstrdup("?");
+			t->declared = d->stubs[i].declared;
+			r->nstubs++;
 		}
-		r->nstubs = d->nstubs;
 	}
 	return 0;
 }

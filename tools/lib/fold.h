@@ -17,7 +17,8 @@
  *   - refused too: no CPU or CUDA line to join, CPU and CUDA kernels that
  *     differ, a dispatch map not in block style.
  * For every row that folds (or gets MPS added), the stubs its kernel
- * reaches are the ones MPS must now register.
+ * reaches are the ones MPS must now register (those reached only on
+ * other devices, cppscan's cs_stub.guard, are left out).
  *
  * Key order: when the keys of the line being joined are in alphabetical
  * order ignoring case (`CPU, CUDA, XPU`, `CPU, CUDA, Meta`), MPS goes to

@@ -239,7 +239,10 @@ static void find_stubs(struct mg_plan *p)
 		if (disc.kind == CS_UNKNOWN)
 			known = 0;
 		for (j = 0; j < disc.nstubs; j++) {
-			char *w = disc.stubs[j].at.file
+			char *w;
+			if (disc.stubs[j].guard) /* only on other devices */
+				continue;
+			w = disc.stubs[j].at.file
 			              ? xasprintf("%s:%lu", disc.stubs[j].at.file,
 			                          disc.stubs[j].at.line)
 			              : xstrdup("?");

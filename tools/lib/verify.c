@@ -414,22 +414,29 @@ static void rule_rows(struct ctx *c, long o)
 			if (k && k->kind == CS_STUB_BACKED) {
 				/* the stubs the shared kernel reaches: those MPS does not
 				 * register yet come first in what to do */
-				size_t j, nmiss = 0, shown = 0;
+				size_t j, nmiss = 0, shown = 0, nneed = 0;
 				for (j = 0; j < k->nstubs; j++)
-					nmiss += !registered(c, k->stubs[j].name);
-				buf_puts(&m, nmiss ? " once MPS registers " : " (MPS registers ");
-				for (j = 0; j < k->nstubs; j++) {
-					if (nmiss && registered(c, k->stubs[j].name))
+					if (!k->stubs[j].guard) { /* only on other devices */
+						nneed++;
+						nmiss += !registered(c, k->stubs[j].name);
+					}
+				buf_puts(&m, !nneed ? "" : nmiss ? " once MPS registers "
+				                                 : " (MPS registers ");
+				for (j = 0; j < k->nstubs && nneed; j++) {
+					if (k->stubs[j].guard ||
+					    (nmiss && registered(c, k->stubs[j].name)))
 						continue;
 					buf_printf(&m, "%s%s",
-					           shown ? shown + 1 == (nmiss ? nmiss : k->nstubs)
+					           shown ? shown + 1 == (nmiss ? nmiss : nneed)
 					                       ? " and " : ", "
 					                 : "",
 					           k->stubs[j].name);
 					shown++;
 				}
-				buf_printf(&m, nmiss ? ", which `%s` reaches" : ", which `%s` "
-				                       "reaches, already)", entity(cc->kernel));
+				if (nneed)
+					buf_printf(&m, nmiss ? ", which `%s` reaches"
+					                     : ", which `%s` reaches, already)",
+					           entity(cc->kernel));
 			}
 		} else {
 			buf_printf(&m, "%s uses the shared kernel `%s`; route this row "

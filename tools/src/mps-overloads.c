@@ -53,6 +53,7 @@ static const struct tool_info info = {
 	"structured_delegate, autogen, composite, mps_kernel, mps_route, stubs:\n"
 	"for a shared row, and for an MPS-specific row that could be folded, the\n"
 	"DispatchStubs its shared kernel reaches ({name, reached_at, declared};\n"
+	"those reached only on other devices are left out;\n"
 	"[] when it calls other operators only), from the C++ sources; null for\n"
 	"other rows, when the kernel does CPU-only work or has no definition, and\n"
 	"when the sources are not there (a tree without them, or --yaml).\n"
@@ -233,7 +234,10 @@ static json_t *row_stubs(const struct nf_func *f)
 	if (d.kind == CS_STUB_BACKED || d.kind == CS_DEVICE_GENERIC) {
 		a = json_array();
 		for (i = 0; i < d.nstubs; i++) {
-			json_t *o = json_object();
+			json_t *o;
+			if (d.stubs[i].guard) /* reached only on other devices */
+				continue;
+			o = json_object();
 			char *w = xasprintf("%s:%lu", d.stubs[i].at.file, d.stubs[i].at.line);
 			json_object_set_new(o, "name", json_string(d.stubs[i].name));
 			json_object_set_new(o, "reached_at", json_string(w));
