@@ -311,15 +311,19 @@ static void test_check_text(void **state)
 	             "TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()),\n"
 	             "    \"op on MPS supports only floating-point inputs, got \", "
 	             "iter.common_dtype());");
-	/* fewer terms as the negation of what is refused */
+	/* always the allowed set, never the negation of what is refused: a
+	 * negation would let uint16 or float8 through */
 	want_check(bits(noncx),
-	             "TORCH_CHECK_TYPE(!isComplexType(iter.common_dtype()),\n"
-	             "    \"op on MPS does not support complex inputs, got \", "
-	             "iter.common_dtype());");
+	             "TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()) || "
+	             "isIntegralType(iter.common_dtype(), /*includeBool=*/true),\n"
+	             "    \"op on MPS supports only floating-point, integral and "
+	             "bool inputs, got \", iter.common_dtype());");
 	want_check(bits(nobool),
-	             "TORCH_CHECK_TYPE(iter.common_dtype() != kBool,\n"
-	             "    \"op on MPS does not support Bool inputs, got \", "
-	             "iter.common_dtype());");
+	             "TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()) || "
+	             "isIntegralType(iter.common_dtype(), /*includeBool=*/false) || "
+	             "isComplexType(iter.common_dtype()),\n"
+	             "    \"op on MPS supports only floating-point, integral and "
+	             "complex inputs, got \", iter.common_dtype());");
 	want_check(bits(fh),
 	             "TORCH_CHECK_TYPE(iter.common_dtype() == kFloat || "
 	             "iter.common_dtype() == kHalf,\n"

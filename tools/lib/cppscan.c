@@ -28,8 +28,8 @@
 #include "cppscan.h"
 #include "diag.h"
 #include "scan.h"
+#include "walk.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,7 +38,6 @@
 
 #define NOSZ ((size_t)-1)
 #define MAX_MDEPTH 8      /* macro expansion depth */
-#define MAX_WALK_DEPTH 32 /* folder depth */
 #define DT_DEPTH 3        /* dtype reading: helper calls followed */
 
 /* ---------------- characters ---------------- */
@@ -739,30 +738,6 @@ static int has_suffix(const char *s, const char *suf)
 	return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Folders whose code serves other devices only (cppscan.h). */
-static int device_folder(const char *name)
-{
-	static const char *const skip[] = {"cuda", "hip", "miopen", "cudnn",
-	                                   "mps", "xpu", "vulkan", "metal",
-	                                   "mtia", "hpu", NULL};
-	size_t i;
-	for (i = 0; skip[i]; i++)
-		if (strcmp(name, skip[i]) == 0)
-			return 1;
-	return 0;
-}
-
-struct names {
-	char **v;
-	size_t n, cap;
-};
-
-/* "a/b", malloc'd (xasprintf costs a formatted print per name) */
 static char *path_join(const char *a, const char *b)
 {
 	size_t na = strlen(a), nb = strlen(b);
@@ -773,67 +748,10 @@ static char *path_join(const char *a, const char *b)
 	return r;
 }
 
-/* Collect root/rel's .cpp and .h files (recursively, device folders and
- * symlinked folders skipped, names sorted for a stable order) into *out.
- * A missing folder is empty.  -1 after a diagnostic. */
-static int walk(const char *root, const char *rel, int depth,
-                struct names *out)
-{
-	char *dir = path_join(root, rel);
-	DIR *d;
-	struct dirent *e;
-	struct names here = {NULL, 0, 0};
-	size_t i;
-	int rc = 0;
-
-	d = opendir(dir);
-	if (!d) {
-		int err = errno;
-		if (err == ENOENT || err == ENOTDIR) {
-			free(dir);
-			return 0;
-		}
-		warnx_("cannot open '%s': %s", dir, strerror(err));
-		free(dir);
-		return -1;
-	}
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		GROW(here.v, here.n, here.cap);
-		here.v[here.n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (here.n)
-		qsort(here.v, here.n, sizeof *here.v, cmp_str);
-	for (i = 0; i < here.n; i++) {
-		char *r = path_join(rel, here.v[i]);
-		char *full = path_join(root, r);
-		struct stat st;
-		if (rc == 0 && lstat(full, &st) == 0) {
-			int link = S_ISLNK(st.st_mode);
-			if (link && stat(full, &st) != 0)
-				st.st_mode = 0; /* dangling: skipped */
-			if (S_ISDIR(st.st_mode)) {
-				if (!link && depth < MAX_WALK_DEPTH &&
-				    !device_folder(here.v[i]) &&
-				    walk(root, r, depth + 1, out) != 0)
-					rc = -1;
-			} else if (S_ISREG(st.st_mode) &&
-			           (has_suffix(here.v[i], ".cpp") ||
-			            has_suffix(here.v[i], ".h"))) {
-				GROW(out->v, out->n, out->cap);
-				out->v[out->n++] = r;
-				r = NULL;
-			}
-		}
-		free(full);
-		free(r);
-	}
-	free_strv(here.v, here.n);
-	free(dir);
-	return rc;
-}
+/* Folders whose code serves other devices only (cppscan.h). */
+static const char *const device_folders[] = {"cuda", "hip", "miopen", "cudnn",
+                                             "mps", "xpu", "vulkan", "metal",
+                                             "mtia", "hpu", NULL};
 
 /* ---------------- preprocessor lines and macros ---------------- */
 
@@ -2173,7 +2091,8 @@ static int load_file(struct cs_model *m, const char *rel)
 
 int cs_load(struct cs_model *m, const char *root)
 {
-	struct names files = {NULL, 0, 0};
+	static const char *const sufs[] = {".cpp", ".h", NULL};
+	struct walk_list files = {NULL, 0};
 	struct stat st;
 	char *dir;
 	size_t i;
@@ -2195,22 +2114,25 @@ int cs_load(struct cs_model *m, const char *root)
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 		m->have_native = 1;
 	free(dir);
-	if (m->have_native && walk(root, CS_NATIVE_REL, 0, &files) != 0) {
-		free_strv(files.v, files.n);
+	/* the files of the one folder walker (walk.h: regular files, links
+	 * to folders not followed), device folders skipped at any depth */
+	if (m->have_native &&
+	    walk_tree(root, CS_NATIVE_REL, WALK_MAX_DEPTH, NULL, device_folders,
+	              sufs, &files) != 0) {
 		cs_free(m);
 		return -1;
 	}
 	/* headers first: their macros are known when a .cpp file is parsed */
 	for (i = 0; i < files.n; i++)
-		if (has_suffix(files.v[i], ".h") && load_file(m, files.v[i]) != 0)
+		if (has_suffix(files.paths[i], ".h") && load_file(m, files.paths[i]) != 0)
 			goto fail;
 	for (i = 0; i < files.n; i++)
-		if (!has_suffix(files.v[i], ".h") && load_file(m, files.v[i]) != 0)
+		if (!has_suffix(files.paths[i], ".h") && load_file(m, files.paths[i]) != 0)
 			goto fail;
-	free_strv(files.v, files.n);
+	walk_free(&files);
 	return 0;
 fail:
-	free_strv(files.v, files.n);
+	walk_free(&files);
 	cs_free(m);
 	return -1;
 }

@@ -1025,12 +1025,17 @@ static void check_words(FILE *out, unsigned allowed)
 	                                 "ComplexFloat", "ComplexHalf"};
 	size_t i;
 	int k = 0;
-	fputs("  host check: TORCH_CHECK_TYPE refuses ", out);
+	fputs("  host check: TORCH_CHECK_TYPE lets through only ", out);
+	for (i = 0; i < 11; i++)
+		if (allowed & (1u << i))
+			fprintf(out, "%s%s", k++ ? ", " : "", st[i]);
+	fputs(" (the meta function lets other dtypes through, and no kernel is "
+	      "registered for them: ", out);
+	k = 0;
 	for (i = 0; i < 11; i++)
 		if (!(allowed & (1u << i)))
 			fprintf(out, "%s%s", k++ ? ", " : "", st[i]);
-	fputs(" (the meta function lets them through, no kernel is registered "
-	      "for them)\n", out);
+	fputs(", ...)\n", out);
 }
 
 static const char *file_rel(const struct mg_plan *p, int file)
@@ -1169,6 +1174,21 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		default:
 			fprintf(out, "\"%s\" in %s\n", it->name, it->detail);
 		}
+	}
+	/* the test lists: say so when they hold nothing of OP */
+	{
+		size_t nx = 0;
+		for (i = 0; i < p->rt.n; i++)
+			nx += p->rt.items[i].what == RT_XFAIL;
+		if (nx == 0 && (p->hm.have_common_mps || p->hm.have_test_mps))
+			fprintf(out, "test lists: no expected-failure or skip entry of %s "
+			        "in %s%s%s\n", p->op,
+			        p->hm.have_common_mps ? COMMON_MPS_REL : "",
+			        p->hm.have_common_mps && p->hm.have_test_mps ? " or " : "",
+			        p->hm.have_test_mps ? TEST_MPS_REL : "");
+		else if (nx == 0)
+			fprintf(out, "test lists: neither %s nor %s exists: not checked\n",
+			        COMMON_MPS_REL, TEST_MPS_REL);
 	}
 	any = 0;
 	for (i = 0; i < p->rt.n; i++) {

@@ -150,10 +150,10 @@ void rg_plan_free(struct rg_plan *p);
  * Byte, Bool, ComplexFloat, ComplexHalf): "TORCH_CHECK_TYPE(COND,\n
  * INDENT  MESSAGE);" (no leading indent, no line end), COND on
  * iter.common_dtype() written with isFloatingType, isIntegralType(t,
- * includeBool), isComplexType and == / != kT, as the allowed set or the
- * negation of the refused set, whichever needs fewer terms (the allowed
- * set on a tie); MESSAGE "OP on MPS supports only DESC inputs, got " or
- * "OP on MPS does not support DESC inputs, got " followed by the dtype.
+ * includeBool), isComplexType and == kT, naming the allowed set (so a
+ * dtype outside the eleven, uint16 or float8, is refused as well);
+ * MESSAGE "OP on MPS supports only DESC inputs, got " followed by the
+ * dtype.
  * EOL and INDENT (the body's indentation) shape the second line.
  * malloc'd (caller frees).  ALLOWED 0 or every dtype: NULL. */
 char *rg_check_text(const char *op, unsigned allowed, const char *eol,
