@@ -27,6 +27,7 @@
  */
 #include "cppscan.h"
 #include "diag.h"
+#include "lex.h"
 #include "scan.h"
 #include "walk.h"
 
@@ -118,70 +119,6 @@ static size_t ident_end(const char *t, size_t n, size_t i)
 	return i;
 }
 
-/* C++ raw string R"d( ... )d" whose '"' is at t[i]: the index after it
- * (n when unterminated), or 0 when t[i] does not open one (no R, LR, uR,
- * UR or u8R prefix as a whole token just before, or no '(' within 16
- * delimiter characters). */
-static size_t raw_string_end(const char *t, size_t n, size_t i)
-{
-	size_t k, d, dl, j;
-	if (i == 0 || t[i - 1] != 'R')
-		return 0;
-	k = i - 1;
-	if (k >= 2 && t[k - 2] == 'u' && t[k - 1] == '8')
-		k -= 2;
-	else if (k >= 1 && (t[k - 1] == 'L' || t[k - 1] == 'u' || t[k - 1] == 'U'))
-		k--;
-	if (k > 0 && idc(t[k - 1]))
-		return 0;
-	for (d = i + 1; d < n && d - (i + 1) <= 16; d++)
-		if (t[d] == '(' || t[d] == '"' || t[d] == '\n' || t[d] == ')' ||
-		    t[d] == '\\' || sp(t[d]))
-			break;
-	if (d >= n || t[d] != '(' || d - (i + 1) > 16)
-		return 0;
-	dl = d - (i + 1);
-	for (j = d + 1; j < n; j++)
-		if (t[j] == ')' && j + 1 + dl < n &&
-		    memcmp(t + j + 1, t + i + 1, dl) == 0 && t[j + 1 + dl] == '"')
-			return j + 2 + dl;
-	return n;
-}
-
-/* The quote at t[i] is a C++14 digit separator (1'000, 0xFF'FF). */
-static int digit_sep(const char *t, size_t i)
-{
-	size_t s = i;
-	while (s > 0 && idc(t[s - 1]))
-		s--;
-	if (s == i)
-		return 0;
-	if (t[s] >= '0' && t[s] <= '9')
-		return 1;
-	return s > 0 && (t[s - 1] == '\'' || t[s - 1] == '.');
-}
-
-/* Skip the literal whose quote is at t[i]: the index after it.  An
- * unterminated ordinary literal ends at its line's end. */
-static size_t skip_lit(const char *t, size_t n, size_t i)
-{
-	char q = t[i];
-	if (q == '"') {
-		size_t e = raw_string_end(t, n, i);
-		if (e)
-			return e;
-	} else if (digit_sep(t, i)) {
-		return i + 1;
-	}
-	i++;
-	while (i < n && t[i] != q && t[i] != '\n') {
-		if (t[i] == '\\' && i + 1 < n)
-			i++;
-		i++;
-	}
-	return i < n ? i + 1 : n;
-}
-
 /* Stop tables for match_close: the quotes and one bracket pair. */
 static unsigned char stop_paren[256], stop_brace[256], stop_other[256];
 
@@ -215,7 +152,7 @@ static size_t match_close(const char *t, size_t n, size_t i, char open,
 			break;
 		c = t[i];
 		if (c == '"' || c == '\'') {
-			i = skip_lit(t, n, i);
+			i = lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (c == open)
@@ -240,7 +177,7 @@ static size_t skip_targs(const char *t, size_t n, size_t e)
 	while (i < n) {
 		char c = t[i];
 		if (c == '"' || c == '\'') {
-			i = skip_lit(t, n, i);
+			i = lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (c == '(') {
@@ -259,59 +196,6 @@ static size_t skip_targs(const char *t, size_t n, size_t e)
 		i++;
 	}
 	return e;
-}
-
-static char *trim_dup(const char *s, size_t a, size_t b)
-{
-	while (a < b && sp(s[a]))
-		a++;
-	while (b > a && sp(s[b - 1]))
-		b--;
-	return xstrndup(s + a, b - a);
-}
-
-/* The arguments of the call whose '(' is t[open] and ')' is t[close], split
- * at top-level commas (parentheses only, as the preprocessor does), each
- * trimmed and malloc'd.  `f()` has none. */
-static char **split_args(const char *t, size_t open, size_t close, size_t *na)
-{
-	char **v = NULL;
-	size_t n = 0, cap = 0, a = open + 1, i = open + 1;
-	long depth = 0;
-	while (i <= close) {
-		char c = t[i];
-		if ((c == '"' || c == '\'') && i < close) {
-			i = skip_lit(t, close, i);
-			continue;
-		}
-		if (c == '(')
-			depth++;
-		else if (c == ')' && depth > 0 && i < close)
-			depth--;
-		else if ((c == ',' && depth == 0) || i == close) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 4;
-				v = xrealloc(v, cap * sizeof *v);
-			}
-			v[n++] = trim_dup(t, a, i);
-			a = i + 1;
-		}
-		i++;
-	}
-	if (n == 1 && v[0][0] == '\0') {
-		free(v[0]);
-		n = 0;
-	}
-	*na = n;
-	return v;
-}
-
-static void free_strv(char **v, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 static int span_is(const char *s, size_t n, const char *w)
@@ -599,12 +483,8 @@ struct cfile {
 };
 
 struct macro {
-	char *name;
-	char **params;
-	size_t np;
-	int variadic;
-	char *body;
-	size_t file;
+	struct lex_macro m;
+	size_t file;        /* where it is defined */
 };
 
 enum { D_FN = 0, D_IMPL, D_META };
@@ -781,70 +661,23 @@ static const struct macro *find_macro(const struct priv *p, size_t file,
 static void take_define(struct priv *p, size_t file, const char *c, size_t a,
                         size_t b)
 {
-	size_t i = skip_ws(c, b, a + 1), ns, ne, close, np, k;
+	size_t ns, ne, open, close, k;
 	struct macro *mc;
-	struct buf body;
-	char **params;
 	const struct ilist *l;
 
-	if (!word_at(c, b, i, "define"))
-		return;
-	i = skip_ws(c, b, i + 6);
-	ns = i;
-	i = ident_end(c, b, i);
-	ne = i;
-	if (ne == ns || !id0(c[ns]) || i >= b || c[i] != '(')
-		return; /* object-like */
-	close = match_close(c, b, i, '(', ')');
-	if (close >= b)
+	if (!lex_define_head(c, a, b, &ns, &ne, &open, &close))
 		return;
 	l = imap_get(&p->macros, c + ns, ne - ns);
 	if (l)
 		for (k = 0; k < l->n; k++)
 			if (p->mac[l->v[k]].file == file)
 				return;
-	params = split_args(c, i, close, &np);
 	GROW(p->mac, p->nmac, p->cap_mac);
 	mc = &p->mac[p->nmac];
-	memset(mc, 0, sizeof *mc);
-	mc->name = xstrndup(c + ns, ne - ns);
-	mc->params = params;
-	mc->np = np;
+	lex_define_take(c, b, ns, ne, open, close, &mc->m);
 	mc->file = file;
-	if (np && strcmp(params[np - 1], "...") == 0) {
-		mc->variadic = 1;
-		free(params[np - 1]);
-		params[np - 1] = xstrdup("__VA_ARGS__");
-	}
-	/* the body: continuation backslashes become blanks, and newlines;
-	 * the bytes between them are copied a run at a time */
-	buf_init(&body);
-	for (k = close + 1; k < b;) {
-		size_t r = k, q;
-		while (r < b && c[r] != '\\' && c[r] != '\n')
-			r++;
-		buf_add(&body, c + k, r - k);
-		if (r >= b)
-			break;
-		k = r + 1;
-		if (c[r] == '\\') {
-			q = r + 1;
-			while (q < b && (c[q] == ' ' || c[q] == '\t' || c[q] == '\r'))
-				q++;
-			if (q == b || c[q] == '\n') {
-				buf_add(&body, " ", 1);
-				k = q + 1;
-			} else {
-				buf_add(&body, c + r, 1);
-			}
-		} else {
-			buf_add(&body, " ", 1);
-		}
-	}
-	mc->body = trim_dup(body.data ? body.data : "", 0, body.len);
-	buf_free(&body);
-	imap_add(&p->macros, mc->name, strlen(mc->name), (long)p->nmac);
-	p->macfirst[(unsigned char)mc->name[0]] = 1;
+	imap_add(&p->macros, mc->m.name, strlen(mc->m.name), (long)p->nmac);
+	p->macfirst[(unsigned char)mc->m.name[0]] = 1;
 	p->nmac++;
 }
 
@@ -854,7 +687,7 @@ static long brace_net(const char *c, size_t a, size_t b)
 	long net = 0;
 	while (a < b) {
 		if (c[a] == '"' || c[a] == '\'') {
-			a = skip_lit(c, b, a);
+			a = lex_skip_literal(c, b, a);
 			continue;
 		}
 		if (c[a] == '{')
@@ -868,7 +701,7 @@ static long brace_net(const char *c, size_t a, size_t b)
 
 /* The same count from the braces the masking pass listed (br, sorted):
  * those in [a, b) that are still braces.  Without literal edges the
- * masking pass and skip_lit agree on every literal (none spans a line),
+ * masking pass and lex_skip_literal agree on every literal (none spans a line),
  * and a and b are line starts, so the two counts are equal. */
 static long brace_net_listed(const char *c, const struct mask_braces *br,
                              size_t a, size_t b)
@@ -943,20 +776,7 @@ static void directives(struct priv *p, size_t file, char *c, size_t n,
 		i = e;
 		{
 			size_t w, we;
-			e = j;
-			for (;;) {
-				const char *nl = memchr(c + e, '\n', n - e);
-				e = nl ? (size_t)(nl - c) : n;
-				k = e;
-				while (k > j && (c[k - 1] == ' ' || c[k - 1] == '\t' ||
-				                 c[k - 1] == '\r'))
-					k--;
-				if (e < n && k > j && c[k - 1] == '\\') {
-					e++;
-					continue;
-				}
-				break;
-			}
+			e = lex_directive_end(c, n, j);
 			take_define(p, file, c, j, e);
 			w = skip_ws(c, e, j + 1);
 			we = ident_end(c, e, w);
@@ -1002,105 +822,6 @@ static void directives(struct priv *p, size_t file, char *c, size_t n,
 		free(g[k].bd);
 	}
 	free(g);
-}
-
-static long param_index(const struct macro *mc, const char *s, size_t n)
-{
-	size_t i;
-	for (i = 0; i < mc->np; i++)
-		if (mc->params[i][0] == s[0] && span_is(s, n, mc->params[i]))
-			return (long)i;
-	return -1;
-}
-
-/* The expansion of mc with args (malloc'd): parameters replaced by their
- * arguments, #param stringized, ## pasted (blanks around it removed),
- * __VA_ARGS__ the variadic arguments joined by ", ". */
-static char *expand(const struct macro *mc, char **args, size_t na)
-{
-	struct buf o;
-	const char *b = mc->body;
-	size_t n = strlen(b), i = 0;
-	char *va = NULL;
-
-	if (mc->variadic) {
-		struct buf v;
-		size_t k;
-		buf_init(&v);
-		for (k = mc->np - 1; k < na; k++) {
-			if (k > mc->np - 1)
-				buf_puts(&v, ", ");
-			buf_puts(&v, args[k]);
-		}
-		va = v.data ? v.data : xstrdup("");
-	}
-	buf_init(&o);
-	while (i < n) {
-		char c = b[i];
-		if (c == '"' || c == '\'') {
-			size_t e = skip_lit(b, n, i);
-			buf_add(&o, b + i, e - i);
-			i = e;
-			continue;
-		}
-		if (c == '#' && i + 1 < n && b[i + 1] == '#') {
-			while (o.len && sp(o.data[o.len - 1]))
-				o.data[--o.len] = '\0';
-			i = skip_ws(b, n, i + 2);
-			continue;
-		}
-		if (c == '#') {
-			size_t s = skip_ws(b, n, i + 1), e = ident_end(b, n, s);
-			long k = param_index(mc, b + s, e - s);
-			if (k >= 0) {
-				const char *a = (mc->variadic && (size_t)k == mc->np - 1)
-				                    ? va
-				                    : ((size_t)k < na ? args[k] : "");
-				buf_add(&o, "\"", 1);
-				for (; *a; a++) {
-					if (*a == '"' || *a == '\\')
-						buf_add(&o, "\\", 1);
-					buf_add(&o, a, 1);
-				}
-				buf_add(&o, "\"", 1);
-				i = e;
-				continue;
-			}
-			buf_add(&o, "#", 1);
-			i++;
-			continue;
-		}
-		if (id0(c)) {
-			size_t e = ident_end(b, n, i);
-			long k = param_index(mc, b + i, e - i);
-			if (k >= 0) {
-				const char *a = (mc->variadic && (size_t)k == mc->np - 1)
-				                    ? va
-				                    : ((size_t)k < na ? args[k] : "");
-				buf_puts(&o, a);
-			} else {
-				buf_add(&o, b + i, e - i);
-			}
-			i = e;
-			continue;
-		}
-		if (c >= '0' && c <= '9') { /* a number is one token */
-			size_t e = ident_end(b, n, i);
-			buf_add(&o, b + i, e - i);
-			i = e;
-			continue;
-		}
-		{ /* a run of other bytes, copied at once */
-			size_t r = i + 1;
-			while (r < n && b[r] != '"' && b[r] != '\'' && b[r] != '#' &&
-			       !idc(b[r]))
-				r++;
-			buf_add(&o, b + i, r - i);
-			i = r;
-		}
-	}
-	free(va);
-	return o.data ? o.data : xstrdup("");
 }
 
 /* ---------------- namespace-level structure ---------------- */
@@ -1154,7 +875,7 @@ static void pairs_build(struct pairs *bp, const char *t, size_t n)
 			break;
 		c = t[i];
 		if (c == '"' || c == '\'') {
-			i = skip_lit(t, n, i);
+			i = lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (c == '{') {
@@ -1177,7 +898,7 @@ static void pairs_build(struct pairs *bp, const char *t, size_t n)
 
 /* The same table from the braces the masking pass listed (scan.h
  * mask_code_in_place): those the preprocessor lines did not blank since.
- * Without literal edges (br->edge 0) the masking pass and skip_lit agree
+ * Without literal edges (br->edge 0) the masking pass and lex_skip_literal agree
  * on every literal's extent, so these are the braces pairs_build meets:
  * the text is not read a second time. */
 static void pairs_from(struct pairs *bp, const char *t,
@@ -1583,7 +1304,7 @@ static int classify(const char *t, size_t hs, size_t brace,
 		if (c == '"' || c == '\'') {
 			if (arrow == NOSZ)
 				quoted = 1;
-			k = skip_lit(t, brace, k) - 1;
+			k = lex_skip_literal(t, brace, k) - 1;
 			continue;
 		}
 		if (c == '(') {
@@ -1904,11 +1625,11 @@ static void expand_scope_call(struct cs_model *m, struct unit *u,
 	if (u->depth >= MAX_MDEPTH)
 		return;
 	for (k = 0; k < u->depth; k++)
-		if (strcmp(u->stack[k], mc->name) == 0)
+		if (strcmp(u->stack[k], mc->m.name) == 0)
 			return;
-	args = split_args(u->t, open, close, &na);
-	x = expand(mc, args, na);
-	free_strv(args, na);
+	args = lex_split_args(u->t, open, close, &na);
+	x = lex_expand(&mc->m, args, na);
+	lex_strv_free(args, na);
 	GROW(p->exps, p->nexps, p->cap_exps);
 	p->exps[p->nexps++] = x;
 	memset(&c, 0, sizeof c);
@@ -1918,8 +1639,8 @@ static void expand_scope_call(struct cs_model *m, struct unit *u,
 	c.inv = unit_off(u, a);
 	c.depth = u->depth + 1;
 	memcpy(c.stack, u->stack, sizeof c.stack);
-	c.stack[u->depth] = mc->name;
-	c.outer = u->outer ? u->outer : mc->name;
+	c.stack[u->depth] = mc->m.name;
+	c.outer = u->outer ? u->outer : mc->m.name;
 	pairs_build(&c.bp, c.t, c.n);
 	parse_scope(m, &c, 0, c.n, ns, owner);
 	pairs_free(&c.bp);
@@ -1947,7 +1668,7 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 			continue;
 		}
 		if (k & K_QUOTE) {
-			i = skip_lit(t, to, i);
+			i = lex_skip_literal(t, to, i);
 			continue;
 		}
 		if (k & K_ID0) {
@@ -1966,9 +1687,9 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 					if (close < to) {
 						char **args;
 						size_t na;
-						args = split_args(t, q, close, &na);
+						args = lex_split_args(t, q, close, &na);
 						record_macro_event(m, u, rk, t + i, e - i, args, na, i);
-						free_strv(args, na);
+						lex_strv_free(args, na);
 						i = close + 1;
 						hs = i;
 						continue;
@@ -2049,15 +1770,8 @@ static int load_file(struct cs_model *m, const char *rel)
 	struct mask_braces br;
 	size_t idx;
 
-	if (read_file(path, &data, &len) != 0) {
-		warnx_("cannot open '%s': %s", path, strerror(errno));
+	if (read_source_file(path, &data, &len) != 0) {
 		free(path);
-		return -1;
-	}
-	if (memchr(data, '\0', len)) {
-		warnx_("error: '%s' is not a text file (it holds a NUL byte)", path);
-		free(path);
-		free(data);
 		return -1;
 	}
 	free(path);
@@ -2140,7 +1854,7 @@ fail:
 void cs_free(struct cs_model *m)
 {
 	struct priv *p = P(m);
-	size_t i, k;
+	size_t i;
 	if (p) {
 		for (i = 0; i < m->nfiles; i++) {
 			free(p->files[i].rel);
@@ -2148,13 +1862,8 @@ void cs_free(struct cs_model *m)
 			free(p->files[i].ls);
 		}
 		free(p->files);
-		for (i = 0; i < p->nmac; i++) {
-			free(p->mac[i].name);
-			for (k = 0; k < p->mac[i].np; k++)
-				free(p->mac[i].params[k]);
-			free(p->mac[i].params);
-			free(p->mac[i].body);
-		}
+		for (i = 0; i < p->nmac; i++)
+			lex_macro_free(&p->mac[i].m);
 		free(p->mac);
 		free(p->defs);
 		for (i = 0; i < m->nregs; i++) {
@@ -2375,7 +2084,7 @@ static int type_arg(const char *a, cs_dtset *out)
 		n--;
 	}
 	if (starts_with(a, n, "AT_EXPAND(") && a[n - 1] == ')') {
-		char *inner = trim_dup(a, 10, n - 1);
+		char *inner = lex_trim_dup(a, 10, n - 1);
 		size_t k;
 		for (k = 0; v2_lists[k].name; k++)
 			if (strcmp(inner, v2_lists[k].name) == 0) {
@@ -2440,10 +2149,10 @@ static void walk_macro(struct walker *w, const struct macro *mc,
 	int k;
 	for (k = 0; k < depth; k++)
 		st[k] = stack[k];
-	st[depth] = mc->name;
-	args = split_args(t, open, close, &na);
-	x = expand(mc, args, na);
-	free_strv(args, na);
+	st[depth] = mc->m.name;
+	args = lex_split_args(t, open, close, &na);
+	x = lex_expand(&mc->m, args, na);
+	lex_strv_free(args, na);
 	walk_text(w, x, strlen(x), 0, strlen(x), loc, depth + 1, st);
 	free(x);
 }
@@ -2462,7 +2171,7 @@ static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
 		struct tok tk;
 		size_t e, q, j;
 		if (k & K_QUOTE) {
-			i = skip_lit(t, b, i);
+			i = lex_skip_literal(t, b, i);
 			continue;
 		}
 		if (c >= '0' && c <= '9') {
@@ -2550,7 +2259,7 @@ static void walk_text(struct walker *w, const char *t, size_t tn, size_t a,
 				const struct macro *mc = find_macro(p, w->file, t + i, e - i);
 				int d, self = 0;
 				for (d = 0; mc && d < depth; d++)
-					if (strcmp(stack[d], mc->name) == 0)
+					if (strcmp(stack[d], mc->m.name) == 0)
 						self = 1;
 				if (mc && !self) {
 					walk_macro(w, mc, t, q, close, tk.loc, depth, stack);
@@ -2644,7 +2353,7 @@ static char **param_names(const struct def *d, size_t *np)
 	*np = 0;
 	if (d->pe <= d->ps || d->pe >= d->tn)
 		return NULL;
-	args = split_args(d->t, d->ps, d->pe, &na);
+	args = lex_split_args(d->t, d->ps, d->pe, &na);
 	for (i = 0; i < na; i++) {
 		const char *a = args[i];
 		size_t e = strlen(a), k, s;
@@ -2675,7 +2384,7 @@ static char **param_names(const struct def *d, size_t *np)
 			v[n++] = xstrndup(a + s, e - s);
 		}
 	}
-	free_strv(args, na);
+	lex_strv_free(args, na);
 	*np = n;
 	return v;
 }
@@ -2691,7 +2400,7 @@ static size_t stmt_end(const char *t, size_t n, size_t i)
 	}
 	while (i < n && t[i] != ';') {
 		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, n, i);
+			i = lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (t[i] == '(' || t[i] == '{') {
@@ -2790,7 +2499,7 @@ static int dev_test(const char *t, size_t a, size_t b, int *neg)
 	}
 	for (i = a; i + 1 < b; i++) {
 		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, b, i) - 1;
+			i = lex_skip_literal(t, b, i) - 1;
 			continue;
 		}
 		if (t[i] == '(')
@@ -2835,7 +2544,7 @@ static size_t branch_end(const char *t, size_t n, size_t i)
 			return NOSZ;
 	while (i < n && t[i] != ';') {
 		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, n, i);
+			i = lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (t[i] == '(' || t[i] == '{') {
@@ -3023,7 +2732,7 @@ static devset cond_unary(const struct cs_model *m, const struct def *from,
 	/* an atom: up to a top-level && or || */
 	for (k = a; k < b; k++) {
 		if (t[k] == '"' || t[k] == '\'') {
-			k = skip_lit(t, b, k) - 1;
+			k = lex_skip_literal(t, b, k) - 1;
 			continue;
 		}
 		if (t[k] == '(' || t[k] == '[' || t[k] == '{')
@@ -3551,7 +3260,7 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 		x.params = param_names(&p->defs[x.cur], &x.nparams);
 		x.nspans = 0;
 		walk_def(m, &p->defs[x.cur], disc_tok, &x);
-		free_strv(x.params, x.nparams);
+		lex_strv_free(x.params, x.nparams);
 		x.params = NULL;
 		x.nparams = 0;
 	}
@@ -3640,7 +3349,7 @@ static cs_dtset eq_dtypes(const char *t, size_t a, size_t b)
 		size_t l0, l1, r0, r1;
 		int d;
 		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, b, i) - 1;
+			i = lex_skip_literal(t, b, i) - 1;
 			continue;
 		}
 		if (t[i] != '=' || t[i + 1] != '=' || (i > a && (t[i - 1] == '=' ||
@@ -3677,7 +3386,7 @@ static void dt_site(struct dtx *x, const struct tok *k, const char *name)
 
 	if (k->close >= k->tn)
 		return;
-	args = split_args(k->t, k->open, k->close, &na);
+	args = lex_split_args(k->t, k->open, k->close, &na);
 	if (x->in_tid == k->tid && k->s < x->in_close &&
 	    strcmp(name, "AT_DISPATCH_SWITCH") != 0 &&
 	    strncmp(name, "AT_DISPATCH_CASE", 16) != 0)
@@ -3714,7 +3423,7 @@ static void dt_site(struct dtx *x, const struct tok *k, const char *name)
 		x->in_tid = k->tid;
 		x->in_close = k->close;
 	}
-	free_strv(args, na);
+	lex_strv_free(args, na);
 }
 
 static void dt_tok(void *ctx, const struct tok *k)
@@ -3978,7 +3687,7 @@ static cs_dtset reject_dtypes(const char *t, size_t a, size_t b)
 	size_t i;
 	for (i = a; i < b; i++) {
 		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, b, i) - 1;
+			i = lex_skip_literal(t, b, i) - 1;
 			continue;
 		}
 		if (t[i] == '!' && i + 1 < b && t[i + 1] == '=') {
@@ -4088,7 +3797,7 @@ static void rule_tok(void *ctx, const struct tok *k)
 		while (e < k->close) {
 			char c = k->t[e];
 			if (c == '"' || c == '\'') {
-				e = skip_lit(k->t, k->close, e);
+				e = lex_skip_literal(k->t, k->close, e);
 				continue;
 			}
 			if (c == '(')
@@ -4215,7 +3924,7 @@ static void before_stub(const struct cs_model *m, const struct def *d,
 		cs_dtset set;
 		int then_stub, rest_stub, returns = 0;
 		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, b, i) - 1;
+			i = lex_skip_literal(t, b, i) - 1;
 			continue;
 		}
 		if (!word_at(t, b, i, "if"))

@@ -18,6 +18,7 @@
 #include "hostscan.h"
 #include "cli.h"
 #include "diag.h"
+#include "lex.h"
 #include "metalreg.h"
 #include "walk.h"
 #include "scan.h"
@@ -111,11 +112,7 @@ static void list_add(struct list *l, long x)
 }
 
 struct macro {
-	char *name;
-	char **params;
-	size_t np;
-	int variadic;
-	char *body;
+	struct lex_macro m;
 	int graph;
 	char *why;
 	char **calls;
@@ -218,83 +215,6 @@ static int id_start(char c) { return cls[(unsigned char)c] & C_ID0; }
 static int id_char(char c) { return cls[(unsigned char)c] & C_ID; }
 static int is_space(char c) { return cls[(unsigned char)c] & C_SPACE; }
 
-/* Skip a quoted literal starting at t[i] (no C++ rules: Python lists use
- * it); index after it.  An unterminated literal ends at its line's end. */
-static size_t skip_plain_lit(const char *t, size_t n, size_t i)
-{
-	char q = t[i++];
-	while (i < n && t[i] != q && t[i] != '\n') {
-		if (t[i] == '\\' && i + 1 < n)
-			i++;
-		i++;
-	}
-	return i < n ? i + 1 : n;
-}
-
-/* C++ raw string R"delim( ... )delim" whose '"' is at t[i]: the index
- * after its closing quote (n when unterminated), or 0 when t[i] does not
- * open a raw string (no R, LR, uR, UR or u8R prefix forming a whole token
- * just before it, or no '(' within 16 delimiter characters). */
-static size_t skip_raw_lit(const char *t, size_t n, size_t i)
-{
-	size_t k, d, dl, j;
-	if (i == 0 || t[i - 1] != 'R')
-		return 0;
-	k = i - 1;
-	if (k >= 2 && t[k - 2] == 'u' && t[k - 1] == '8')
-		k -= 2;
-	else if (k >= 1 && (t[k - 1] == 'L' || t[k - 1] == 'u' || t[k - 1] == 'U'))
-		k--;
-	if (k > 0 && id_char(t[k - 1]))
-		return 0;
-	for (d = i + 1; d < n && d - (i + 1) <= 16; d++)
-		if (t[d] == '(' || t[d] == '"' || t[d] == '\n' || t[d] == ')' ||
-		    t[d] == '\\' || is_space(t[d]))
-			break;
-	if (d >= n || t[d] != '(' || d - (i + 1) > 16)
-		return 0;
-	dl = d - (i + 1);
-	for (j = d + 1; j < n; j++)
-		if (t[j] == ')' && j + 1 + dl < n &&
-		    memcmp(t + j + 1, t + i + 1, dl) == 0 && t[j + 1 + dl] == '"')
-			return j + 2 + dl;
-	return n;
-}
-
-/* Is the '\'' at t[i] a C++14 digit separator (1'000, 0xFF'FF, 1.5'0)?
- * It is when the identifier characters just before it start with a
- * digit, or follow another separator or a '.' (the later groups of a
- * number).  A character literal after a word (u'x', L'x', case'a') is
- * not.  Linear overall: the walk back stops at the previous quote. */
-static int digit_separator(const char *t, size_t i)
-{
-	size_t s = i;
-	while (s > 0 && id_char(t[s - 1]))
-		s--;
-	if (s == i)
-		return 0;
-	if (t[s] >= '0' && t[s] <= '9')
-		return 1;
-	return s > 0 && (t[s - 1] == '\'' || t[s - 1] == '.');
-}
-
-/* Skip a C/C++ string or character literal starting at t[i]; index after
- * it.  Raw strings run to their closing delimiter (quotes inside do not
- * count); a digit separator is not a literal (index after the quote);
- * otherwise as skip_plain_lit.  The text before t[i] is looked at for the
- * raw-string prefix and the separator. */
-static size_t skip_lit(const char *t, size_t n, size_t i)
-{
-	if (t[i] == '"') {
-		size_t e = skip_raw_lit(t, n, i);
-		if (e)
-			return e;
-	} else if (digit_separator(t, i)) {
-		return i + 1;
-	}
-	return skip_plain_lit(t, n, i);
-}
-
 static size_t skip_ws(const char *t, size_t n, size_t i)
 {
 	while (i < n && is_space(t[i]))
@@ -317,7 +237,7 @@ static size_t match_close_lang(const char *t, size_t n, size_t i, char open,
 			continue;
 		}
 		if (c == '"' || c == '\'') {
-			i = python ? skip_plain_lit(t, n, i) : skip_lit(t, n, i);
+			i = python ? lex_skip_quoted(t, n, i) : lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (c == open)
@@ -336,55 +256,6 @@ static size_t match_close(const char *t, size_t n, size_t i, char open,
 	return match_close_lang(t, n, i, open, close, 0);
 }
 
-static char *trim_dup(const char *s, size_t a, size_t b)
-{
-	while (a < b && is_space(s[a]))
-		a++;
-	while (b > a && is_space(s[b - 1]))
-		b--;
-	return xstrndup(s + a, b - a);
-}
-
-/* Split the arguments of the call whose '(' is at t[open] and ')' at
- * t[close]: top-level commas (parentheses only, as the preprocessor). */
-static char **split_args(const char *t, size_t open, size_t close, size_t *na)
-{
-	char **v = NULL;
-	size_t n = 0, a = open + 1, i = open + 1;
-	int depth = 0;
-	while (i <= close) {
-		char c = t[i];
-		if (c == '"' || c == '\'') {
-			i = skip_lit(t, close, i);
-			continue;
-		}
-		if (c == '(')
-			depth++;
-		else if (c == ')' && depth > 0)
-			depth--;
-		else if ((c == ',' && depth == 0) || i == close) {
-			v = xrealloc(v, (n + 1) * sizeof *v);
-			v[n++] = trim_dup(t, a, i);
-			a = i + 1;
-		}
-		i++;
-	}
-	if (n == 1 && v[0][0] == '\0') {
-		free(v[0]);
-		n = 0;
-	}
-	*na = n;
-	return v;
-}
-
-static void free_strv(char **v, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* ---------------- files ---------------- */
 
 static long add_file(struct hs_model *m, const char *rel, int kind)
@@ -394,16 +265,8 @@ static long add_file(struct hs_model *m, const char *rel, int kind)
 	     *data;
 	size_t len;
 	struct hs_file *f;
-	if (read_file(path, &data, &len) != 0) {
-		warnx_("cannot open '%s': %s", path, strerror(errno));
+	if (read_source_file(path, &data, &len) != 0) {
 		free(path);
-		return -1;
-	}
-	if (memchr(data, '\0', len)) {
-		/* the wording of mps-register's check */
-		warnx_("error: '%s' is not a text file (it holds a NUL byte)", path);
-		free(path);
-		free(data);
 		return -1;
 	}
 	free(path);
@@ -433,19 +296,7 @@ static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx)
 		e = j;
 		if (j < n && c[j] == '#') {
 			size_t k;
-			for (;;) {
-				const char *nl = memchr(c + e, '\n', n - e);
-				e = nl ? (size_t)(nl - c) : n;
-				k = e;
-				while (k > j && (c[k - 1] == ' ' || c[k - 1] == '\t' ||
-				                 c[k - 1] == '\r'))
-					k--;
-				if (e < n && k > j && c[k - 1] == '\\') {
-					e++;
-					continue;
-				}
-				break;
-			}
+			e = lex_directive_end(c, n, j);
 			if (fn)
 				fn(ctx, c, j, e);
 			for (k = j; k < e; k++)
@@ -471,64 +322,25 @@ struct dctx {
 static void take_define(struct hs_model *m, const char *c, size_t a, size_t b)
 {
 	struct priv *p = m->priv;
-	size_t i = a + 1, ns, ne, close;
+	size_t ns, ne, open, close;
 	struct macro *mc;
-	struct buf body;
-	char **params;
-	size_t np, k;
+	char *name;
 
-	i = skip_ws(c, b, i);
-	if (b - i < 6 || memcmp(c + i, "define", 6) != 0)
+	if (!lex_define_head(c, a, b, &ns, &ne, &open, &close))
 		return;
-	i = skip_ws(c, b, i + 6);
-	ns = i;
-	while (i < b && id_char(c[i]))
-		i++;
-	ne = i;
-	if (ne == ns || i >= b || c[i] != '(')
-		return; /* object-like */
-	close = match_close(c, b, i, '(', ')');
-	if (close >= b)
-		return;
-	{
-		char *name = xstrndup(c + ns, ne - ns);
-		if (hs_map_get(&p->macros, name) >= 0) {
-			free(name);
-			return; /* first definition wins */
-		}
-		params = split_args(c, i, close, &np);
-		p->mac = xrealloc(p->mac, (p->nmac + 1) * sizeof *p->mac);
-		mc = &p->mac[p->nmac];
-		memset(mc, 0, sizeof *mc);
-		mc->name = name;
-		mc->params = params;
-		mc->np = np;
-		if (np && strcmp(params[np - 1], "...") == 0) {
-			mc->variadic = 1;
-			free(params[np - 1]);
-			params[np - 1] = xstrdup("__VA_ARGS__");
-		}
-		hs_map_put(&p->macros, name, (long)p->nmac);
-		p->macfirst[(unsigned char)name[0]] = 1;
-		p->nmac++;
+	name = xstrndup(c + ns, ne - ns);
+	if (hs_map_get(&p->macros, name) >= 0) {
+		free(name);
+		return; /* first definition wins */
 	}
-	buf_init(&body);
-	for (k = close + 1; k < b; k++) {
-		if (c[k] == '\\' && (k + 1 == b || c[k + 1] == '\n' ||
-		                     c[k + 1] == '\r' || c[k + 1] == ' ')) {
-			size_t q = k + 1;
-			while (q < b && (c[q] == ' ' || c[q] == '\t' || c[q] == '\r'))
-				q++;
-			if (q == b || c[q] == '\n') {
-				buf_add(&body, " ", 1);
-				k = q;
-				continue;
-			}
-		}
-		buf_add(&body, c + k, 1);
-	}
-	mc->body = trim_dup(body.data ? body.data : "", 0, body.len);
-	buf_free(&body);
+	free(name);
+	p->mac = xrealloc(p->mac, (p->nmac + 1) * sizeof *p->mac);
+	mc = &p->mac[p->nmac];
+	memset(mc, 0, sizeof *mc);
+	lex_define_take(c, b, ns, ne, open, close, &mc->m);
+	hs_map_put(&p->macros, mc->m.name, (long)p->nmac);
+	p->macfirst[(unsigned char)mc->m.name[0]] = 1;
+	p->nmac++;
 }
 
 static void on_directive(void *vctx, const char *c, size_t a, size_t b)
@@ -569,103 +381,6 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 }
 
 /* ---------------- macro expansion ---------------- */
-
-static long param_index(const struct macro *mc, const char *s, size_t n)
-{
-	size_t i;
-	for (i = 0; i < mc->np; i++)
-		if (strlen(mc->params[i]) == n && memcmp(mc->params[i], s, n) == 0)
-			return (long)i;
-	return -1;
-}
-
-/* The expansion of macro mc with args (malloc'd). */
-static char *expand(const struct macro *mc, char **args, size_t na)
-{
-	struct buf o;
-	const char *b = mc->body;
-	size_t n = strlen(b), i = 0;
-	char *va = NULL;
-
-	if (mc->variadic) {
-		struct buf v;
-		size_t k;
-		buf_init(&v);
-		for (k = mc->np - 1; k < na; k++) {
-			if (k > mc->np - 1)
-				buf_puts(&v, ", ");
-			buf_puts(&v, args[k]);
-		}
-		va = v.data ? v.data : xstrdup("");
-	}
-	buf_init(&o);
-	while (i < n) {
-		char c = b[i];
-		if (c == '"' || c == '\'') {
-			size_t e = skip_lit(b, n, i);
-			buf_add(&o, b + i, e - i);
-			i = e;
-			continue;
-		}
-		if (c == '#' && i + 1 < n && b[i + 1] == '#') {
-			while (o.len && is_space(o.data[o.len - 1]))
-				o.data[--o.len] = '\0';
-			i = skip_ws(b, n, i + 2);
-			continue;
-		}
-		if (c == '#') {
-			size_t s = skip_ws(b, n, i + 1), e = s;
-			long k;
-			while (e < n && id_char(b[e]))
-				e++;
-			k = param_index(mc, b + s, e - s);
-			if (k >= 0) {
-				const char *a = (mc->variadic && (size_t)k == mc->np - 1)
-				                    ? va
-				                    : ((size_t)k < na ? args[k] : "");
-				buf_add(&o, "\"", 1);
-				for (; *a; a++) {
-					if (*a == '"' || *a == '\\')
-						buf_add(&o, "\\", 1);
-					buf_add(&o, a, 1);
-				}
-				buf_add(&o, "\"", 1);
-				i = e;
-				continue;
-			}
-			buf_add(&o, "#", 1);
-			i++;
-			continue;
-		}
-		if (id_start(c)) {
-			size_t e = i;
-			long k;
-			while (e < n && id_char(b[e]))
-				e++;
-			k = param_index(mc, b + i, e - i);
-			if (k >= 0) {
-				const char *a = (mc->variadic && (size_t)k == mc->np - 1)
-				                    ? va
-				                    : ((size_t)k < na ? args[k] : "");
-				buf_puts(&o, a);
-			} else {
-				buf_add(&o, b + i, e - i);
-			}
-			i = e;
-			continue;
-		}
-		{
-			size_t e = i + 1;
-			while (e < n && b[e] != '"' && b[e] != '\'' && b[e] != '#' &&
-			       !id_start(b[e]))
-				e++;
-			buf_add(&o, b + i, e - i);
-			i = e;
-		}
-	}
-	free(va);
-	return o.data ? o.data : xstrdup("");
-}
 
 static const struct macro *find_macro(const struct priv *p, const char *s,
                                       size_t n)
@@ -724,11 +439,11 @@ static void expand_call(struct hs_model *m, struct unit *u,
 	if (u->depth >= MAX_DEPTH)
 		return;
 	for (k = 0; k < u->depth; k++)
-		if (strcmp(u->stack[k], mc->name) == 0)
+		if (strcmp(u->stack[k], mc->m.name) == 0)
 			return; /* a macro does not expand inside itself */
-	args = split_args(u->t, open, close, &na);
-	x = expand(mc, args, na);
-	free_strv(args, na);
+	args = lex_split_args(u->t, open, close, &na);
+	x = lex_expand(&mc->m, args, na);
+	lex_strv_free(args, na);
 	memset(&c, 0, sizeof c);
 	c.t = x;
 	c.n = strlen(x);
@@ -742,9 +457,9 @@ static void expand_call(struct hs_model *m, struct unit *u,
 	}
 	c.parent = parent;
 	c.depth = u->depth + 1;
-	c.macro = u->macro ? u->macro : mc->name;
+	c.macro = u->macro ? u->macro : mc->m.name;
 	memcpy(c.stack, u->stack, sizeof c.stack);
-	c.stack[u->depth] = mc->name;
+	c.stack[u->depth] = mc->m.name;
 	scan_unit(m, &c);
 	free(c.bs);
 	free(c.be);
@@ -917,7 +632,7 @@ static int graph_marker(const char *t, size_t bs, size_t be, size_t *ms,
  * for a call ("unary_op (" → "unary_op()"). */
 static char *marker_why(const char *t, size_t a, size_t b)
 {
-	char *why = trim_dup(t, a, b), *w = why, *q = why;
+	char *why = lex_trim_dup(t, a, b), *w = why, *q = why;
 	for (; *w; w++)
 		if (!is_space(*w))
 			*q++ = *w;
@@ -951,7 +666,7 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 			continue;
 		}
 		if (c == '"' || c == '\'') {
-			i = skip_lit(u->t, be, i);
+			i = lex_skip_literal(u->t, be, i);
 			continue;
 		}
 		if (id_start(c) && (i == 0 || !id_char(u->t[i - 1]))) {
@@ -1033,7 +748,7 @@ static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
 	for (k = i; k < brace; k++) {
 		char c = t[k];
 		if (c == '"' || c == '\'') {
-			k = skip_lit(t, brace, k) - 1;
+			k = lex_skip_literal(t, brace, k) - 1;
 			continue;
 		}
 		if (c == '(') {
@@ -1182,7 +897,7 @@ static void parse_scope(struct hs_model *m, struct unit *u)
 			continue;
 		}
 		if (c == '"' || c == '\'') {
-			i = skip_lit(t, n, i);
+			i = lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (id_start(c) && (i == 0 || !id_char(t[i - 1]))) {
@@ -1320,7 +1035,7 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 			continue;
 		}
 		if (c == '"') {
-			size_t e = skip_lit(t, n, i), k;
+			size_t e = lex_skip_literal(t, n, i), k;
 			/* a literal that starts with an identifier: its identifier
 			 * part, and whether that is the whole literal */
 			if (on_str && e - i >= 3 && t[e - 1] == '"' && id_start(t[i + 1])) {
@@ -1333,7 +1048,7 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 			continue;
 		}
 		if (c == '\'') {
-			i = skip_lit(t, n, i);
+			i = lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (id_start(c)) {
@@ -1485,15 +1200,15 @@ static void put_ident(void *vctx, const char *t, size_t a, size_t b,
 
 static void macro_analyze(struct macro *mc)
 {
-	const char *t = mc->body;
+	const char *t = mc->m.body;
 	size_t n = strlen(t), ov[2], i = 0;
 	if (graph_marker(t, 0, n, &ov[0], &ov[1])) {
 		mc->graph = 1;
-		mc->why = trim_dup(t, ov[0], ov[1]);
+		mc->why = lex_trim_dup(t, ov[0], ov[1]);
 	}
 	while (i < n) {
 		if (t[i] == '"' || t[i] == '\'') {
-			i = skip_lit(t, n, i);
+			i = lex_skip_literal(t, n, i);
 			continue;
 		}
 		if (id_start(t[i]) && (i == 0 || !id_char(t[i - 1]))) {
@@ -1549,7 +1264,7 @@ static void propagate(struct hs_model *m)
 			if (mc->graph)
 				continue;
 			for (j = 0; j < mc->ncalls; j++)
-				if (strcmp(mc->calls[j], mc->name) != 0 &&
+				if (strcmp(mc->calls[j], mc->m.name) != 0 &&
 				    callee_graph(m, mc->calls[j])) {
 					mc->graph = 1;
 					mc->why = xasprintf("%s()", mc->calls[j]);
@@ -1682,7 +1397,7 @@ static void scan_functors(struct hs_model *m, size_t file, const char *t)
 			char c = t[i];
 			int r;
 			if (c == '"' || c == '\'') {
-				i = skip_lit(t, close, i);
+				i = lex_skip_literal(t, close, i);
 				continue;
 			}
 			if (c == '(' || c == '[') {
@@ -1814,7 +1529,7 @@ static size_t value_end(const char *t, size_t n, size_t from, size_t close)
 	while (i < close) {
 		char c = t[i];
 		if (c == '"' || c == '\'') {
-			i = skip_plain_lit(t, n, i);
+			i = lex_skip_quoted(t, n, i);
 			last = i;
 			continue;
 		}
@@ -1861,7 +1576,7 @@ static void scan_python(struct hs_model *m, size_t file, const char *t,
 		for (i = open; i < close && i < n;) {
 			char c = t[i];
 			if (c == '"' || c == '\'') {
-				size_t e = skip_plain_lit(t, n, i), q = skip_ws(t, n, e);
+				size_t e = lex_skip_quoted(t, n, i), q = skip_ws(t, n, e);
 				if (depth == 1 && e - i >= 2 && t[e - 1] == c &&
 				    q < n && (t[q] == ':' || t[q] == ',' || q == close)) {
 					struct hs_xfail *x;
@@ -1986,14 +1701,14 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 		p->mac = xrealloc(p->mac, (p->nmac + 1) * sizeof *p->mac);
 		mc = &p->mac[p->nmac];
 		memset(mc, 0, sizeof *mc);
-		mc->name = xstrdup("REGISTER_UNARY_TI_DISPATCH");
-		mc->params = xmalloc(sizeof *mc->params);
-		mc->params[0] = xstrdup("NAME");
-		mc->np = 1;
-		mc->body = xstrdup(builtin_ti_dispatch);
+		mc->m.name = xstrdup("REGISTER_UNARY_TI_DISPATCH");
+		mc->m.params = xmalloc(sizeof *mc->m.params);
+		mc->m.params[0] = xstrdup("NAME");
+		mc->m.np = 1;
+		mc->m.body = xstrdup(builtin_ti_dispatch);
 		macro_analyze(mc);
-		hs_map_put(&p->macros, mc->name, (long)p->nmac);
-		p->macfirst[(unsigned char)mc->name[0]] = 1;
+		hs_map_put(&p->macros, mc->m.name, (long)p->nmac);
+		p->macfirst[(unsigned char)mc->m.name[0]] = 1;
 		p->nmac++;
 	}
 	/* pass 2: structure and events */
@@ -2270,7 +1985,7 @@ void hs_line_col(const struct hs_model *m, struct hs_where w,
 void hs_free(struct hs_model *m)
 {
 	struct priv *p = m->priv;
-	size_t i, j;
+	size_t i;
 	for (i = 0; i < m->nfiles; i++) {
 		free(m->files[i].rel);
 		free(m->files[i].text);
@@ -2280,7 +1995,7 @@ void hs_free(struct hs_model *m)
 		free(m->defs[i].name);
 		free(m->defs[i].macro);
 		free(m->defs[i].why);
-		free_strv(m->defs[i].calls, m->defs[i].ncalls);
+		lex_strv_free(m->defs[i].calls, m->defs[i].ncalls);
 	}
 	free(m->defs);
 	for (i = 0; i < m->nregs; i++) {
@@ -2341,13 +2056,9 @@ void hs_free(struct hs_model *m)
 		free(p->lists);
 		for (i = 0; i < p->nmac; i++) {
 			struct macro *mc = &p->mac[i];
-			free(mc->name);
-			for (j = 0; j < mc->np; j++)
-				free(mc->params[j]);
-			free(mc->params);
-			free(mc->body);
+			lex_macro_free(&mc->m);
 			free(mc->why);
-			free_strv(mc->calls, mc->ncalls);
+			lex_strv_free(mc->calls, mc->ncalls);
 		}
 		free(p->mac);
 		for (i = 0; i < p->nlinetab; i++)
@@ -2365,7 +2076,7 @@ void hs_free(struct hs_model *m)
 			re_free(&p->re_tlist);
 			re_free(&p->re_kvoid);
 		}
-		free_strv(p->lits, p->nlits);
+		lex_strv_free(p->lits, p->nlits);
 		free(p);
 	}
 	free(m->root);

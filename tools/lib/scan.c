@@ -89,6 +89,22 @@ int read_regular_file(const char *path, size_t max, char **data, size_t *len)
 	return read_with(path, O_NONBLOCK, 1, max, data, len);
 }
 
+int read_source_file(const char *path, char **data, size_t *len)
+{
+	if (read_file(path, data, len) != 0) {
+		warnx_("cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (memchr(*data, '\0', *len)) {
+		/* the wording of mps-register's check */
+		warnx_("error: '%s' is not a text file (it holds a NUL byte)", path);
+		free(*data);
+		*data = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- PCRE2 ---- */
 
 /* One JIT stack shared by every pattern (the tools are single-threaded);

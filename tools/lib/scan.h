@@ -19,6 +19,12 @@ int read_file(const char *path, char **data, size_t *len);
  * is an error (EINVAL) and not a hang; more than MAX bytes: EFBIG. */
 int read_regular_file(const char *path, size_t max, char **data, size_t *len);
 
+/* read_source_file: as read_file, for a source file a scanner models:
+ * one that cannot be read gets "prog: cannot open 'PATH': REASON", one
+ * holding a NUL byte "prog: error: 'PATH' is not a text file (it holds a
+ * NUL byte)" (nothing allocated); both return -1. */
+int read_source_file(const char *path, char **data, size_t *len);
+
 /* A compiled pattern: PCRE2, JIT-compiled with PCRE2_JIT_COMPLETE when
  * the library supports it, interpreter otherwise (as pcre2grep does).
  * The environment variable MK_PCRE2_NO_JIT (any value) forces the

@@ -1,0 +1,174 @@
+/* test_lex.c — cmocka tests of tools/lib/lex.c, the C++ text rules the
+ * two C++ readers share: exact end indices of literals (raw strings,
+ * digit separators, unterminated ones), argument lists, #define lines
+ * and expansions (#, ##, __VA_ARGS__, pp-numbers, missing arguments). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex.h"
+
+static size_t skip_at(const char *t, char q)
+{
+	const char *p = strchr(t, q);
+	assert_non_null(p);
+	return lex_skip_literal(t, strlen(t), (size_t)(p - t));
+}
+
+static void test_literals(void **state)
+{
+	const char *raw = "R\"x(a \")\" b)x\" tail";
+	const char *sep = "n = 1'000'000;";
+	(void)state;
+	/* a raw string runs to )x" whatever quotes stand inside */
+	assert_int_equal(lex_raw_string_end(raw, strlen(raw), 1), 14);
+	assert_int_equal(skip_at(raw, '"'), 14);
+	/* u8R and LR prefixes open one; a longer word ending in R does not */
+	assert_int_equal(lex_raw_string_end("u8R\"(a)\"", 8, 3), 8);
+	assert_int_equal(lex_raw_string_end("LR\"(a)\"", 7, 2), 7);
+	assert_int_equal(lex_raw_string_end("FOOR\"(a)\"", 9, 4), 0);
+	/* a delimiter of 17 characters is no raw string */
+	assert_int_equal(lex_raw_string_end("R\"abcdefghijklmnopq(x)abcdefghijklmnopq\"",
+	                                    40, 1), 0);
+	/* an unterminated raw string runs to the end */
+	assert_int_equal(lex_raw_string_end("R\"(abc", 6, 1), 6);
+	/* digit separators are not literals; u'x' is */
+	assert_true(lex_digit_separator(sep, 5));
+	assert_true(lex_digit_separator(sep, 9));
+	assert_false(lex_digit_separator("u'x'", 1));
+	assert_false(lex_digit_separator("case'a'", 4));
+	assert_true(lex_digit_separator("0xFF'FF", 4));
+	assert_int_equal(lex_skip_literal(sep, strlen(sep), 5), 6);
+	assert_int_equal(skip_at("c = u'\\'';", '\''), 9);
+	/* escapes, and an unterminated literal ending after its newline */
+	assert_int_equal(skip_at("s = \"a\\\"b\"; x", '"'), 10);
+	assert_int_equal(skip_at("s = \"abc\nnext", '"'), 9);
+	assert_int_equal(lex_skip_quoted("'abc", 4, 0), 4);
+	/* plain quoting knows no raw strings */
+	assert_int_equal(lex_skip_quoted(raw, strlen(raw), 1), 7);
+}
+
+static void test_split_args(void **state)
+{
+	const char *t = "f( a , g(b, c), \"x,y\", ')' ,d )";
+	size_t na, i;
+	char **v;
+	(void)state;
+	v = lex_split_args(t, 1, strlen(t) - 1, &na);
+	assert_int_equal(na, 5);
+	assert_string_equal(v[0], "a");
+	assert_string_equal(v[1], "g(b, c)");
+	assert_string_equal(v[2], "\"x,y\"");
+	assert_string_equal(v[3], "')'");
+	assert_string_equal(v[4], "d");
+	lex_strv_free(v, na);
+	v = lex_split_args("f( )", 1, 3, &na);
+	assert_int_equal(na, 0);
+	assert_null(v);
+	v = lex_split_args("f(,)", 1, 3, &na);
+	assert_int_equal(na, 2);
+	for (i = 0; i < na; i++)
+		assert_string_equal(v[i], "");
+	lex_strv_free(v, na);
+}
+
+/* parse the one directive TEXT (all of it) into *mc; 0 when it is no
+ * function-like #define */
+static int define(const char *text, struct lex_macro *mc)
+{
+	size_t ns, ne, open, close, n = strlen(text);
+	if (!lex_define_head(text, 0, n, &ns, &ne, &open, &close))
+		return 0;
+	lex_define_take(text, n, ns, ne, open, close, mc);
+	return 1;
+}
+
+static void test_define(void **state)
+{
+	struct lex_macro mc;
+	(void)state;
+	assert_true(define("#  define REG(op, ...) \\\n  a(op) \\  \n b(__VA_ARGS__)",
+	                   &mc));
+	assert_string_equal(mc.name, "REG");
+	assert_int_equal(mc.np, 2);
+	assert_string_equal(mc.params[0], "op");
+	assert_string_equal(mc.params[1], "__VA_ARGS__");
+	assert_int_equal(mc.variadic, 1);
+	assert_string_equal(mc.body, "a(op)   b(__VA_ARGS__)");
+	assert_int_equal(lex_param_index(&mc, "op", 2), 0);
+	assert_int_equal(lex_param_index(&mc, "o", 1), -1);
+	lex_macro_free(&mc);
+	assert_null(mc.name);
+	/* object-like, another directive, a word starting with define,
+	 * parameters not closed */
+	assert_false(define("#define ONE 1", &mc));
+	assert_false(define("#include <x.h>", &mc));
+	assert_false(define("#defined(x) y", &mc));
+	assert_false(define("#define F(a, b", &mc));
+	assert_false(define("#define 1F(a) a", &mc));
+}
+
+static void test_directive_end(void **state)
+{
+	const char *t = "#define A(x) \\ \t\n  x \\\r\n y\nint z;\n";
+	const char *u = "#if 0 \\";
+	(void)state;
+	/* two continuations (blanks after the backslash allowed), then the
+	 * newline before "int" */
+	assert_int_equal(lex_directive_end(t, strlen(t), 0),
+	                 (size_t)(strstr(t, "\nint") - t));
+	/* a backslash at the very end: the directive runs to n */
+	assert_int_equal(lex_directive_end(u, strlen(u), 0), strlen(u));
+	assert_int_equal(lex_directive_end("#x\n#y", 5, 0), 2);
+}
+
+static char *expand1(const char *text, char **args, size_t na)
+{
+	struct lex_macro mc;
+	char *r;
+	assert_true(define(text, &mc));
+	r = lex_expand(&mc, args, na);
+	lex_macro_free(&mc);
+	return r;
+}
+
+static void test_expand(void **state)
+{
+	char *a2[] = {"sqrt", "float, half"}, *a3[] = {"x", "1", "2"};
+	char *r;
+	(void)state;
+	r = expand1("#define K(op, T) op##_kernel<T> #op", a2, 2);
+	assert_string_equal(r, "sqrt_kernel<float, half> \"sqrt\"");
+	free(r);
+	r = expand1("#define V(f, ...) f(__VA_ARGS__); \"f\" 'f'", a3, 3);
+	assert_string_equal(r, "x(1, 2); \"f\" 'f'");
+	free(r);
+	/* a pp-number is one token: 1f and 0xf are not the parameter f */
+	r = expand1("#define N(f) 1f 0xf f", a3, 1);
+	assert_string_equal(r, "1f 0xf x");
+	free(r);
+	/* a missing argument expands to nothing; #x quotes " and \ */
+	{
+		char *q[] = {"\"a\\b\""};
+		r = expand1("#define S(s, t) #s [t]", q, 1);
+		assert_string_equal(r, "\"\\\"a\\\\b\\\"\" []");
+		free(r);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_split_args),
+		cmocka_unit_test(test_define),
+		cmocka_unit_test(test_directive_end),
+		cmocka_unit_test(test_expand),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
