@@ -231,14 +231,43 @@ static char *not_structured_why(const struct cs_discovery *d, int asked,
 	}
 }
 
+/* A new row of ACTION for f (placed at the dispatch line AT) whose kernel
+ * is the shared line sh's, with what the C++ model tells of that kernel
+ * (discover).  A row that is not structured can move only when its
+ * kernel is stub-backed or device-generic (not_structured_why); else the
+ * row becomes REFUSED, with the reason and HINT, and 0 is returned.
+ * Otherwise 1. */
+static int new_shared_row(struct fold_plan *p, struct cs_lazy *cs,
+                          const struct nf_func *f, int action,
+                          const struct nf_dispatch *at,
+                          const struct nf_dispatch *sh, int refused,
+                          const char *hint)
+{
+	struct fold_row *r = new_row(p, f, action, at);
+	struct cs_discovery d;
+	int asked;
+	char *w = NULL;
+
+	r->kernel = entity(sh->kernel);
+	asked = discover(r, cs, r->kernel, &d) == 0;
+	if (!f->structured)
+		w = not_structured_why(&d, asked, r->kernel);
+	cs_discovery_free(&d);
+	if (!w)
+		return 1;
+	r->action = refused;
+	r->why = w;
+	r->hint = xstrdup(hint);
+	p->nacted--;
+	p->nrefused++;
+	return 0;
+}
+
 static void fold_row(struct fold_plan *p, const struct nf_index *ix,
                      struct cs_lazy *cs, const struct nf_func *f)
 {
 	const struct nf_dispatch *mps = nf_mps_dispatch(f), *sh;
 	const char *why = NULL, *t = ix->text;
-	struct fold_row *r;
-	struct cs_discovery d;
-	int asked;
 
 	if (!(sh = shared_line(f, &why))) {
 		refuse(p, f, FOLD_REFUSED, mps, xstrdup(why),
@@ -252,22 +281,9 @@ static void fold_row(struct fold_plan *p, const struct nf_index *ix,
 		       "fold it by hand");
 		return;
 	}
-	r = new_row(p, f, FOLD_FOLD, mps);
-	r->kernel = entity(sh->kernel);
-	asked = discover(r, cs, r->kernel, &d) == 0;
-	if (!f->structured) {
-		char *w = not_structured_why(&d, asked, r->kernel);
-		if (w) {
-			r->action = FOLD_REFUSED;
-			r->why = w;
-			r->hint = xstrdup("keep the MPS-specific row");
-			p->nacted--;
-			p->nrefused++;
-			cs_discovery_free(&d);
-			return;
-		}
-	}
-	cs_discovery_free(&d);
+	if (!new_shared_row(p, cs, f, FOLD_FOLD, mps, sh, FOLD_REFUSED,
+	                    "keep the MPS-specific row"))
+		return;
 	/* MPS joins the shared line */
 	join_mps(p, ix, sh);
 	if (mps->nkeys == 1) {
@@ -290,9 +306,6 @@ static void add_row(struct fold_plan *p, const struct nf_index *ix,
 {
 	const struct nf_dispatch *sh;
 	const char *why = NULL;
-	struct fold_row *r;
-	struct cs_discovery d;
-	int asked;
 
 	if (!(sh = shared_line(f, &why))) {
 		refuse(p, f, FOLD_REFUSED_ADD, NULL, xstrdup(why),
@@ -306,22 +319,9 @@ static void add_row(struct fold_plan *p, const struct nf_index *ix,
 		       "add MPS by hand");
 		return;
 	}
-	r = new_row(p, f, FOLD_ADD, sh);
-	r->kernel = entity(sh->kernel);
-	asked = discover(r, cs, r->kernel, &d) == 0;
-	if (!f->structured) {
-		char *w = not_structured_why(&d, asked, r->kernel);
-		if (w) {
-			r->action = FOLD_REFUSED_ADD;
-			r->why = w;
-			r->hint = xstrdup("write an MPS-specific kernel for it");
-			p->nacted--;
-			p->nrefused++;
-			cs_discovery_free(&d);
-			return;
-		}
-	}
-	cs_discovery_free(&d);
+	if (!new_shared_row(p, cs, f, FOLD_ADD, sh, sh, FOLD_REFUSED_ADD,
+	                    "write an MPS-specific kernel for it"))
+		return;
 	join_mps(p, ix, sh);
 }
 

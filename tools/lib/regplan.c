@@ -67,28 +67,6 @@ static void msg_at(struct rg_plan *p, int error, const char *display,
 
 /* ---- small text helpers ---- */
 
-static size_t line_start(const char *t, size_t off)
-{
-	while (off > 0 && t[off - 1] != '\n')
-		off--;
-	return off;
-}
-
-/* offset just after the end of the line holding off (len at the end) */
-static size_t next_line(const char *t, size_t len, size_t off)
-{
-	const char *nl = off < len ? memchr(t + off, '\n', len - off) : NULL;
-	return nl ? (size_t)(nl - t) + 1 : len;
-}
-
-static int blank_range(const char *t, size_t a, size_t b)
-{
-	for (; a < b; a++)
-		if (t[a] != ' ' && t[a] != '\t' && t[a] != '\r' && t[a] != '\n')
-			return 0;
-	return 1;
-}
-
 /* 1 when the line before offset off (a line start) is blank or absent */
 static int prev_line_blank(const char *t, size_t len, size_t off)
 {
@@ -96,20 +74,20 @@ static int prev_line_blank(const char *t, size_t len, size_t off)
 	if (off == 0)
 		return 1;
 	if (off == len && t[len - 1] != '\n')
-		return blank_range(t, line_start(t, len), len);
-	s = line_start(t, off - 1);
-	return blank_range(t, s, off);
+		return text_blank(t, text_line_start(t, len), len);
+	s = text_line_start(t, off - 1);
+	return text_blank(t, s, off);
 }
 
 /* 1 when the line starting at off is blank or absent */
 static int next_line_blank(const char *t, size_t len, size_t off)
 {
-	return off >= len || blank_range(t, off, next_line(t, len, off));
+	return off >= len || text_blank(t, off, text_next_line(t, len, off));
 }
 
 static char *indent_of(const char *t, size_t off)
 {
-	size_t s = line_start(t, off), e = s;
+	size_t s = text_line_start(t, off), e = s;
 	while (t[e] == ' ' || t[e] == '\t')
 		e++;
 	return xstrndup(t + s, e - s);
@@ -263,35 +241,6 @@ static char *functor_text(const struct rg_plan *pl, const char *eol, int kind,
 
 /* 1 when the bytes needle occur in t[0..len) (a cheap filter before
  * masking and matching) */
-static int has_bytes(const char *t, size_t len, const char *needle)
-{
-	size_t n = strlen(needle), i;
-	for (i = 0; i + n <= len; i++)
-		if (t[i] == needle[0] && memcmp(t + i, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
-/* test(masked text) on the regular file at path when it holds needle;
- * unreadable files count as not matching */
-static int file_test(const char *path, const char *needle,
-                     int (*test)(const char *, size_t, const void *),
-                     const void *arg)
-{
-	char *t, *m;
-	size_t len;
-	int r = 0;
-	if (read_file(path, &t, &len) != 0)
-		return 0;
-	if (has_bytes(t, len, needle)) {
-		m = mask_code(t, len, LANG_C);
-		r = test(m, len, arg);
-		free(m);
-	}
-	free(t);
-	return r;
-}
-
 static int test_define(const char *m, size_t len, const void *macro)
 {
 	return mr_text_defines_macro(m, len, macro);
@@ -310,39 +259,19 @@ static int test_stub(const char *m, size_t len, const void *stub)
 static char *core_header(const char *root, const char *macro)
 {
 	static const char *const sufs[] = {".h", NULL};
-	struct walk_list l;
-	char *r = NULL;
-	size_t i;
-	if (walk_files(root, "c10/metal", 0, NULL, sufs, &l) != 0)
-		return NULL;
-	for (i = 0; i < l.n && !r; i++) {
-		char *p = xasprintf("%s/%s", root, l.paths[i]);
-		if (file_test(p, macro, test_define, macro))
-			r = xstrdup(l.paths[i]);
-		free(p);
-	}
-	walk_free(&l);
-	return r;
+	return first_source_file(root, "c10/metal", 0, sufs, macro, test_define,
+	                         macro);
 }
 
 /* 1 when a source file under REL (walk.h's rules) whose name ends in one
  * of SUFS passes test */
 static int tree_test(const char *root, const char *rel, int depth,
                      const char *const *sufs, const char *needle,
-                     int (*test)(const char *, size_t, const void *),
-                     const void *arg)
+                     text_test_fn test, const void *arg)
 {
-	struct walk_list l;
-	size_t i;
-	int found = 0;
-	if (walk_files(root, rel, depth, NULL, sufs, &l) != 0)
-		return 0;
-	for (i = 0; i < l.n && !found; i++) {
-		char *p = xasprintf("%s/%s", root, l.paths[i]);
-		found = file_test(p, needle, test, arg);
-		free(p);
-	}
-	walk_free(&l);
+	char *f = first_source_file(root, rel, depth, sufs, needle, test, arg);
+	int found = f != NULL;
+	free(f);
 	return found;
 }
 
@@ -421,7 +350,7 @@ static void blank_directives(char *m, size_t len)
 		size_t j = i, e;
 		while (j < len && (m[j] == ' ' || m[j] == '\t'))
 			j++;
-		e = next_line(m, len, i);
+		e = text_next_line(m, len, i);
 		if (j < len && m[j] == '#') {
 			for (;;) {
 				size_t b = e;
@@ -431,7 +360,7 @@ static void blank_directives(char *m, size_t len)
 					b--;
 				if (e >= len || b == 0 || m[b - 1] != '\\')
 					break;
-				e = next_line(m, len, e);
+				e = text_next_line(m, len, e);
 			}
 			for (j = i; j < e; j++)
 				if (m[j] != '\n' && m[j] != '\r')
@@ -508,7 +437,7 @@ static size_t first_call_of(struct kfile *k, const char *name)
 	size_t j;
 	for (j = 0; j < k->mf.nregs; j++)
 		if (strcmp(k->mf.regs[j].name, name) == 0)
-			return line_start(k->f->text, k->mf.calls[k->mf.regs[j].call].start);
+			return text_line_start(k->f->text, k->mf.calls[k->mf.regs[j].call].start);
 	return k->f->len;
 }
 
@@ -555,14 +484,14 @@ static size_t last_group_end(const struct kfile *k, int kind)
 			const struct mr_call *call = &k->mf.calls[j];
 			if (call->start < at)
 				continue;
-			if (!blank_range(c, at, call->start) ||
+			if (!text_blank(c, at, call->start) ||
 			    !call_registers_only(k, j, kind, x, xlen))
 				break;
 			end = call->end;
 			at = call->end;
 		}
 		if (end > 0) {
-			size_t g = next_line(t, len, end > 0 ? end - 1 : 0);
+			size_t g = text_next_line(t, len, end > 0 ? end - 1 : 0);
 			if (g > best)
 				best = g;
 		}
@@ -622,7 +551,7 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 			anchor = (long)k->mf.regs[j].call;
 	if (anchor >= 0) {
 		const struct mr_call *c = &k->mf.calls[anchor];
-		off = next_line(t, len, c->end > 0 ? c->end - 1 : 0);
+		off = text_next_line(t, len, c->end > 0 ? c->end - 1 : 0);
 		indent = indent_of(t, c->start);
 		semi = c->semi;
 	} else {
@@ -826,7 +755,7 @@ static int namespace_end(const char *c, size_t len, size_t *at)
 		changed = 0;
 		for (i = 0; i < n; i++)
 			if (opens[i] > bo && closes[i] < bc &&
-			    blank_range(c, closes[i], bc - 1)) {
+			    text_blank(c, closes[i], bc - 1)) {
 				bo = opens[i];
 				bc = closes[i];
 				changed = 1;
@@ -834,9 +763,9 @@ static int namespace_end(const char *c, size_t len, size_t *at)
 	} while (changed);
 	free(opens);
 	free(closes);
-	if (bc == 0 || !blank_range(c, line_start(c, bc - 1), bc - 1))
+	if (bc == 0 || !text_blank(c, text_line_start(c, bc - 1), bc - 1))
 		return -1;
-	*at = line_start(c, bc - 1);
+	*at = text_line_start(c, bc - 1);
 	return 0;
 }
 
@@ -910,7 +839,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 				e++;
 			semi = e < len && m[e] == ';';
 			ind = xstrndup(t + ov[2], ov[3] - ov[2]);
-			it->off = next_line(t, len, e > 0 ? e - 1 : 0);
+			it->off = text_next_line(t, len, e > 0 ? e - 1 : 0);
 		} else {
 			size_t o[2];
 			find_last("^[ \\t]*#[ \\t]*define[ \\t]+REGISTER_UNARY_TI_DISPATCH\\(",
@@ -919,7 +848,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 			{
 				size_t i = o[0];
 				for (;;) {
-					size_t e = next_line(t, len, i), b2 = e;
+					size_t e = text_next_line(t, len, i), b2 = e;
 					if (b2 > 0 && t[b2 - 1] == '\n')
 						b2--;
 					if (b2 > 0 && t[b2 - 1] == '\r')
@@ -956,7 +885,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 		if (have_fn) {
 			const char *br = memchr(m + fo[1], '{', len - fo[1]);
 			if (br) {
-				size_t bl = next_line(t, len, (size_t)(br - m));
+				size_t bl = text_next_line(t, len, (size_t)(br - m));
 				size_t s = bl, e = s;
 				while (e < len && (t[e] == ' ' || t[e] == '\t'))
 					e++;
@@ -965,7 +894,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 					bind = xstrndup(t + s, e - s);
 				}
 				fn_end = match_brace(m, len, (size_t)(br - m));
-				fn_end = next_line(t, len, fn_end > 0 ? fn_end - 1 : 0);
+				fn_end = text_next_line(t, len, fn_end > 0 ? fn_end - 1 : 0);
 			} else {
 				have_fn = 0;
 			}
@@ -985,7 +914,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 			while (e < len && (m[e] == ' ' || m[e] == '\t'))
 				e++;
 			semi = e < len && m[e] == ';';
-			reg_off = next_line(t, len, e > 0 ? e - 1 : 0);
+			reg_off = text_next_line(t, len, e > 0 ? e - 1 : 0);
 		}
 		if (rq->check) {
 			char *cont = xasprintf("%s%*s", bind, 17, "");

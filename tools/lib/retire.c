@@ -173,37 +173,16 @@ static int used_at(struct work *w, const char *name, size_t skip_f,
 
 /* ---- widening a deletion to whole lines ---- */
 
-static size_t line_start(const char *t, size_t off)
-{
-	while (off > 0 && t[off - 1] != '\n')
-		off--;
-	return off;
-}
-
-static size_t next_line(const char *t, size_t len, size_t off)
-{
-	const char *nl = off < len ? memchr(t + off, '\n', len - off) : NULL;
-	return nl ? (size_t)(nl - t) + 1 : len;
-}
-
-static int blank_range(const char *t, size_t a, size_t b)
-{
-	for (; a < b; a++)
-		if (t[a] != ' ' && t[a] != '\t' && t[a] != '\r' && t[a] != '\n')
-			return 0;
-	return 1;
-}
-
 /* the line [s, next_line) is blank in t */
 static int line_blank(const char *t, size_t len, size_t s)
 {
-	return blank_range(t, s, next_line(t, len, s));
+	return text_blank(t, s, text_next_line(t, len, s));
 }
 
 /* first non-blank character of the line at s, or 0 */
 static char line_first(const char *t, size_t len, size_t s)
 {
-	size_t e = next_line(t, len, s);
+	size_t e = text_next_line(t, len, s);
 	for (; s < e; s++)
 		if (t[s] != ' ' && t[s] != '\t' && t[s] != '\r' && t[s] != '\n')
 			return t[s];
@@ -214,15 +193,15 @@ static char line_first(const char *t, size_t len, size_t s)
 static void widen(const char *t, const char *m, size_t len, size_t *a,
                   size_t *b)
 {
-	size_t s = line_start(m, *a), e = next_line(m, len, *b > *a ? *b - 1 : *a);
+	size_t s = text_line_start(m, *a), e = text_next_line(m, len, *b > *a ? *b - 1 : *a);
 	size_t k;
 	int para_below;
-	if (!blank_range(m, s, *a) || !blank_range(m, *b, e))
+	if (!text_blank(m, s, *a) || !text_blank(m, *b, e))
 		return; /* shares its lines with other code */
 	/* comment lines right above: masked blank, text not */
 	k = s;
 	while (k > 0) {
-		size_t p = line_start(m, k - 1);
+		size_t p = text_line_start(m, k - 1);
 		if (!line_blank(m, len, p) || line_blank(t, len, p))
 			break;
 		k = p;
@@ -233,11 +212,11 @@ static void widen(const char *t, const char *m, size_t len, size_t *a,
 	if (k < s && para_below)
 		s = k;
 	/* a blank line that would double up */
-	if (s == 0 || line_blank(t, len, line_start(t, s - 1))) {
+	if (s == 0 || line_blank(t, len, text_line_start(t, s - 1))) {
 		if (e < len && line_blank(t, len, e))
-			e = next_line(t, len, e);
+			e = text_next_line(t, len, e);
 		else if (s > 0 && (e >= len || line_first(m, len, e) == '}'))
-			s = line_start(t, s - 1);
+			s = text_line_start(t, s - 1);
 	}
 	*a = s;
 	*b = e;
@@ -514,8 +493,8 @@ static void plan_includes(struct work *w, const struct rt_request *rq)
 		}
 		if (used)
 			continue;
-		it = add_item(p, RT_INCLUDE, f, line_start(t, in->at.off),
-		              next_line(t, len, in->at.off), rq->op);
+		it = add_item(p, RT_INCLUDE, f, text_line_start(t, in->at.off),
+		              text_next_line(t, len, in->at.off), rq->op);
 		it->detail = xasprintf("#include <ATen/ops/%s_native.h>", rq->op);
 		set_lines(hm, it, in->at.off, in->at.off + 1);
 	}
@@ -546,8 +525,8 @@ static void plan_xfails(struct work *w, const struct rt_request *rq)
 			b = c + 1;
 			while (b < len && (m[b] == ' ' || m[b] == '\t'))
 				b++;
-		} else if (!(blank_range(m, line_start(m, a), a) &&
-		             blank_range(m, b, next_line(m, len, b)))) {
+		} else if (!(text_blank(m, text_line_start(m, a), a) &&
+		             text_blank(m, b, text_next_line(m, len, b)))) {
 			size_t q = a;
 			while (q > 0 && (m[q - 1] == ' ' || m[q - 1] == '\t'))
 				q--;

@@ -6,6 +6,7 @@
  */
 #include "scan.h"
 #include "diag.h"
+#include "walk.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -103,6 +104,48 @@ int read_source_file(const char *path, char **data, size_t *len)
 		return -1;
 	}
 	return 0;
+}
+
+/* the largest source file a question is asked of */
+#define MAX_SOURCE ((size_t)16 << 20)
+
+int source_file_test(const char *path, const char *needle, text_test_fn test,
+                     const void *arg)
+{
+	char *t, *m;
+	size_t len, n = strlen(needle), i;
+	int r = 0;
+	if (read_regular_file(path, MAX_SOURCE, &t, &len) != 0)
+		return 0;
+	for (i = 0; i + n <= len; i++)
+		if (t[i] == needle[0] && memcmp(t + i, needle, n) == 0)
+			break;
+	if (i + n <= len) {
+		m = mask_code(t, len, LANG_C);
+		r = test(m, len, arg);
+		free(m);
+	}
+	free(t);
+	return r;
+}
+
+char *first_source_file(const char *root, const char *rel, int depth,
+                        const char *const *sufs, const char *needle,
+                        text_test_fn test, const void *arg)
+{
+	struct walk_list l;
+	char *found = NULL;
+	size_t i;
+	if (walk_files(root, rel, depth, NULL, sufs, &l) != 0)
+		return NULL;
+	for (i = 0; i < l.n && !found; i++) {
+		char *p = xasprintf("%s/%s", root, l.paths[i]);
+		if (source_file_test(p, needle, test, arg))
+			found = xstrdup(l.paths[i]);
+		free(p);
+	}
+	walk_free(&l);
+	return found;
 }
 
 /* ---- PCRE2 ---- */
@@ -666,6 +709,27 @@ size_t last_le(const size_t *v, size_t n, size_t x)
 			hi = mid;
 	}
 	return lo;
+}
+
+size_t text_line_start(const char *t, size_t off)
+{
+	while (off > 0 && t[off - 1] != '\n')
+		off--;
+	return off;
+}
+
+size_t text_next_line(const char *t, size_t len, size_t off)
+{
+	const char *nl = off < len ? memchr(t + off, '\n', len - off) : NULL;
+	return nl ? (size_t)(nl - t) + 1 : len;
+}
+
+int text_blank(const char *t, size_t a, size_t b)
+{
+	for (; a < b; a++)
+		if (t[a] != ' ' && t[a] != '\t' && t[a] != '\r' && t[a] != '\n')
+			return 0;
+	return 1;
 }
 
 void line_col(const char *src, size_t off, unsigned long *line,

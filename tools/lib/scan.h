@@ -25,6 +25,26 @@ int read_regular_file(const char *path, size_t max, char **data, size_t *len);
  * NUL byte)" (nothing allocated); both return -1. */
 int read_source_file(const char *path, char **data, size_t *len);
 
+/* A question asked of a masked source text (mask_code, LANG_C) of len
+ * bytes, with the caller's ARG: 1 yes, 0 no. */
+typedef int (*text_test_fn)(const char *masked, size_t len, const void *arg);
+
+/* source_file_test: TEST on the masked text of the regular file PATH
+ * (at most 16 MiB), asked only when the raw text holds NEEDLE (a cheap
+ * filter; NEEDLE must be a part of every text TEST accepts).  A file that
+ * cannot be read, is not regular or is larger counts as 0. */
+int source_file_test(const char *path, const char *needle, text_test_fn test,
+                     const void *arg);
+
+/* first_source_file: the first file, in walk_files' order, under
+ * ROOT/REL (DEPTH levels of subfolders, walk.h's rules) whose name ends
+ * in one of SUFS (NULL-terminated) and that passes source_file_test:
+ * its path relative to ROOT, malloc'd (caller frees); NULL when none
+ * does or REL cannot be listed. */
+char *first_source_file(const char *root, const char *rel, int depth,
+                        const char *const *sufs, const char *needle,
+                        text_test_fn test, const void *arg);
+
 /* A compiled pattern: PCRE2, JIT-compiled with PCRE2_JIT_COMPLETE when
  * the library supports it, interpreter otherwise (as pcre2grep does).
  * The environment variable MK_PCRE2_NO_JIT (any value) forces the
@@ -97,6 +117,15 @@ void mask_braces_free(struct mask_braces *br);
  * at most x (0 when none is, or n is 0): with v the byte offsets where
  * lines start, the 0-based line holding byte x.  Binary search. */
 size_t last_le(const size_t *v, size_t n, size_t x);
+
+/* Lines of a source text t (len bytes; lines end at '\n').
+ * text_line_start: the offset where the line holding off starts.
+ * text_next_line: the offset just after the '\n' ending the line holding
+ * off (len when that line is the last).
+ * text_blank: 1 when t[a, b) is only spaces, tabs, '\r' and '\n'. */
+size_t text_line_start(const char *t, size_t off);
+size_t text_next_line(const char *t, size_t len, size_t off);
+int text_blank(const char *t, size_t a, size_t b);
 
 /* line_col: 1-based line and column (in bytes) of byte offset off. */
 void line_col(const char *src, size_t off, unsigned long *line,

@@ -28,7 +28,6 @@
 
 #define MAX_TEXT ((size_t)4 << 20)    /* SKILL.md, settings, registries */
 #define MAX_TOOL ((size_t)256 << 20)  /* one tool binary */
-#define MAX_SOURCE ((size_t)16 << 20) /* one source file of the tree */
 
 /* ---------------- small helpers ---------------- */
 
@@ -1146,31 +1145,6 @@ static json_t *effective(const json_t *files, const json_t *tool_names)
 
 /* ---------------- the tree ---------------- */
 
-/* 1 when the source file at path holds needle and test(masked) holds */
-static int file_test(const char *path, const char *needle,
-                     int (*test)(const char *, size_t, const void *),
-                     const void *arg)
-{
-	char *t, *m;
-	size_t len;
-	int r = 0;
-	if (read_regular_file(path, MAX_SOURCE, &t, &len) != 0)
-		return 0;
-	if (len >= strlen(needle)) {
-		size_t i, n = strlen(needle);
-		for (i = 0; i + n <= len; i++)
-			if (t[i] == needle[0] && memcmp(t + i, needle, n) == 0)
-				break;
-		if (i + n <= len) {
-			m = mask_code(t, len, LANG_C);
-			r = test(m, len, arg);
-			free(m);
-		}
-	}
-	free(t);
-	return r;
-}
-
 static int test_define(const char *m, size_t len, const void *macro)
 {
 	return mr_text_defines_macro(m, len, macro);
@@ -1182,29 +1156,6 @@ static int test_use(const char *m, size_t len, const void *macro)
 static int test_exec(const char *m, size_t len, const void *binary)
 {
 	return mr_text_has_exec(m, len, *(const int *)binary);
-}
-
-/* the first file (relative to root) in rel/ (and below when deep, with
- * walk.h's rules) ending in one of sufs that passes test; malloc'd, or
- * NULL */
-static char *first_file(const char *root, const char *rel, int deep,
-                        const char *const *sufs, const char *needle,
-                        int (*test)(const char *, size_t, const void *),
-                        const void *arg)
-{
-	struct walk_list l;
-	char *found = NULL;
-	size_t i;
-	if (walk_files(root, rel, deep ? WALK_MAX_DEPTH : 0, NULL, sufs, &l) != 0)
-		return NULL;
-	for (i = 0; i < l.n && !found; i++) {
-		char *p = xasprintf("%s/%s", root, l.paths[i]);
-		if (file_test(p, needle, test, arg))
-			found = xstrdup(l.paths[i]);
-		free(p);
-	}
-	walk_free(&l);
-	return found;
 }
 
 static const char *const hdr_sufs[] = {".h", NULL};
@@ -1262,11 +1213,12 @@ static json_t *scan_tree(const char *root)
 	macro_list[4] = "REGISTER_OPMATH_BINARY_OP";
 	for (k = 0; k < 5; k++) {
 		json_t *m = json_object();
-		char *def = c10 ? first_file(root, "c10/metal", 0, hdr_sufs, macro_list[k],
-		                             test_define, macro_list[k])
+		char *def = c10 ? first_source_file(root, "c10/metal", 0, hdr_sufs,
+		                                    macro_list[k], test_define,
+		                                    macro_list[k])
 		                : NULL;
-		char *use = first_file(root, kdir, 0, metal_sufs, macro_list[k], test_use,
-		                       macro_list[k]);
+		char *use = first_source_file(root, kdir, 0, metal_sufs,
+		                              macro_list[k], test_use, macro_list[k]);
 		set_str(m, "defined", def);
 		set_str(m, "used", use);
 		if (def || use)
@@ -1278,8 +1230,8 @@ static json_t *scan_tree(const char *root)
 	json_object_set_new(t, "macros", macros);
 	for (binary = 0; binary < 2; binary++) {
 		const char *name = binary ? "exec_binary_kernel" : "exec_unary_kernel";
-		char *f = mps ? first_file(root, MPS_DIR_REL, 1, host_sufs, name, test_exec,
-		                           &binary)
+		char *f = mps ? first_source_file(root, MPS_DIR_REL, WALK_MAX_DEPTH,
+		                                  host_sufs, name, test_exec, &binary)
 		              : NULL;
 		set_str(exec, name, f);
 		if (f)
@@ -1301,7 +1253,8 @@ static json_t *scan_tree(const char *root)
 		char *kp = xasprintf("%s/%s", root, kf);
 		kind_ok[k] = is_reg(kp) &&
 		             (get_str(m, "defined") ||
-		              file_test(kp, mr_kind_macro(k), test_use, mr_kind_macro(k)));
+		              source_file_test(kp, mr_kind_macro(k), test_use,
+		                               mr_kind_macro(k)));
 		nkind += kind_ok[k];
 		free(kf);
 		free(kp);
