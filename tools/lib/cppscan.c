@@ -269,10 +269,7 @@ static void *pool_alloc(struct pool *pl, size_t n)
 	n = (n + 7) & ~(size_t)7;
 	if (n > pl->left) {
 		size_t sz = n > POOL_BLOCK ? n : POOL_BLOCK;
-		if (pl->nb == pl->cb) {
-			pl->cb = pl->cb ? pl->cb * 2 : 16;
-			pl->blocks = xrealloc(pl->blocks, pl->cb * sizeof *pl->blocks);
-		}
+		GROW(pl->blocks, pl->nb, pl->cb);
 		pl->cur = pl->blocks[pl->nb++] = xmalloc(sz);
 		pl->left = sz;
 	}
@@ -437,10 +434,7 @@ static void imap_add(struct imap *im, const char *s, size_t n, long x)
 	long k = smap_intern(&im->keys, s, n, (long)im->n);
 	struct ilist *l;
 	if (k == (long)im->n) {
-		if (im->n == im->cap) {
-			im->cap = im->cap ? im->cap * 2 : 256;
-			im->lists = xrealloc(im->lists, im->cap * sizeof *im->lists);
-		}
+		GROW(im->lists, im->n, im->cap);
 		im->n++;
 		memset(&im->lists[k], 0, sizeof im->lists[k]);
 	}
@@ -553,14 +547,6 @@ struct priv {
 };
 
 #define P(m) ((struct priv *)(m)->priv)
-
-#define GROW(arr, n, cap)                                                      \
-	do {                                                                       \
-		if ((n) == (cap)) {                                                    \
-			(cap) = (cap) ? (cap) * 2 : 16;                                    \
-			(arr) = xrealloc((arr), (cap) * sizeof *(arr));                    \
-		}                                                                      \
-	} while (0)
 
 static const char *intern_ns(struct priv *p, const char *s)
 {
@@ -3118,10 +3104,7 @@ static void disc_if(struct disc *x, const struct tok *k)
 	dv = cond_devices(x->m, d, t, o + 1, c);
 	if (dv == DEV_ANY || (e = branch_end(t, k->tn, c + 1)) == NOSZ)
 		return;
-	if (x->nspans == x->cap_spans) {
-		x->cap_spans = x->cap_spans ? x->cap_spans * 2 : 4;
-		x->spans = xrealloc(x->spans, x->cap_spans * sizeof *x->spans);
-	}
+	GROW(x->spans, x->nspans, x->cap_spans);
 	x->spans[x->nspans].a = c + 1;
 	x->spans[x->nspans].b = e;
 	x->spans[x->nspans].devs = dv;

@@ -65,6 +65,18 @@ char *xasprintf(const char *fmt, ...)
 #endif
 	;
 
+/* GROW: make room for one more element of the array ARR holding N of CAP
+ * (both lvalues of type size_t): when it is full, CAP doubles (16 at
+ * first) and ARR is reallocated (xrealloc: dies when out of memory).
+ * The caller then stores arr[n] and increments n. */
+#define GROW(arr, n, cap)                                                      \
+	do {                                                                       \
+		if ((n) == (cap)) {                                                    \
+			(cap) = (cap) ? (cap) * 2 : 16;                                    \
+			(arr) = xrealloc((arr), (cap) * sizeof *(arr));                    \
+		}                                                                      \
+	} while (0)
+
 /* Growable byte buffer.  data is always NUL-terminated (len excludes it);
  * owned by the struct: buf_free() releases it. */
 struct buf {

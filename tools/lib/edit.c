@@ -86,10 +86,7 @@ struct edit_file *edit_set_load(struct edit_set *set, const char *path,
 		free(data);
 		return NULL;
 	}
-	if (set->n == set->cap) {
-		set->cap = set->cap ? set->cap * 2 : 8;
-		set->files = xrealloc(set->files, set->cap * sizeof *set->files);
-	}
+	GROW(set->files, set->n, set->cap);
 	f = &set->files[set->n++];
 	memset(f, 0, sizeof *f);
 	f->display = xstrdup(display);
@@ -187,10 +184,7 @@ struct ops {
 
 static void op_add(struct ops *o, int type, size_t a, size_t b)
 {
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 64;
-		o->v = xrealloc(o->v, o->cap * sizeof *o->v);
-	}
+	GROW(o->v, o->n, o->cap);
 	o->v[o->n].type = type;
 	o->v[o->n].a = a;
 	o->v[o->n].b = b;
@@ -658,10 +652,7 @@ static long list_entries(const char *dir, unsigned long **out)
 	while ((de = readdir(d)) != NULL) {
 		if (!entry_seq(de->d_name, &s))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = xrealloc(v, cap * sizeof *v);
-		}
+		GROW(v, n, cap);
 		v[n++] = s;
 	}
 	closedir(d);

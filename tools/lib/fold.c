@@ -95,10 +95,7 @@ static struct fold_row *new_row(struct fold_plan *p, const struct nf_func *f,
                                 enum fold_action a, const struct nf_dispatch *at)
 {
 	struct fold_row *r;
-	if (p->nrows == p->caprows) {
-		p->caprows = p->caprows ? p->caprows * 2 : 16;
-		p->rows = xrealloc(p->rows, p->caprows * sizeof *p->rows);
-	}
+	GROW(p->rows, p->nrows, p->caprows);
 	r = &p->rows[p->nrows++];
 	memset(r, 0, sizeof *r);
 	r->f = f;
@@ -123,10 +120,7 @@ static void refuse(struct fold_plan *p, const struct nf_func *f,
 
 static void add_edit(struct fold_plan *p, size_t start, size_t end, char *text)
 {
-	if (p->nedits == p->capedits) {
-		p->capedits = p->capedits ? p->capedits * 2 : 16;
-		p->edits = xrealloc(p->edits, p->capedits * sizeof *p->edits);
-	}
+	GROW(p->edits, p->nedits, p->capedits);
 	p->edits[p->nedits].start = start;
 	p->edits[p->nedits].end = end;
 	p->edits[p->nedits].text = text;

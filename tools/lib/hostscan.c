@@ -173,24 +173,13 @@ static struct list *list_for(struct priv *p, struct hs_map *mp,
 {
 	long i = hs_map_get(mp, key);
 	if (i < 0) {
-		if (p->nlists == p->caplists) {
-			p->caplists = p->caplists ? p->caplists * 2 : 256;
-			p->lists = xrealloc(p->lists, p->caplists * sizeof *p->lists);
-		}
+		GROW(p->lists, p->nlists, p->caplists);
 		i = (long)p->nlists++;
 		memset(&p->lists[i], 0, sizeof p->lists[i]);
 		hs_map_put(mp, key, i);
 	}
 	return &p->lists[i];
 }
-
-#define GROW(arr, n, cap)                                                      \
-	do {                                                                       \
-		if ((n) == (cap)) {                                                    \
-			(cap) = (cap) ? (cap) * 2 : 16;                                    \
-			(arr) = xrealloc((arr), (cap) * sizeof *(arr));                    \
-		}                                                                      \
-	} while (0)
 
 
 /* ---------------- lexical helpers ---------------- */

@@ -134,10 +134,7 @@ char **lex_split_args(const char *t, size_t open, size_t close, size_t *na)
 		else if (c == ')' && depth > 0 && i < close)
 			depth--;
 		else if ((c == ',' && depth == 0) || i == close) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 4;
-				v = xrealloc(v, cap * sizeof *v);
-			}
+			GROW(v, n, cap);
 			v[n++] = lex_trim_dup(t, a, i);
 			a = i + 1;
 		}

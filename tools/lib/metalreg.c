@@ -316,10 +316,7 @@ static int parse_args(const char *t, size_t len, size_t open, struct mr_call *c)
 			if (ch == ')' && c->nargs == 0 && arg[0] == '\0') {
 				free(arg); /* MACRO() has no arguments */
 			} else {
-				if (c->nargs == cap) {
-					cap = cap ? cap * 2 : 4;
-					c->args = xrealloc(c->args, cap * sizeof *c->args);
-				}
+				GROW(c->args, c->nargs, cap);
 				c->args[c->nargs++] = arg;
 			}
 			if (ch == ')') {
@@ -397,10 +394,7 @@ static void body_calls(const char *t, size_t a, size_t b, struct mr_helper *h)
 				if (parse_args(t, b, p, &c)) {
 					c.macro = xstrndup(t + i, e - i);
 					c.start = i;
-					if (h->nbody == cap) {
-						cap = cap ? cap * 2 : 8;
-						h->body = xrealloc(h->body, cap * sizeof *h->body);
-					}
+					GROW(h->body, h->nbody, cap);
 					h->body[h->nbody++] = c;
 					i = c.end;
 					continue;
@@ -439,10 +433,7 @@ static void parse_define(struct mr_file *f, const char *t, size_t linestart,
 		while (i < end && (id_char(t[i]) || t[i] == '.'))
 			i++;
 		if (i > ps) {
-			if (h.nparams == pcap) {
-				pcap = pcap ? pcap * 2 : 4;
-				h.params = xrealloc(h.params, pcap * sizeof *h.params);
-			}
+			GROW(h.params, h.nparams, pcap);
 			h.params[h.nparams++] = xstrndup(t + ps, i - ps);
 		}
 		i = skip_blanks(t, end, i);
@@ -460,10 +451,7 @@ static void parse_define(struct mr_file *f, const char *t, size_t linestart,
 	h.name = xstrndup(t + ns, ne - ns);
 	h.start = linestart;
 	h.end = end;
-	if (f->nhelpers == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		f->helpers = xrealloc(f->helpers, *cap * sizeof *f->helpers);
-	}
+	GROW(f->helpers, f->nhelpers, *cap);
 	f->helpers[f->nhelpers++] = h;
 	return;
 drop:
@@ -594,10 +582,7 @@ static void expand(struct expand_ctx *x, const char *macro, char *const *args,
 			r.alpha =
 			    core->i_alpha >= 0 ? xstrdup(args[core->i_alpha]) : NULL;
 			r.call = x->call;
-			if (f->nregs == x->regcap) {
-				x->regcap = x->regcap ? x->regcap * 2 : 64;
-				f->regs = xrealloc(f->regs, x->regcap * sizeof *f->regs);
-			}
+			GROW(f->regs, f->nregs, x->regcap);
 			f->regs[f->nregs++] = r;
 		}
 		return;

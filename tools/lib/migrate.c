@@ -23,10 +23,7 @@ static void strv_add(struct strv *s, const char *x)
 	for (i = 0; i < s->n; i++)
 		if (strcmp(s->v[i], x) == 0)
 			return;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-	}
+	GROW(s->v, s->n, s->cap);
 	s->v[s->n++] = xstrdup(x);
 }
 
@@ -1229,21 +1226,6 @@ static json_t *names_json(cs_dtset s)
 	return a;
 }
 
-static json_t *pairs_json(const struct mr_pair *v, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-	for (i = 0; i < n; i++) {
-		json_t *o = json_object();
-		json_object_set_new(o, "in", json_string(v[i].in));
-		if (v[i].alpha)
-			json_object_set_new(o, "alpha", json_string(v[i].alpha));
-		json_object_set_new(o, "out", json_string(v[i].out));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
 static json_t *check_json(unsigned allowed)
 {
 	json_t *a;
@@ -1361,7 +1343,7 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 			json_object_set_new(o, "rule", json_null());
 		}
 		json_object_set_new(o, "dropped", names_json(p->dropped));
-		json_object_set_new(o, "pairs", pairs_json(p->pairs, p->npairs));
+		json_object_set_new(o, "pairs", rg_pairs_json(p->pairs, p->npairs));
 		json_object_set_new(o, "check", check_json(p->check));
 		emit(out, o);
 	}
@@ -1369,12 +1351,10 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		for (i = 0; i < p->rg.nitems; i++) {
 			const struct rg_item *it = &p->rg.items[i];
 			json_t *o;
-			static const char *const wn[] = {"registration", "functor",
-			                                 "host-stub"};
 			if (!it->present && !it->text)
 				continue;
 			o = part("insert");
-			json_object_set_new(o, "what", json_string(wn[it->what]));
+			json_object_set_new(o, "what", json_string(rg_what_name(it->what)));
 			json_object_set_new(o, "file", json_string(file_rel(p, it->file)));
 			json_object_set_new(o, "line", json_integer((json_int_t)it->line));
 			json_object_set_new(o, "action",
@@ -1386,7 +1366,7 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 				for (j = 0; j < it->ncalls; j++)
 					json_array_append_new(c, json_string(it->calls[j]));
 				json_object_set_new(o, "calls", c);
-				json_object_set_new(o, "dtypes", pairs_json(it->pairs, it->npairs));
+				json_object_set_new(o, "dtypes", rg_pairs_json(it->pairs, it->npairs));
 			} else {
 				json_object_set_new(o, "label", str_or_null(it->label));
 			}

@@ -17,10 +17,7 @@
 static struct rg_item *new_item(struct rg_plan *p, enum rg_what w, int file)
 {
 	struct rg_item *it;
-	if (p->nitems == p->capitems) {
-		p->capitems = p->capitems ? p->capitems * 2 : 8;
-		p->items = xrealloc(p->items, p->capitems * sizeof *p->items);
-	}
+	GROW(p->items, p->nitems, p->capitems);
 	it = &p->items[p->nitems++];
 	memset(it, 0, sizeof *it);
 	it->what = w;
@@ -38,10 +35,7 @@ static void msg(struct rg_plan *p, int error, const char *fmt, ...)
 	va_list ap;
 	char *s;
 	int n;
-	if (p->nmsgs == p->capmsgs) {
-		p->capmsgs = p->capmsgs ? p->capmsgs * 2 : 8;
-		p->msgs = xrealloc(p->msgs, p->capmsgs * sizeof *p->msgs);
-	}
+	GROW(p->msgs, p->nmsgs, p->capmsgs);
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
@@ -1225,4 +1219,28 @@ char *rg_check_text(const char *op, unsigned allowed, const char *eol,
 	buf_printf(&b, " inputs, got \", %s);", dt);
 	terms_free(&a);
 	return b.data;
+}
+
+const char *rg_what_name(enum rg_what w)
+{
+	switch (w) {
+	case RG_REG: return "registration";
+	case RG_FUNCTOR: return "functor";
+	default: return "host-stub";
+	}
+}
+
+json_t *rg_pairs_json(const struct mr_pair *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "in", json_string(v[i].in));
+		if (v[i].alpha)
+			json_object_set_new(o, "alpha", json_string(v[i].alpha));
+		json_object_set_new(o, "out", json_string(v[i].out));
+		json_array_append_new(a, o);
+	}
+	return a;
 }

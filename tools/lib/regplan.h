@@ -47,6 +47,7 @@
 #ifndef MK_REGPLAN_H
 #define MK_REGPLAN_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "metalreg.h"
@@ -143,6 +144,14 @@ char *rg_build(struct rg_plan *p, int file, const struct rg_file *f,
                size_t *len);
 
 void rg_plan_free(struct rg_plan *p);
+
+/* rg_what_name: "registration", "functor" or "host-stub" (the `what` of
+ * the tools' JSON rows). */
+const char *rg_what_name(enum rg_what w);
+
+/* rg_pairs_json: the dtype pairs v[0, n) as a new JSON array (caller owns
+ * the reference) of {"in", "alpha" (only when set), "out"} objects. */
+json_t *rg_pairs_json(const struct mr_pair *v, size_t n);
 
 /* rg_check_text: the host dtype check of a stub that lets through only the
  * input dtypes ALLOWED (bits as rg_request.check; the Metal dtypes stand

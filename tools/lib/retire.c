@@ -107,10 +107,7 @@ static struct rt_item *add_item(struct rt_plan *p, enum rt_what what,
                                 const char *name)
 {
 	struct rt_item *it;
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 16;
-		p->items = xrealloc(p->items, p->cap * sizeof *p->items);
-	}
+	GROW(p->items, p->n, p->cap);
 	it = &p->items[p->n++];
 	memset(it, 0, sizeof *it);
 	it->what = what;

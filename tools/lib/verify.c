@@ -148,10 +148,7 @@ struct ctx {
 static void add_finding(struct ctx *c, const char *path, unsigned long line,
                         unsigned long col, int rule, long op, char *msg)
 {
-	if (c->nf == c->capf) {
-		c->capf = c->capf ? c->capf * 2 : 64;
-		c->f = xrealloc(c->f, c->capf * sizeof *c->f);
-	}
+	GROW(c->f, c->nf, c->capf);
 	c->f[c->nf].path = path;
 	c->f[c->nf].line = line;
 	c->f[c->nf].col = col;
@@ -323,10 +320,7 @@ static const struct cs_discovery *reach(struct ctx *c, const char *kernel)
 		return NULL;
 	k = hs_map_get(&c->reached, kernel);
 	if (k < 0) {
-		if (c->ndisc == c->capdisc) {
-			c->capdisc = c->capdisc ? c->capdisc * 2 : 32;
-			c->disc = xrealloc(c->disc, c->capdisc * sizeof *c->disc);
-		}
+		GROW(c->disc, c->ndisc, c->capdisc);
 		k = (long)c->ndisc++;
 		cs_discover(c->cs, kernel, &c->disc[k]);
 		hs_map_put(&c->reached, kernel, k);
@@ -772,10 +766,7 @@ static int defs_named(const char *name, void *arg)
 		if (fd->dead ? !dead : (dead || !def->graph))
 			continue;
 		c->def_reported[*d] = 1;
-		if (fd->n == fd->cap) {
-			fd->cap = fd->cap ? fd->cap * 2 : 8;
-			fd->v = xrealloc(fd->v, fd->cap * sizeof *fd->v);
-		}
+		GROW(fd->v, fd->n, fd->cap);
 		fd->v[fd->n++] = *d;
 	}
 	return 0;

@@ -95,10 +95,7 @@ static int walk(const char *root, const char *rel, int depth, const char *skip,
 			free(r);
 			continue;
 		}
-		if (a->l->n == a->cap) {
-			a->cap = a->cap ? a->cap * 2 : 64;
-			a->l->paths = xrealloc(a->l->paths, a->cap * sizeof *a->l->paths);
-		}
+		GROW(a->l->paths, a->l->n, a->cap);
 		a->l->paths[a->l->n++] = r;
 	}
 	closedir(d);
@@ -158,10 +155,7 @@ int walk_dir(const char *dir, int folders, struct walk_list *out)
 		free(full);
 		if (!ok)
 			continue;
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			out->paths = xrealloc(out->paths, cap * sizeof *out->paths);
-		}
+		GROW(out->paths, out->n, cap);
 		out->paths[out->n++] = xstrdup(e->d_name);
 	}
 	closedir(d);

@@ -139,21 +139,6 @@ static int ends_with(const char *s, const char *suf)
 
 /* ---- output ---- */
 
-static json_t *pairs_json(const struct mr_pair *p, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-	for (i = 0; i < n; i++) {
-		json_t *o = json_object();
-		json_object_set_new(o, "in", json_string(p[i].in));
-		if (p[i].alpha)
-			json_object_set_new(o, "alpha", json_string(p[i].alpha));
-		json_object_set_new(o, "out", json_string(p[i].out));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
 static void print_json(const struct rg_plan *pl, struct edit_set *set,
                        const char *name, int kind, int written)
 {
@@ -162,12 +147,10 @@ static void print_json(const struct rg_plan *pl, struct edit_set *set,
 		const struct rg_item *it = &pl->items[i];
 		json_t *o = json_object();
 		char *s;
-		static const char *const wn[] = {"registration", "functor",
-		                                 "host-stub"};
 		json_object_set_new(o, "file",
 		                    json_string(set->files[it->file].display));
 		json_object_set_new(o, "line", json_integer((json_int_t)it->line));
-		json_object_set_new(o, "what", json_string(wn[it->what]));
+		json_object_set_new(o, "what", json_string(rg_what_name(it->what)));
 		json_object_set_new(o, "action",
 		                    json_string(it->present ? "present"
 		                                : written  ? "inserted"
@@ -182,7 +165,7 @@ static void print_json(const struct rg_plan *pl, struct edit_set *set,
 		}
 		if (it->npairs) {
 			json_t *k = json_array();
-			json_object_set_new(o, "dtypes", pairs_json(it->pairs, it->npairs));
+			json_object_set_new(o, "dtypes", rg_pairs_json(it->pairs, it->npairs));
 			for (j = 0; j < it->npairs && it->what == RG_REG; j++) {
 				char *d = mr_kernel_name(name, "dense", &it->pairs[j]);
 				char *st = mr_kernel_name(name, "strided", &it->pairs[j]);
