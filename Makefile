@@ -67,7 +67,7 @@ $(BIN)/%: tools/src/%.c $(BUILD)/libmk.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libmk.a $(LDLIBS_ALL)
 
-$(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libmk.a
+$(BUILD)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libmk.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(shell pkg-config --cflags cmocka 2>/dev/null) -o $@ $< \
 	  $(BUILD)/libmk.a $(LDLIBS_ALL) $(shell pkg-config --libs cmocka 2>/dev/null)

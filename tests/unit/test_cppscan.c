@@ -33,6 +33,7 @@
 
 #include "cppscan.h"
 #include "diag.h"
+#include "tree.h"
 
 #define FIXTURE "tests/fixtures/cppscan/tree"
 #define NF "aten/src/ATen/native/"
@@ -569,40 +570,6 @@ static void test_rules(void **state)
 
 /* ---- trees of our own: errors and edge cases ---- */
 
-static char *paths[32];
-static size_t npaths;
-
-/* Write root/rel (creating its folders, remembered for rm_all). */
-static void put(const char *root, const char *rel, const char *s, size_t n)
-{
-	char *path = xasprintf("%s/%s", root, rel), *q;
-	FILE *f;
-	for (q = path + strlen(root) + 1; *q; q++)
-		if (*q == '/') {
-			*q = '\0';
-			if (mkdir(path, 0755) == 0)
-				paths[npaths++] = xstrdup(path);
-			*q = '/';
-		}
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(s, 1, n, f), n);
-	assert_int_equal(fclose(f), 0);
-	paths[npaths++] = path;
-}
-
-static void rm_all(const char *root)
-{
-	while (npaths) {
-		char *p = paths[--npaths];
-		chmod(p, 0644);
-		if (unlink(p) != 0)
-			rmdir(p);
-		free(p);
-	}
-	rmdir(root);
-}
-
 static char *tmp_root(void)
 {
 	char *r = xstrdup("/tmp/test_cppscan.XXXXXX");
@@ -624,8 +591,8 @@ static void test_no_sources(void **state)
 	assert_false(t.have_sources);
 	cs_free(&t);
 	/* a folder with only the yaml and a header (the 2.14.1 tree's shape) */
-	put(root, NF "native_functions.yaml", "- func: x\n", 10);
-	put(root, NF "Decl.h", "DECLARE_DISPATCH(fn, x_stub)\n", 29);
+	tree_put(root, NF "native_functions.yaml", "- func: x\n", 10);
+	tree_put(root, NF "Decl.h", "DECLARE_DISPATCH(fn, x_stub)\n", 29);
 	assert_int_equal(cs_load(&t, root), 0);
 	assert_true(t.have_native);
 	assert_false(t.have_sources);
@@ -640,7 +607,7 @@ static void test_no_sources(void **state)
 	assert_non_null(strstr(r.why, "no C++ sources"));
 	cs_outrule_free(&r);
 	cs_free(&t);
-	rm_all(root);
+	tree_remove(root);
 	free(root);
 }
 
@@ -650,10 +617,10 @@ static void test_nul_byte(void **state)
 	char *root = tmp_root();
 	static const char bad[] = "namespace at::native {\0 }\n";
 	(void)state;
-	put(root, NF "Bad.cpp", bad, sizeof bad - 1);
+	tree_put(root, NF "Bad.cpp", bad, sizeof bad - 1);
 	assert_int_equal(cs_load(&t, root), -1);
 	assert_null(t.priv); /* released */
-	rm_all(root);
+	tree_remove(root);
 	free(root);
 }
 
@@ -666,8 +633,8 @@ static void test_unreadable(void **state)
 	char *root = tmp_root(), *p;
 	int can = 1;
 	(void)state;
-	put(root, NF "Fine.cpp", "namespace at::native {}\n", 24);
-	put(root, NF "Locked.cpp", "namespace at::native {}\n", 24);
+	tree_put(root, NF "Fine.cpp", "namespace at::native {}\n", 24);
+	tree_put(root, NF "Locked.cpp", "namespace at::native {}\n", 24);
 	p = xasprintf("%s/" NF "Locked.cpp", root);
 	if (geteuid() != 0) {
 		assert_int_equal(chmod(p, 0), 0);
@@ -683,7 +650,7 @@ static void test_unreadable(void **state)
 		assert_null(t.priv);
 	}
 	free(p);
-	rm_all(root);
+	tree_remove(root);
 	free(root);
 }
 
@@ -704,7 +671,7 @@ static void test_long_line(void **state)
 	for (i = 0; i < n; i++)
 		big[sizeof head - 1 + i] = "a+(b)*c "[i % 8];
 	memcpy(big + sizeof head - 1 + n, tail, sizeof tail - 1);
-	put(root, NF "Huge.cpp", big, sizeof head - 1 + n + sizeof tail - 1);
+	tree_put(root, NF "Huge.cpp", big, sizeof head - 1 + n + sizeof tail - 1);
 	free(big);
 	c0 = clock();
 	assert_int_equal(cs_load(&t, root), 0);
@@ -714,7 +681,7 @@ static void test_long_line(void **state)
 	assert_true((double)(clock() - c0) / CLOCKS_PER_SEC < 5.0);
 	cs_discovery_free(&d);
 	cs_free(&t);
-	rm_all(root);
+	tree_remove(root);
 	free(root);
 }
 
@@ -735,14 +702,14 @@ static void test_recursive_macros(void **state)
 	    "OUTER(loopy_)\n"
 	    "}\n";
 	(void)state;
-	put(root, NF "Loops.cpp", src, sizeof src - 1);
+	tree_put(root, NF "Loops.cpp", src, sizeof src - 1);
 	assert_int_equal(cs_load(&t, root), 0);
 	assert_int_equal(cs_discover(&t, "loopy_", &d), CS_STUB_BACKED);
 	assert_loc(d.def, NF "Loops.cpp", 7);
 	stub(&d, "s_stub");
 	cs_discovery_free(&d);
 	cs_free(&t);
-	rm_all(root);
+	tree_remove(root);
 	free(root);
 }
 

@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "edit.h"
 #include "scan.h"
+#include "tree.h"
 
 /* ---- helpers ---- */
 
@@ -96,31 +97,6 @@ static char *ls(const char *dir)
 	return b.data;
 }
 
-static void rm_rf(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		struct dirent *de;
-		if (d) {
-			while ((de = readdir(d)) != NULL) {
-				char *p;
-				if (strcmp(de->d_name, ".") == 0 ||
-				    strcmp(de->d_name, "..") == 0)
-					continue;
-				p = xasprintf("%s/%s", path, de->d_name);
-				rm_rf(p);
-				free(p);
-			}
-			closedir(d);
-		}
-		rmdir(path);
-	} else
-		unlink(path);
-}
-
 /* Capture what the engine prints on stderr between cap_start/cap_end. */
 static int saved_err = -1;
 static char cap_path[] = "/tmp/test_edit_err.XXXXXX";
@@ -175,7 +151,7 @@ static char *diff_of(const char *old, const char *new, int *rc)
 	assert_int_equal(fread(text, 1, (size_t)n, out), (size_t)n);
 	text[n] = '\0';
 	fclose(out);
-	rm_rf(dir);
+	tree_remove(dir);
 	free(p);
 	free(dir);
 	return text;
@@ -303,7 +279,7 @@ static void test_diff_two_files(void **state)
 	free(text);
 	fclose(out);
 	edit_set_free(&set);
-	rm_rf(dir);
+	tree_remove(dir);
 	free(p1);
 	free(p2);
 	free(p3);
@@ -359,7 +335,7 @@ static void test_load(void **state)
 	                         "No such file or directory\n");
 	free(err);
 	edit_set_free(&set);
-	rm_rf(dir);
+	tree_remove(dir);
 	free(p);
 	free(q);
 	free(dir);
@@ -384,7 +360,7 @@ static void fx_init(struct fx *x, const char *name, const char *data,
 
 static void fx_free(struct fx *x)
 {
-	rm_rf(x->dir);
+	tree_remove(x->dir);
 	free(x->dir);
 	free(x->root);
 	free(x->journal);
@@ -761,7 +737,7 @@ static void test_journal_default_folder(void **state)
 	assert_string_equal(names, "0000000001.mkj");
 	free(names);
 	free(jdir);
-	rm_rf(p);
+	tree_remove(p);
 	/* a linked work tree: .git is a file naming the git folder */
 	{
 		char *gd = xasprintf("%s/gitdirs/wt", x.dir);

@@ -25,57 +25,14 @@
 
 #include "diag.h"
 #include "hostscan.h"
+#include "tree.h"
 
 /* ---- helpers ---- */
 
 /* Write root/rel (creating its folders) with text s. */
 static void put(const char *root, const char *rel, const char *s)
 {
-	char *path = xasprintf("%s/%s", root, rel), *q;
-	FILE *f;
-	for (q = path + strlen(root) + 1; *q; q++)
-		if (*q == '/') {
-			*q = '\0';
-			mkdir(path, 0755); /* may exist */
-			*q = '/';
-		}
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(s, 1, strlen(s), f), strlen(s));
-	assert_int_equal(fclose(f), 0);
-	free(path);
-}
-
-static void rm_tree(const char *root)
-{
-	/* the fixture's own files only: no shell, no recursion helpers */
-	static const char *const files[] = {
-	    "aten/src/ATen/native/mps/operations/Unary.mm",
-	    "aten/src/ATen/native/mps/operations/Graphs.mm",
-	    "aten/src/ATen/native/mps/kernels/Unary.metal",
-	    "aten/src/ATen/native/UnaryOps.h",
-	    "torch/testing/_internal/common_mps.py", "torch/testing/_internal/x",
-	    "aten/src/ATen/native/mps/operations/Lex.mm",
-	    "aten/src/ATen/native/mps/operations/Stray.mm",
-	    "aten/src/ATen/native/mps/kernels/Functors.metal", "test/test_mps.py",
-	    NULL};
-	static const char *const dirs[] = {
-	    "aten/src/ATen/native/mps/operations", "aten/src/ATen/native/mps/kernels",
-	    "aten/src/ATen/native/mps", "aten/src/ATen/native", "aten/src/ATen",
-	    "aten/src", "aten", "torch/testing/_internal", "torch/testing", "torch",
-	    "test", NULL};
-	size_t i;
-	for (i = 0; files[i]; i++) {
-		char *p = xasprintf("%s/%s", root, files[i]);
-		unlink(p);
-		free(p);
-	}
-	for (i = 0; dirs[i]; i++) {
-		char *p = xasprintf("%s/%s", root, dirs[i]);
-		rmdir(p);
-		free(p);
-	}
-	rmdir(root);
+	tree_put(root, rel, s, strlen(s));
 }
 
 /* Host code: a stub through the built-in REGISTER_UNARY_TI_DISPATCH, a
@@ -180,7 +137,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	hs_free(&m);
-	rm_tree(root);
+	tree_remove(root);
 	free(root);
 	return 0;
 }
@@ -516,12 +473,12 @@ static void test_errors(void **state)
 	assert_int_equal(hs_load(&e, d), -1);
 	assert_int_equal(e.nfiles, 0);
 	free(p);
-	rm_tree(d);
+	tree_remove(d);
 	free(d);
 }
 
 /* A fresh tree in a mkdtemp folder with the given (path, text) pairs,
- * loaded into *e; the folder name is returned (caller: rm_tree, free). */
+ * loaded into *e; the folder name is returned (caller: tree_remove, free). */
 static char *load_tree(struct hs_model *e, const char *const *files)
 {
 	char *d = xstrdup("/tmp/test_hostscan_x.XXXXXX");
@@ -589,7 +546,7 @@ static void test_lexing(void **state)
 	assert_true(k[0] >= 0);
 	assert_true(e.defs[k[0]].graph);
 	hs_free(&e);
-	rm_tree(d);
+	tree_remove(d);
 	free(d);
 }
 
@@ -663,7 +620,7 @@ static void test_functors(void **state)
 	assert_int_equal(e.nmetals, 1);
 	assert_string_equal(e.metals[0].in, "long");
 	hs_free(&e);
-	rm_tree(d);
+	tree_remove(d);
 	free(d);
 }
 
@@ -714,7 +671,7 @@ static void test_test_mps(void **state)
 	}
 	assert_at_in(&e, e.xfails[3].at, "test/test_mps.py", 14, 9);
 	hs_free(&e);
-	rm_tree(d);
+	tree_remove(d);
 	free(d);
 	/* a tree with both: each is read, common_mps.py first */
 	d = load_tree(&e, both);
@@ -728,7 +685,7 @@ static void test_test_mps(void **state)
 		assert_string_equal(e.xfails[6 + i].list, lists[i]);
 	}
 	hs_free(&e);
-	rm_tree(d);
+	tree_remove(d);
 	free(d);
 }
 

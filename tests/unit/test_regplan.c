@@ -20,24 +20,13 @@
 #include "diag.h"
 #include "metalreg.h"
 #include "regplan.h"
+#include "tree.h"
 
 static char *root;
 
 static void put(const char *rel, const char *s)
 {
-	char *path = xasprintf("%s/%s", root, rel), *q;
-	FILE *f;
-	for (q = path + strlen(root) + 1; *q; q++)
-		if (*q == '/') {
-			*q = '\0';
-			mkdir(path, 0755);
-			*q = '/';
-		}
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	fputs(s, f);
-	assert_int_equal(fclose(f), 0);
-	free(path);
+	tree_put(root, rel, s, strlen(s));
 }
 
 static int setup(void **state)
@@ -58,24 +47,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	static const char *const files[] = {"c10/metal/indexing.h",
-	                                    "aten/src/ATen/native/UnaryOps.h", NULL};
-	static const char *const dirs[] = {"c10/metal", "c10",
-	                                   "aten/src/ATen/native", "aten/src/ATen",
-	                                   "aten/src", "aten", NULL};
-	size_t i;
 	(void)state;
-	for (i = 0; files[i]; i++) {
-		char *p = xasprintf("%s/%s", root, files[i]);
-		unlink(p);
-		free(p);
-	}
-	for (i = 0; dirs[i]; i++) {
-		char *p = xasprintf("%s/%s", root, dirs[i]);
-		rmdir(p);
-		free(p);
-	}
-	rmdir(root);
+	tree_remove(root);
 	free(root);
 	return 0;
 }

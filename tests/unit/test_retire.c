@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "hostscan.h"
 #include "retire.h"
+#include "tree.h"
 
 #define OPS_MM "aten/src/ATen/native/mps/operations/Ops.mm"
 #define OTHER_MM "aten/src/ATen/native/mps/operations/Other.mm"
@@ -31,19 +32,7 @@ static struct hs_model m;
 
 static void put(const char *rel, const char *s)
 {
-	char *path = xasprintf("%s/%s", root, rel), *q;
-	FILE *f;
-	for (q = path + strlen(root) + 1; *q; q++)
-		if (*q == '/') {
-			*q = '\0';
-			mkdir(path, 0755);
-			*q = '/';
-		}
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	fputs(s, f);
-	assert_int_equal(fclose(f), 0);
-	free(path);
+	tree_put(root, rel, s, strlen(s));
 }
 
 static const char ops_mm[] =
@@ -114,25 +103,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	static const char *const files[] = {OPS_MM, OTHER_MM, COMMON, NULL};
-	static const char *const dirs[] = {
-	    "aten/src/ATen/native/mps/operations", "aten/src/ATen/native/mps",
-	    "aten/src/ATen/native", "aten/src/ATen", "aten/src", "aten",
-	    "torch/testing/_internal", "torch/testing", "torch", NULL};
-	size_t i;
 	(void)state;
 	hs_free(&m);
-	for (i = 0; files[i]; i++) {
-		char *p = xasprintf("%s/%s", root, files[i]);
-		unlink(p);
-		free(p);
-	}
-	for (i = 0; dirs[i]; i++) {
-		char *p = xasprintf("%s/%s", root, dirs[i]);
-		rmdir(p);
-		free(p);
-	}
-	rmdir(root);
+	tree_remove(root);
 	free(root);
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "walk.h"
+#include "tree.h"
 
 static char root[] = "/tmp/mk-walk-XXXXXX";
 
@@ -75,11 +76,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char *cmd = xasprintf("rm -rf '%s'", root);
 	(void)state;
-	if (system(cmd) != 0)
-		return -1;
-	free(cmd);
+	tree_remove(root);
 	return 0;
 }
 
