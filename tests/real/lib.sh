@@ -16,6 +16,15 @@ use_tree() {
   fi
   eval "$1=\$trees/pytorch-\$2"
 }
+# use_probe VAR: set VAR to build/unit/cppscan_probe (cppscan's answers
+# as text, built by `make check`), or skip the test.
+use_probe() {
+  if [ ! -x "$repo/build/unit/cppscan_probe" ]; then
+    echo "skipped: $repo/build/unit/cppscan_probe not built (run: make check)"
+    exit 77
+  fi
+  eval "$1=\$repo/build/unit/cppscan_probe"
+}
 # use_torchgen_python VAR: set VAR to a python3 with PyYAML and
 # typing_extensions (what torchgen imports), or skip the test.
 use_torchgen_python() {

@@ -15,11 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 use_tree t6 2.6.0
 use_tree t1 1.13.1
-probe=$repo/build/unit/cppscan_probe
-if [ ! -x "$probe" ]; then
-  echo "skipped: $probe not built (run: make check)"
-  exit 77
-fi
+use_probe probe
 expected=$repo/tests/real/cppscan_whole.expected
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 nf=aten/src/ATen/native

@@ -8,11 +8,7 @@
 # the agreement per column; any disagreement fails.
 . "$(dirname "$0")/lib.sh"
 use_tree t 2.6.0
-probe=$repo/build/unit/cppscan_probe
-if [ ! -x "$probe" ]; then
-  echo "skipped: $probe not built (run: make check)"
-  exit 77
-fi
+use_probe probe
 table=$repo/tests/real/cpu_dtypes_2.6.0.tsv
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 status=0

@@ -9,11 +9,7 @@
 # unknown to it.  Then the same for 1.13.1 when that tree is present
 # (fewer macros, no Dispatch_v2.h).
 . "$(dirname "$0")/lib.sh"
-probe=$repo/build/unit/cppscan_probe
-if [ ! -x "$probe" ]; then
-  echo "skipped: $probe not built (run: make check)"
-  exit 77
-fi
+use_probe probe
 command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
 use_tree t 2.6.0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -16,11 +16,7 @@
 # Skipped (77) when the 2.6.0 tree is missing.
 . "$(dirname "$0")/lib.sh"
 use_tree t 2.6.0
-probe=$repo/build/unit/cppscan_probe
-if [ ! -x "$probe" ]; then
-  echo "skipped: $probe not built (run: make check)"
-  exit 77
-fi
+use_probe probe
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 status=0
 fail() { echo "FAIL: $*"; status=1; }
