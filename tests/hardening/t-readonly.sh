@@ -55,11 +55,4 @@ checks=$((checks + 1))
 if cmp -s "$work/outside.before" "$work/outside.after"; then ok "files outside the root unchanged"
 else fail "files outside the root changed"; fi
 [ -z "$(ls "$work/state" 2>/dev/null)" ] || fail "a journal was written for a refused edit"
-# mps-migrate writes every file or none: one read-only file of five
-M=$work/ro-migrate
-make_migrate_tree "$M"
-chmod 444 "$M/torch/testing/_internal/common_mps.py"
-expect 2 "mps-migrate: error: 'torch/testing/_internal/common_mps.py' is read-only; nothing written" \
-  "$M" "mps-migrate --in-place: one read-only file" -- $MG --in-place --root "$M"
-[ ! -d "$M/.metal-kernel" ] || fail "mps-migrate: a journal was written for a refused edit"
 finish
