@@ -598,12 +598,6 @@ static struct cs_loc loc_of(const struct cs_model *m, size_t file, size_t off)
 
 /* ---------------- files ---------------- */
 
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
 static char *path_join(const char *a, const char *b)
 {
 	size_t na = strlen(a), nb = strlen(b);
@@ -1769,7 +1763,7 @@ static int load_file(struct cs_model *m, const char *rel)
 	mask_code_in_place(data, len, &br);
 	f->code = data;
 	f->len = len;
-	f->header = has_suffix(rel, ".h");
+	f->header = str_ends_with(rel, ".h");
 	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
 	directives(p, idx, f->code, len, br.edge ? NULL : &br);
 	if (!f->header)
@@ -1824,10 +1818,10 @@ int cs_load(struct cs_model *m, const char *root)
 	}
 	/* headers first: their macros are known when a .cpp file is parsed */
 	for (i = 0; i < files.n; i++)
-		if (has_suffix(files.paths[i], ".h") && load_file(m, files.paths[i]) != 0)
+		if (str_ends_with(files.paths[i], ".h") && load_file(m, files.paths[i]) != 0)
 			goto fail;
 	for (i = 0; i < files.n; i++)
-		if (!has_suffix(files.paths[i], ".h") && load_file(m, files.paths[i]) != 0)
+		if (!str_ends_with(files.paths[i], ".h") && load_file(m, files.paths[i]) != 0)
 			goto fail;
 	walk_free(&files);
 	return 0;

@@ -118,6 +118,12 @@ static char *xvasprintf(const char *fmt, va_list ap, size_t *len)
 	return p;
 }
 
+int str_ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

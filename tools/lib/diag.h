@@ -58,6 +58,9 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* str_ends_with: 1 when the string s ends with suf (both NUL-terminated;
+ * every string ends with ""), else 0. */
+int str_ends_with(const char *s, const char *suf);
 /* xasprintf: malloc'd formatted string (caller frees). */
 char *xasprintf(const char *fmt, ...)
 #if defined(__GNUC__)

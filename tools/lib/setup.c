@@ -43,12 +43,6 @@ static int is_reg(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
 static void crc_hex(uint32_t c, char out[9])
 {
 	snprintf(out, 9, "%08lx", (unsigned long)c);
@@ -511,7 +505,7 @@ static json_t *scan_build(const char *argv0)
 	if (self) {
 		char *slash = strrchr(self, '/');
 		dir = xstrndup(self, slash && slash != self ? (size_t)(slash - self) : 1);
-		if (ends_with(dir, "/tools/bin")) {
+		if (str_ends_with(dir, "/tools/bin")) {
 			root = xstrndup(dir, strlen(dir) - strlen("/tools/bin"));
 			if (!*root) {
 				free(root);

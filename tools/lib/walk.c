@@ -13,19 +13,13 @@ struct acc {
 	size_t cap;
 };
 
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
 static int wanted(const char *name, const char *const *sufs)
 {
 	size_t k;
 	if (!sufs)
 		return 1;
 	for (k = 0; sufs[k]; k++)
-		if (has_suffix(name, sufs[k]))
+		if (str_ends_with(name, sufs[k]))
 			return 1;
 	return 0;
 }

@@ -131,12 +131,6 @@ static const struct tool_info info = {
 	"and input dtype, another output) - nothing is written then.\n",
 };
 
-static int ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
 /* ---- output ---- */
 
 static void print_json(const struct rg_plan *pl, struct edit_set *set,
@@ -328,7 +322,7 @@ int main(int argc, char **argv)
 
 	if (opt.host_file || opt.stub)
 		opt.host = 1;
-	if (opt.host_file && ends_with(opt.host_file, ".metal")) {
+	if (opt.host_file && str_ends_with(opt.host_file, ".metal")) {
 		warnx_("error: --host-file '%s' is a .metal file; the host stub "
 		       "goes into the .mm file of the host stubs (%s/UnaryKernel.mm "
 		       "or BinaryKernel.mm)",
