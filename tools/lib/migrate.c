@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "scan.h"
+#include "verify.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -269,31 +270,11 @@ static const char *out_kernel(const struct mg_plan *p)
 
 /* ---- the old kernel names ---- */
 
-static void lower_into(struct buf *b, const char *s)
+/* vf_name_fn: add NAME to the strv ARG */
+static int add_name(const char *name, void *arg)
 {
-	for (; *s; s++) {
-		char c = *s;
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
-		buf_add(b, &c, 1);
-	}
-}
-
-/* OP{,_}OVL{,_out}{_mps,_mps_out}: mps-verify's spellings of old names */
-static void spelled(struct strv *s, const char *op, const char *ovl)
-{
-	static const char *const ins[] = {"", "_"};
-	static const char *const outs[] = {"", "_out"};
-	static const char *const tails[] = {"_mps", "_mps_out"};
-	size_t j, k, l;
-	for (j = 0; j < 2; j++)
-		for (k = 0; k < 2; k++)
-			for (l = 0; l < 2; l++) {
-				char *n = xasprintf("%s%s%s%s%s", op, ins[j], ovl, outs[k],
-				                    tails[l]);
-				strv_add(s, n);
-				free(n);
-			}
+	strv_add(arg, name);
+	return 0;
 }
 
 /* 1 when some dispatch line of the yaml, as it will be after the fold,
@@ -325,7 +306,7 @@ static void old_names(struct mg_plan *p)
 	struct strv cand;
 	size_t i, j;
 	memset(&cand, 0, sizeof cand);
-	spelled(&cand, p->op, "");
+	vf_old_names_spelled(p->op, "", add_name, &cand);
 	for (i = 0; i < p->ix.nentries; i++) {
 		const struct nf_func *f = &p->ix.funcs[i];
 		const struct nf_dispatch *m;
@@ -335,18 +316,8 @@ static void old_names(struct mg_plan *p)
 			strv_add(&pv->names, entity(f->dispatch[j].kernel));
 		if ((m = nf_mps_dispatch(f)) && m->nkeys == 1)
 			strv_add(&cand, entity(m->kernel));
-		if (f->overload[0]) {
-			struct buf b;
-			buf_init(&b);
-			buf_puts(&b, "_");
-			lower_into(&b, f->overload);
-			spelled(&cand, p->op, b.data);
-			if (b.len > 5 && strcmp(b.data + b.len - 4, "_out") == 0) {
-				b.data[b.len - 4] = '\0';
-				spelled(&cand, p->op, b.data);
-			}
-			buf_free(&b);
-		}
+		if (f->overload[0])
+			vf_old_names_spelled(p->op, f->overload, add_name, &cand);
 	}
 	for (i = 0; i < cand.n; i++)
 		if (!still_named(p, cand.v[i]))

@@ -628,16 +628,6 @@ static void rule_missing_stub(struct ctx *c, long o)
 	}
 }
 
-static void lower_into(struct buf *b, const char *s)
-{
-	for (; *s; s++) {
-		char ch = *s;
-		if (ch >= 'A' && ch <= 'Z')
-			ch = (char)(ch - 'A' + 'a');
-		buf_add(b, &ch, 1);
-	}
-}
-
 static char *graph_detail(const struct hs_def *d)
 {
 	if (d->macro)
@@ -653,12 +643,11 @@ static int cmp_long(const void *a, const void *b)
 
 /* The old MPS kernel names of an operator, handed one at a time to a
  * callback; a nonzero return stops the walk (and is returned). */
-typedef int (*name_fn)(const char *name, void *arg);
+typedef vf_name_fn name_fn;
 
-/* The names built from one overload spelling ovl ("", "_out", "_scalar",
- * ...): OP{,_}OVL{,_out}{_mps,_mps_out}. */
-static int old_names_spelled(const struct vf_op *op, const char *ovl,
-                             size_t novl, struct buf *b, name_fn fn, void *arg)
+/* OP{,_}OVL{,_out}{_mps,_mps_out} for one overload spelling ovl[0, novl) */
+static int spelled_with(const char *op, const char *ovl, size_t novl,
+                        struct buf *b, name_fn fn, void *arg)
 {
 	static const char *const ins[] = {"", "_"};
 	static const char *const outs[] = {"", "_out"};
@@ -669,7 +658,7 @@ static int old_names_spelled(const struct vf_op *op, const char *ovl,
 		for (k = 0; k < 2; k++)
 			for (l = 0; l < 2; l++) {
 				b->len = 0;
-				buf_puts(b, op->name);
+				buf_puts(b, op);
 				buf_puts(b, ins[j]);
 				buf_add(b, ovl, novl);
 				buf_puts(b, outs[k]);
@@ -680,13 +669,33 @@ static int old_names_spelled(const struct vf_op *op, const char *ovl,
 	return 0;
 }
 
+int vf_old_names_spelled(const char *op, const char *overload, vf_name_fn fn,
+                         void *arg)
+{
+	struct buf b, ovl;
+	const char *s;
+	int r;
+	buf_init(&b);
+	buf_init(&ovl);
+	if (overload[0])
+		buf_puts(&ovl, "_");
+	for (s = overload; *s; s++) {
+		char c = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
+		buf_add(&ovl, &c, 1);
+	}
+	r = spelled_with(op, ovl.data, ovl.len, &b, fn, arg);
+	if (!r && ovl.len > 5 && strcmp(ovl.data + ovl.len - 4, "_out") == 0)
+		r = spelled_with(op, ovl.data, ovl.len - 4, &b, fn, arg);
+	buf_free(&b);
+	buf_free(&ovl);
+	return r;
+}
+
 /* Rows' MPS-alone kernels and, when spelled, the names built from their
- * overload spellings ("_" + lower-cased overload, and without a trailing
- * "_out"). */
+ * overload spellings (vf_old_names_spelled). */
 static int old_names_rows(const struct vf_op *op, int spelled,
                           const struct nf_index *x, const size_t *rows,
-                          size_t n, struct buf *b, struct buf *ovl, name_fn fn,
-                          void *arg)
+                          size_t n, name_fn fn, void *arg)
 {
 	size_t i;
 	int r;
@@ -695,18 +704,9 @@ static int old_names_rows(const struct vf_op *op, int spelled,
 		const struct nf_dispatch *d = mps_alone(f);
 		if (d && !f->autogen && (r = fn(entity(d->kernel), arg)) != 0)
 			return r;
-		if (spelled && f->overload[0]) {
-			size_t len;
-			ovl->len = 0;
-			buf_puts(ovl, "_");
-			lower_into(ovl, f->overload);
-			len = ovl->len;
-			if ((r = old_names_spelled(op, ovl->data, len, b, fn, arg)) != 0)
-				return r;
-			if (len > 5 && strcmp(ovl->data + len - 4, "_out") == 0 &&
-			    (r = old_names_spelled(op, ovl->data, len - 4, b, fn, arg)) != 0)
-				return r;
-		}
+		if (spelled && f->overload[0] &&
+		    (r = vf_old_names_spelled(op->name, f->overload, fn, arg)) != 0)
+			return r;
 	}
 	return 0;
 }
@@ -717,20 +717,13 @@ static int old_names_rows(const struct vf_op *op, int spelled,
 static int old_names(const struct ctx *c, const struct vf_op *op, int spelled,
                      name_fn fn, void *arg)
 {
-	struct buf b, ovl;
 	int r = 0;
-	buf_init(&b);
-	buf_init(&ovl);
 	if (spelled)
-		r = old_names_spelled(op, "", 0, &b, fn, arg);
+		r = vf_old_names_spelled(op->name, "", fn, arg);
 	if (!r)
-		r = old_names_rows(op, spelled, c->ix, op->rows, op->nrows, &b, &ovl, fn,
-		                   arg);
+		r = old_names_rows(op, spelled, c->ix, op->rows, op->nrows, fn, arg);
 	if (!r && c->bx)
-		r = old_names_rows(op, spelled, c->bx, op->brows, op->nbrows, &b, &ovl,
-		                   fn, arg);
-	buf_free(&b);
-	buf_free(&ovl);
+		r = old_names_rows(op, spelled, c->bx, op->brows, op->nbrows, fn, arg);
 	return r;
 }
 

@@ -156,4 +156,16 @@ int vf_run(const struct vf_input *in, struct vf_report *r);
 
 void vf_report_free(struct vf_report *r);
 
+/* The names PyTorch's contributors gave the MPS kernels of an operator,
+ * as mps-verify spells them (and mps-migrate deletes them by): for
+ * operator OP and one overload name OVERLOAD of its rows ("" for the
+ * operator itself), each of OP{,_}OVL{,_out}{_mps,_mps_out} where OVL is
+ * "" for "", else "_" + OVERLOAD lower-cased and, when that ends in
+ * "_out", also without it.  Each name is handed to fn(name, arg) (the
+ * string lives only for the call; a name may come twice); a nonzero
+ * return stops the walk and is returned, else 0. */
+typedef int (*vf_name_fn)(const char *name, void *arg);
+int vf_old_names_spelled(const char *op, const char *overload, vf_name_fn fn,
+                         void *arg);
+
 #endif
