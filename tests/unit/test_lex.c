@@ -53,6 +53,14 @@ static void test_literals(void **state)
 	assert_int_equal(lex_skip_quoted(raw, strlen(raw), 1), 7);
 }
 
+static void test_unqualified(void **state)
+{
+	(void)state;
+	assert_string_equal(lex_unqualified("at::native::abs_out"), "abs_out");
+	assert_string_equal(lex_unqualified("abs_out"), "abs_out");
+	assert_string_equal(lex_unqualified("x::"), "");
+}
+
 static void test_split_args(void **state)
 {
 	const char *t = "f( a , g(b, c), \"x,y\", ')' ,d )";
@@ -165,6 +173,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_unqualified),
 		cmocka_unit_test(test_split_args),
 		cmocka_unit_test(test_define),
 		cmocka_unit_test(test_directive_end),

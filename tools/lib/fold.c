@@ -2,6 +2,7 @@
  * nfyaml) locate the dispatch lines; only those lines change. */
 #include "fold.h"
 #include "diag.h"
+#include "lex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,12 +50,6 @@ static int alone_on_line(const char *t, size_t len, const struct nf_dispatch *d)
 	return e >= len || t[e] == '\n' || t[e] == '\r' || t[e] == '#';
 }
 
-static const char *entity(const char *k)
-{
-	const char *p = strrchr(k, ':');
-	return p ? p + 1 : k;
-}
-
 /* The line holding CPU or CUDA (the shared implementation MPS can join),
  * or NULL with *why set. */
 static const struct nf_dispatch *shared_line(const struct nf_func *f,
@@ -88,7 +83,7 @@ const char *fold_row_kernel(const struct nf_func *f)
 		return f->mps_kernel;
 	if (f->route != ROUTE_MPS_SPECIFIC || !(sh = shared_line(f, &why)))
 		return NULL;
-	return entity(sh->kernel);
+	return lex_unqualified(sh->kernel);
 }
 
 static struct fold_row *new_row(struct fold_plan *p, const struct nf_func *f,
@@ -242,7 +237,7 @@ static int new_shared_row(struct fold_plan *p, struct cs_lazy *cs,
 	int asked;
 	char *w = NULL;
 
-	r->kernel = entity(sh->kernel);
+	r->kernel = lex_unqualified(sh->kernel);
 	asked = discover(r, cs, r->kernel, &d) == 0;
 	if (!f->structured)
 		w = not_structured_why(&d, asked, r->kernel);

@@ -107,7 +107,13 @@ size_t lex_skip_literal(const char *t, size_t n, size_t i)
 	return lex_skip_quoted(t, n, i);
 }
 
-/* ---------------- argument lists ---------------- */
+/* ---------------- names and argument lists ---------------- */
+
+const char *lex_unqualified(const char *name)
+{
+	const char *c = strrchr(name, ':');
+	return c ? c + 1 : name;
+}
 
 char *lex_trim_dup(const char *s, size_t a, size_t b)
 {

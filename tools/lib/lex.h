@@ -42,6 +42,11 @@ size_t lex_skip_quoted(const char *t, size_t n, size_t i);
  * anything else as lex_skip_quoted. */
 size_t lex_skip_literal(const char *t, size_t n, size_t i);
 
+/* lex_unqualified: the name NAME without its qualifiers, the part after
+ * its last ':' (`at::native::abs_out` -> `abs_out`); NAME itself when it
+ * has none.  Points into NAME. */
+const char *lex_unqualified(const char *name);
+
 /* lex_trim_dup: a malloc'd copy of s[a, b) without its leading and
  * trailing spaces (caller frees; dies when out of memory). */
 char *lex_trim_dup(const char *s, size_t a, size_t b);

@@ -2,6 +2,7 @@
 #include "migrate.h"
 #include "cli.h"
 #include "diag.h"
+#include "lex.h"
 #include "scan.h"
 #include "verify.h"
 
@@ -57,12 +58,6 @@ static void left(struct mg_plan *p, const char *what, char *text,
                  const char *path, unsigned long line)
 {
 	note(&p->left, &p->nleft, what, text, path, line);
-}
-
-static const char *entity(const char *k)
-{
-	const char *c = strrchr(k, ':');
-	return c ? c + 1 : k;
 }
 
 /* ---- dtypes ---- */
@@ -233,7 +228,7 @@ static void find_stubs(struct mg_plan *p)
 			known = 0;
 			continue;
 		}
-		cs_discover(m, entity(d->kernel), &disc);
+		cs_discover(m, lex_unqualified(d->kernel), &disc);
 		if (disc.kind == CS_UNKNOWN)
 			known = 0;
 		for (j = 0; j < disc.nstubs; j++) {
@@ -244,7 +239,7 @@ static void find_stubs(struct mg_plan *p)
 			              ? xasprintf("%s:%lu", disc.stubs[j].at.file,
 			                          disc.stubs[j].at.line)
 			              : xstrdup("?");
-			add_stub(p, disc.stubs[j].name, w, entity(d->kernel),
+			add_stub(p, disc.stubs[j].name, w, lex_unqualified(d->kernel),
 			         disc.stubs[j].declared);
 			free(w);
 		}
@@ -263,7 +258,7 @@ static const char *out_kernel(const struct mg_plan *p)
 	if (p->out) {
 		const struct nf_dispatch *d = shared_mps_line(p->out);
 		if (d)
-			return entity(d->kernel);
+			return lex_unqualified(d->kernel);
 	}
 	return NULL;
 }
@@ -287,7 +282,7 @@ static int still_named(const struct mg_plan *p, const char *k)
 		for (j = 0; j < f->ndispatch; j++) {
 			const struct nf_dispatch *d = &f->dispatch[j];
 			int gone = 0;
-			if (strcmp(entity(d->kernel), k) != 0)
+			if (strcmp(lex_unqualified(d->kernel), k) != 0)
 				continue;
 			for (r = 0; r < p->fold.nrows && !gone; r++)
 				gone = p->fold.rows[r].f == f &&
@@ -313,9 +308,9 @@ static void old_names(struct mg_plan *p)
 		if (strcmp(f->base, p->op) != 0)
 			continue;
 		for (j = 0; j < f->ndispatch; j++)
-			strv_add(&pv->names, entity(f->dispatch[j].kernel));
+			strv_add(&pv->names, lex_unqualified(f->dispatch[j].kernel));
 		if ((m = nf_mps_dispatch(f)) && m->nkeys == 1)
-			strv_add(&cand, entity(m->kernel));
+			strv_add(&cand, lex_unqualified(m->kernel));
 		if (f->overload[0])
 			vf_old_names_spelled(p->op, f->overload, add_name, &cand);
 	}
@@ -910,7 +905,7 @@ static char *row_change(const struct fold_row *r)
 	int sorted = 1;
 	for (i = 0; i < f->ndispatch && !sh; i++) {
 		const struct nf_dispatch *d = &f->dispatch[i];
-		if (d != mps && r->kernel && strcmp(entity(d->kernel), r->kernel) == 0 &&
+		if (d != mps && r->kernel && strcmp(lex_unqualified(d->kernel), r->kernel) == 0 &&
 		    (nf_dispatch_has_key(d, "CPU") || nf_dispatch_has_key(d, "CUDA")))
 			sh = d;
 	}
@@ -1258,7 +1253,7 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		                                   d ? d->line : p->shared[i]->line)));
 		json_object_set_new(o, "action", json_string("shared"));
 		json_object_set_new(o, "kernel",
-		                    str_or_null(d ? entity(d->kernel) : NULL));
+		                    str_or_null(d ? lex_unqualified(d->kernel) : NULL));
 		json_object_set_new(o, "reason", json_null());
 		json_object_set_new(o, "stubs", json_array());
 		emit(out, o);

@@ -1,6 +1,7 @@
 /* retire.c — see retire.h. */
 #include "retire.h"
 #include "diag.h"
+#include "lex.h"
 #include "scan.h"
 
 #include <stdlib.h>
@@ -239,12 +240,6 @@ static long planned(const struct rt_plan *p, enum rt_what what, size_t file,
 	return -1;
 }
 
-static const char *tail(const char *call)
-{
-	const char *c = strrchr(call, ':');
-	return c ? c + 1 : call;
-}
-
 static void set_lines(const struct hs_model *hm, struct rt_item *it, size_t a,
                       size_t b)
 {
@@ -280,7 +275,7 @@ static char *still_called(const struct hs_model *hm, const struct rt_plan *p,
 		if (k >= 0 && !p->items[k].kept)
 			continue;
 		for (j = 0; j < c->ncalls; j++)
-			if (strcmp(tail(c->calls[j]), d->name) == 0) {
+			if (strcmp(lex_unqualified(c->calls[j]), d->name) == 0) {
 				unsigned long line, col;
 				hs_line_col(hm, c->at, &line, &col);
 				return xasprintf("still called by %s (%s:%lu)", c->name,
@@ -387,7 +382,7 @@ static void plan_helpers(struct work *w, const struct rt_request *rq)
 			    def->ext_start != p->items[i].start)
 				continue;
 			for (j = 0; j < def->ncalls; j++) {
-				const char *c = tail(def->calls[j]);
+				const char *c = lex_unqualified(def->calls[j]);
 				const long *h = hs_defs_named(hm, c);
 				const struct hs_def *hd;
 				struct rt_item *it;

@@ -2,6 +2,7 @@
 #include "verify.h"
 #include "cli.h"
 #include "diag.h"
+#include "lex.h"
 #include "cppscan.h"
 
 #include <stdio.h>
@@ -250,13 +251,6 @@ static int sel(const struct ctx *c, long op)
 	return c->in->all || (op >= 0 && c->r->ops[op].selected);
 }
 
-/* The kernel name of a dispatch value, namespace removed. */
-static const char *entity(const char *k)
-{
-	const char *p = strrchr(k, ':');
-	return p ? p + 1 : k;
-}
-
 static void join_keys(struct buf *b, const struct nf_dispatch *d)
 {
 	size_t i;
@@ -398,13 +392,13 @@ static void rule_rows(struct ctx *c, long o)
 			continue;
 		buf_init(&m);
 		buf_printf(&m, "%s: `MPS: %s` is a kernel of MPS alone while ", f->name,
-		           entity(d->kernel));
+		           lex_unqualified(d->kernel));
 		if (cc) {
-			const struct cs_discovery *k = reach(c, entity(cc->kernel));
+			const struct cs_discovery *k = reach(c, lex_unqualified(cc->kernel));
 			buf_puts(&m, "`");
 			join_keys(&m, cc);
 			buf_printf(&m, ": %s` in the same row is shared; list MPS on "
-			           "that line", entity(cc->kernel));
+			           "that line", lex_unqualified(cc->kernel));
 			if (k && k->kind == CS_STUB_BACKED) {
 				/* the stubs the shared kernel reaches: those MPS does not
 				 * register yet come first in what to do */
@@ -430,7 +424,7 @@ static void rule_rows(struct ctx *c, long o)
 				if (nneed)
 					buf_printf(&m, nmiss ? ", which `%s` reaches"
 					                     : ", which `%s` reaches, already)",
-					           entity(cc->kernel));
+					           lex_unqualified(cc->kernel));
 			}
 		} else {
 			buf_printf(&m, "%s uses the shared kernel `%s`; route this row "
@@ -465,7 +459,7 @@ static void rule_rows(struct ctx *c, long o)
 			buf_init(&m);
 			buf_printf(&m, "%s has no MPS kernel (`", first_none->name);
 			join_keys(&m, dense);
-			buf_printf(&m, ": %s`)", entity(dense->kernel));
+			buf_printf(&m, ": %s`)", lex_unqualified(dense->kernel));
 			if (nnone > 1)
 				buf_printf(&m, ", nor %s %zu other row%s", nnone == 2 ? "does" : "do",
 				           nnone - 1, nnone == 2 ? "" : "s");
@@ -702,7 +696,7 @@ static int old_names_rows(const struct vf_op *op, int spelled,
 	for (i = 0; i < n; i++) {
 		const struct nf_func *f = &x->funcs[rows[i]];
 		const struct nf_dispatch *d = mps_alone(f);
-		if (d && !f->autogen && (r = fn(entity(d->kernel), arg)) != 0)
+		if (d && !f->autogen && (r = fn(lex_unqualified(d->kernel), arg)) != 0)
 			return r;
 		if (spelled && f->overload[0] &&
 		    (r = vf_old_names_spelled(op->name, f->overload, fn, arg)) != 0)
@@ -1158,7 +1152,7 @@ static void rule_entities(struct ctx *c)
 			                              ? row(c, op, r)
 			                              : &c->bx->funcs[op->brows[r - op->nrows]];
 			for (k = 0; k < f->ndispatch && !refers; k++) {
-				const char *kn = entity(f->dispatch[k].kernel);
+				const char *kn = lex_unqualified(f->dispatch[k].kernel);
 				if (hs_file_has_ident(hm, in->at.file, kn))
 					refers = 1;
 				else if (shown < 3 && !strstr(names.data, kn)) {
@@ -1335,7 +1329,7 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 		op->rows = xrealloc(op->rows, (op->nrows + 1) * sizeof *op->rows);
 		op->rows[op->nrows++] = i;
 		for (k = 0; k < f->ndispatch; k++)
-			hs_map_put(&c.kernels, entity(f->dispatch[k].kernel), 1);
+			hs_map_put(&c.kernels, lex_unqualified(f->dispatch[k].kernel), 1);
 	}
 	for (i = 0; c.bx && i < c.bx->nfuncs; i++) {
 		struct vf_op *op = OP(&c, op_add(&c, c.bx->funcs[i].base));
@@ -1430,7 +1424,7 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 			if (f->route == ROUTE_SHARED || f->route == ROUTE_MPS_SPECIFIC)
 				op->on_mps = 1;
 			if (f->route == ROUTE_MPS_SPECIFIC && mps_alone(f)) {
-				const long *d = hs_defs_named(hm, entity(mps_alone(f)->kernel));
+				const long *d = hs_defs_named(hm, lex_unqualified(mps_alone(f)->kernel));
 				op->old_path = 1;
 				for (; *d >= 0; d++)
 					op->old_graph |= hm->defs[*d].graph;
