@@ -386,18 +386,22 @@ bad:
 	return -1;
 }
 
+/* The schema of a `func:` value without its namespace: "ns::name(...)"
+ * has one level at most (torchgen's NamespaceHelper). */
+static const char *schema_body(const char *func)
+{
+	const char *colons = strstr(func, "::"), *paren = strchr(func, '(');
+	return colons && (!paren || colons < paren) ? colons + 2 : func;
+}
+
 int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
                     const char **why)
 {
-	/* the same steps as read_entry: one namespace level, then the
-	 * schema; parse_schema also checks the operator name */
-	const char *body = func, *colons = strstr(func, "::");
-	const char *paren = strchr(func, '(');
+	/* the same steps as read_entry; parse_schema also checks the
+	 * operator name */
 	struct schema_info si;
-	if (colons && (!paren || colons < paren))
-		body = colons + 2;
 	*name = NULL;
-	if (parse_schema(body, name, &si, why) != 0)
+	if (parse_schema(schema_body(func), name, &si, why) != 0)
 		return -1;
 	*kind = si.kind;
 	return 0;
@@ -803,15 +807,10 @@ static int read_entry(struct reader *r, struct nf_func *f, struct extra *x)
 		goto out;
 	}
 	{
-		/* NamespaceHelper: "ns::name(...)": only one level */
-		const char *body = func, *colons = strstr(func, "::");
-		const char *paren = strchr(func, '(');
 		const char *why = NULL;
 		struct schema_info si;
 		char *name = NULL;
-		if (colons && (!paren || colons < paren))
-			body = colons + 2;
-		if (parse_schema(body, &name, &si, &why) != 0) {
+		if (parse_schema(schema_body(func), &name, &si, &why) != 0) {
 			char *msg = xasprintf("schema does not parse: %s", why);
 			error_at(r, &funcm, "%s", msg);
 			free(msg);
