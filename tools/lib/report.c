@@ -18,8 +18,10 @@ int rp_format_parse(const char *s)
 	return -1;
 }
 
-int rp_shown(const struct vf_report *r, const struct rp_filter *flt,
-             const struct vf_finding *f, int all_classes)
+/* 1 when finding f passes flt, and is listed at all: in --all (r->all)
+ * only defects are listed one by one (to-do is summarized) */
+static int rp_shown(const struct vf_report *r, const struct rp_filter *flt,
+                    const struct vf_finding *f, int all_classes)
 {
 	if (r->all && !all_classes && !f->defect)
 		return 0;

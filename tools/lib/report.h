@@ -22,11 +22,6 @@ struct rp_filter {
 	const char *path;
 };
 
-/* rp_shown: 1 when finding f passes flt, and is listed at all: in --all
- * (r->all) only defects are listed one by one (to-do is summarized). */
-int rp_shown(const struct vf_report *r, const struct rp_filter *flt,
-             const struct vf_finding *f, int all_classes);
-
 /* rp_write: write report r in format fmt.
  *   RP_TEXT: findings on err as "PROG: PATH:LINE:COL: SEVERITY: MESSAGE
  *     [LAYER: RULE]"; with r->all the defects only, grouped by rule (in
