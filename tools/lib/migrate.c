@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "lex.h"
+#include "report.h"
 #include "scan.h"
 #include "verify.h"
 
@@ -1383,4 +1384,53 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		                                          : "plan"));
 		emit(out, o);
 	}
+}
+
+/* ---- after writing ---- */
+
+int mg_verify_written(const char *root, const char *op,
+                      const struct nf_index *old, struct cs_lazy *cs, int json)
+{
+	struct nf_index ix;
+	struct hs_model hm;
+	struct vf_input in;
+	struct vf_report r;
+	struct rp_filter flt;
+	const char *ops[1];
+	char *path = xasprintf("%s/%s", root, NF_YAML_REL);
+	int rc;
+
+	if (nf_load(&ix, path, NF_YAML_REL) != 0) {
+		free(path);
+		return MK_EXIT_ERROR;
+	}
+	free(path);
+	if (hs_load(&hm, root) != 0) {
+		nf_free(&ix);
+		return MK_EXIT_ERROR;
+	}
+	ops[0] = op;
+	memset(&in, 0, sizeof in);
+	in.ix = &ix;
+	in.before = old;
+	in.hm = &hm;
+	in.cs = cs->ok ? &cs->m : NULL;
+	in.root = root;
+	in.ops = ops;
+	in.nops = 1;
+	if (vf_run(&in, &r) != 0) {
+		hs_free(&hm);
+		nf_free(&ix);
+		return MK_EXIT_ERROR;
+	}
+	memset(&flt, 0, sizeof flt);
+	if (!json)
+		printf("verify (mps-verify's rules on %s as written):\n", op);
+	fflush(stdout);
+	rc = rp_write(stdout, stderr, "mps-migrate", &r, &flt,
+	              json ? RP_JSON : RP_TEXT, ops, 1);
+	vf_report_free(&r);
+	hs_free(&hm);
+	nf_free(&ix);
+	return rc;
 }

@@ -177,4 +177,14 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written);
 /* mg_changed: number of files the plan changes. */
 size_t mg_changed(const struct mg_plan *p);
 
+/* mg_verify_written: mps-verify's rules on operator OP in the tree at
+ * ROOT as it is on disk now (after --in-place), with OLD, the yaml before
+ * the migration, as mps-verify's --before, and the C++ model CS already
+ * read (not read again).  Prints the report to stdout: JSON Lines when
+ * JSON, else text after a heading line; diagnostics on stderr.  Returns
+ * the report's status (0 clean, 1 findings), or 2 when the written yaml
+ * or the MPS sources cannot be read. */
+int mg_verify_written(const char *root, const char *op,
+                      const struct nf_index *old, struct cs_lazy *cs, int json);
+
 #endif

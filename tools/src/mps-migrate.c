@@ -11,8 +11,6 @@
 #include "metalreg.h"
 #include "migrate.h"
 #include "nfyaml.h"
-#include "report.h"
-#include "verify.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,54 +101,6 @@ static const struct tool_info info = {
 	"plan says why; nothing changes); 2 error: bad option, an operator the\n"
 	"yaml does not have, a file that cannot be read or written.  Nothing is\n"
 	"written then.\n"};
-
-/* mps-verify's rules on OP in the tree as written; old: the yaml before */
-static int verify_after(const char *root, const char *op,
-                        const struct nf_index *old, struct cs_lazy *cs)
-{
-	struct nf_index ix;
-	struct hs_model hm;
-	struct vf_input in;
-	struct vf_report r;
-	struct rp_filter flt;
-	const char *ops[1];
-	char *path = xasprintf("%s/%s", root, NF_YAML_REL);
-	int rc;
-
-	if (nf_load(&ix, path, NF_YAML_REL) != 0) {
-		free(path);
-		return MK_EXIT_ERROR;
-	}
-	free(path);
-	if (hs_load(&hm, root) != 0) {
-		nf_free(&ix);
-		return MK_EXIT_ERROR;
-	}
-	ops[0] = op;
-	memset(&in, 0, sizeof in);
-	in.ix = &ix;
-	in.before = old;
-	in.hm = &hm;
-	in.cs = cs->ok ? &cs->m : NULL;
-	in.root = root;
-	in.ops = ops;
-	in.nops = 1;
-	if (vf_run(&in, &r) != 0) {
-		hs_free(&hm);
-		nf_free(&ix);
-		return MK_EXIT_ERROR;
-	}
-	memset(&flt, 0, sizeof flt);
-	if (!opt_json)
-		printf("verify (mps-verify's rules on %s as written):\n", op);
-	fflush(stdout);
-	rc = rp_write(stdout, stderr, "mps-migrate", &r, &flt,
-	              opt_json ? RP_JSON : RP_TEXT, ops, 1);
-	vf_report_free(&r);
-	hs_free(&hm);
-	nf_free(&ix);
-	return rc;
-}
 
 int main(int argc, char **argv)
 {
@@ -253,7 +203,7 @@ int main(int argc, char **argv)
 		/* written; 1 while mps-verify still finds something (the functor
 		 * placeholder until the math is written), so that a script sees
 		 * the migration is not finished */
-		status = verify_after(root, mo.op, &plan.ix, &plan.cs);
+		status = mg_verify_written(root, mo.op, &plan.ix, &plan.cs, opt_json);
 	}
 	mg_plan_free(&plan);
 	free(root);
