@@ -152,14 +152,16 @@ static void join_mps(struct fold_plan *p, const struct nf_index *ix,
 	add_edit(p, at, at, xstrdup(", MPS"));
 }
 
-/* the stubs the shared kernel of row r reaches (when the sources say),
- * into r; returns the discovery (NULL when not asked or no sources) */
+/* the C++ model, read on first need; NULL when not asked for or
+ * unreadable */
 static const struct cs_model *sources(struct cs_lazy *cs)
 {
-	const struct cs_model *m = cs ? cs_lazy_get(cs) : NULL;
-	return m;
+	return cs ? cs_lazy_get(cs) : NULL;
 }
 
+/* what the C++ model says of the shared kernel of row r: r->reach, and
+ * the stubs it reaches on MPS into r->stubs; *d the discovery (caller
+ * frees).  0, or -1 (d zeroed) when there is no model */
 static int discover(struct fold_row *r, struct cs_lazy *cs, const char *kernel,
                     struct cs_discovery *d)
 {
