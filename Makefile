@@ -15,7 +15,9 @@ LDLIBS_ALL := $(SAN) $(PKG_LIBS) $(LDFLAGS) $(LDLIBS)
 BUILD   ?= build
 BIN     ?= tools/bin
 TOOLS   := mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate
-LIB_SRC := $(sort $(wildcard tools/lib/*.c))
+LIB_DIRS := base edit read check plan
+LIB_SRC := $(sort $(wildcard $(LIB_DIRS:%=tools/lib/%/*.c)))
+LIB_HDR := $(sort $(wildcard $(LIB_DIRS:%=tools/lib/%/*.h)))
 LIB_OBJ := $(LIB_SRC:tools/lib/%.c=$(BUILD)/lib/%.o)
 TOOL_SRC := $(wildcard $(TOOLS:%=tools/src/%.c))
 TOOL_BIN := $(TOOL_SRC:tools/src/%.c=$(BIN)/%)
@@ -39,7 +41,7 @@ tools: $(TOOL_BIN)
 deps:
 	@sh tools/deps.sh
 
-$(BUILD)/lib/%.o: tools/lib/%.c $(wildcard tools/lib/*.h)
+$(BUILD)/lib/%.o: tools/lib/%.c $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -47,15 +49,15 @@ $(BUILD)/lib/%.o: tools/lib/%.c $(wildcard tools/lib/*.h)
 # ID a checksum of the C sources, so that mps-doctor can tell which
 # sources an installed copy of a tool was built from without running it
 # (every list sorted: the same sources give the same ID on any machine)
-MK_SOURCE_ID := $(shell cat $(LIB_SRC) $(sort $(wildcard tools/lib/*.h)) $(sort $(wildcard tools/src/*.c)) | cksum | cut -d' ' -f1)
-$(BUILD)/lib/cli.o: tools/lib/cli.c $(LIB_SRC) $(wildcard tools/lib/*.h) $(wildcard tools/src/*.c)
+MK_SOURCE_ID := $(shell cat $(LIB_SRC) $(sort $(LIB_HDR)) $(sort $(wildcard tools/src/*.c)) | cksum | cut -d' ' -f1)
+$(BUILD)/lib/base/cli.o: tools/lib/base/cli.c $(LIB_SRC) $(LIB_HDR) $(wildcard tools/src/*.c)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DMK_SOURCE_ID='"$(MK_SOURCE_ID)"' -c -o $@ $<
 
 # mps-doctor reports the library versions the tools were compiled
 # against; libyaml's header has no version macro, so pkg-config's is used
 MK_YAML_BUILT := $(shell pkg-config --modversion yaml-0.1 2>/dev/null)
-$(BUILD)/lib/buildinfo.o: tools/lib/buildinfo.c $(wildcard tools/lib/*.h)
+$(BUILD)/lib/base/buildinfo.o: tools/lib/base/buildinfo.c $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DMK_YAML_BUILT='"$(MK_YAML_BUILT)"' -c -o $@ $<
 

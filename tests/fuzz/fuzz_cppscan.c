@@ -1,5 +1,5 @@
 /* fuzz_cppscan.c — libFuzzer target: arbitrary bytes as the C++ of
- * aten/src/ATen/native, through cppscan (tools/lib/cppscan.h).
+ * aten/src/ATen/native, through cppscan (tools/lib/read/cppscan.h).
  *
  * The input is split at its first 0x01 byte into a shared file
  * (native/Fuzz.cpp) and a CPU kernel file (native/cpu/FuzzKernel.cpp),
@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cppscan.h"
-#include "diag.h"
+#include "read/cppscan.h"
+#include "base/diag.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "nfyaml.h"
+#include "base/diag.h"
+#include "read/nfyaml.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

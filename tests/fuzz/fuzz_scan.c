@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "scan.h"
+#include "base/diag.h"
+#include "base/scan.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -22,16 +22,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "edit.h"
-#include "hostscan.h"
-#include "metalreg.h"
-#include "nfyaml.h"
-#include "regplan.h"
-#include "report.h"
-#include "retire.h"
-#include "verify.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "edit/edit.h"
+#include "read/hostscan.h"
+#include "read/metalreg.h"
+#include "read/nfyaml.h"
+#include "plan/regplan.h"
+#include "check/report.h"
+#include "plan/retire.h"
+#include "check/verify.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -28,7 +28,7 @@ libs="$(pkg-config --libs $pkgs) -lpthread"
 
 # the library, instrumented for coverage
 objs=
-for src in "$repo"/tools/lib/*.c; do
+for src in "$repo"/tools/lib/*/*.c; do
   o=$out/lib/$(basename "$src" .c).o
   if [ ! -f "$o" ] || [ "$src" -nt "$o" ] ||
      [ -n "$(find "$repo/tools/lib" -name '*.h' -newer "$o")" ]; then

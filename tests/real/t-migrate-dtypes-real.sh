@@ -5,7 +5,7 @@
 # dtypes, output rule, dtypes handled before the stub and dtypes the meta
 # function refuses equal the table's, and the registrations it chooses
 # (and the host dtype check) follow from the table by the rules written in
-# tools/lib/migrate.h (mg_derive_pairs), computed here again independently:
+# tools/lib/plan/migrate.h (mg_derive_pairs), computed here again independently:
 #   Metal inputs: each CPU dtype that has a Metal type (Double and the
 #     types Metal lacks dropped), minus before-stub and refused ones;
 #   outputs: same -> the input's; float -> floating and complex keep

@@ -1,4 +1,4 @@
-/* cppscan_probe.c — a debug driver of tools/lib/cppscan.c for the shell
+/* cppscan_probe.c — a debug driver of tools/lib/read/cppscan.c for the shell
  * tests (built into build/unit/, never installed).
  *
  *   cppscan_probe ROOT stubs KERNEL...   stub discovery
@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cppscan.h"
-#include "diag.h"
+#include "read/cppscan.h"
+#include "base/diag.h"
 
 static int cmp_name(const void *a, const void *b)
 {

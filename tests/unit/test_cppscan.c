@@ -1,4 +1,4 @@
-/* test_cppscan.c — cmocka tests of tools/lib/cppscan.c, the reader of
+/* test_cppscan.c — cmocka tests of tools/lib/read/cppscan.c, the reader of
  * aten/src/ATen/native C++.
  *
  * Most cases read the fixture tree tests/fixtures/cppscan/tree (our own
@@ -31,8 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cppscan.h"
-#include "diag.h"
+#include "read/cppscan.h"
+#include "base/diag.h"
 #include "tree.h"
 
 #define FIXTURE "tests/fixtures/cppscan/tree"

@@ -1,4 +1,4 @@
-/* test_edit.c — cmocka tests of tools/lib/edit.c (issue #4, the edit
+/* test_edit.c — cmocka tests of tools/lib/edit/edit.c (issue #4, the edit
  * engine): exact diff bytes, atomic in-place writes (mode, CRLF, missing
  * final newline), the crc32 guard, the root guard against symlinks, and
  * the undo journal.  Every test works in its own mkdtemp folder. */
@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "edit.h"
-#include "scan.h"
+#include "base/diag.h"
+#include "edit/edit.h"
+#include "base/scan.h"
 #include "tree.h"
 
 /* ---- helpers ---- */

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "diag.h"
-#include "nfyaml.h"
-#include "scan.h"
+#include "base/diag.h"
+#include "read/nfyaml.h"
+#include "base/scan.h"
 
 /* mask_code on a long run of C++14 digit separators ("1'1'1'...") walked
  * back over the whole run for every quote: quadratic, minutes for a few

@@ -1,4 +1,4 @@
-/* test_hostscan.c — cmocka tests of tools/lib/hostscan.c, the source model
+/* test_hostscan.c — cmocka tests of tools/lib/read/hostscan.c, the source model
  * mps-verify reads: kernel-name requests, stub registrations (also those
  * a wrapper macro expands to), definitions and whether their bodies build
  * an MPSGraph (directly, through a macro, through a callee), includes,
@@ -23,8 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "hostscan.h"
+#include "base/diag.h"
+#include "read/hostscan.h"
 #include "tree.h"
 
 /* ---- helpers ---- */

@@ -1,4 +1,4 @@
-/* test_lex.c — cmocka tests of tools/lib/lex.c, the C++ text rules the
+/* test_lex.c — cmocka tests of tools/lib/base/lex.c, the C++ text rules the
  * two C++ readers share: exact end indices of literals (raw strings,
  * digit separators, unterminated ones), argument lists, #define lines
  * and expansions (#, ##, __VA_ARGS__, pp-numbers, missing arguments). */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lex.h"
+#include "base/lex.h"
 
 static size_t skip_at(const char *t, char q)
 {

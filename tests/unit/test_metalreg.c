@@ -1,4 +1,4 @@
-/* test_metalreg.c — cmocka tests of tools/lib/metalreg.c: dtype tokens,
+/* test_metalreg.c — cmocka tests of tools/lib/read/metalreg.c: dtype tokens,
  * presets, --dtypes parsing, kernel names, and the parser of REGISTER_*
  * calls and file-local helper #defines (argument order read from the
  * #define, token pasting, nested helpers, which helpers can generate),
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metalreg.h"
+#include "read/metalreg.h"
 
 static void test_kinds(void **state)
 {

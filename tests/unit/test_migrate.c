@@ -1,4 +1,4 @@
-/* test_migrate.c — cmocka tests of tools/lib/migrate.c's dtype rules
+/* test_migrate.c — cmocka tests of tools/lib/plan/migrate.c's dtype rules
  * (mg_derive_pairs, mg_check_of): which registrations the CPU facts call
  * for, and which inputs the host stub must refuse.  The whole plan is
  * tested on fixture trees by the golden cases of tests/cli/mps-migrate. */
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "metalreg.h"
-#include "migrate.h"
-#include "regplan.h"
+#include "base/diag.h"
+#include "read/metalreg.h"
+#include "plan/migrate.h"
+#include "plan/regplan.h"
 
 /* "in:out,in:out" of the pairs */
 static char *text(const struct mr_pair *p, int n)

@@ -1,4 +1,4 @@
-/* test_regplan.c — cmocka tests of tools/lib/regplan.c: where a functor
+/* test_regplan.c — cmocka tests of tools/lib/plan/regplan.c: where a functor
  * and its registrations go (after the last complete group of the kind,
  * never between a functor and its registrations), the stub the host stub
  * registers, the host dtype check (rg_check_text), and refusals collected
@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "metalreg.h"
-#include "regplan.h"
+#include "base/diag.h"
+#include "read/metalreg.h"
+#include "plan/regplan.h"
 #include "tree.h"
 
 static char *root;

@@ -1,4 +1,4 @@
-/* test_retire.c — cmocka tests of tools/lib/retire.c: what retiring an
+/* test_retire.c — cmocka tests of tools/lib/plan/retire.c: what retiring an
  * operator's old MPS path deletes.  A definition with its body and the
  * comment that belongs to it, a macro line, a helper only it used (and one
  * still used elsewhere, one a dispatch row names, one another macro line
@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "hostscan.h"
-#include "retire.h"
+#include "base/diag.h"
+#include "read/hostscan.h"
+#include "plan/retire.h"
 #include "tree.h"
 
 #define OPS_MM "aten/src/ATen/native/mps/operations/Ops.mm"

@@ -1,4 +1,4 @@
-/* test_scan.c — cmocka tests of tools/lib/scan.c: mask_code (exact masked
+/* test_scan.c — cmocka tests of tools/lib/base/scan.c: mask_code (exact masked
  * bytes; mask_code_in_place gives the same bytes and lists the braces),
  * line_col, read_file, and the PCRE2 wrapper including the "internal
  * error exits 2" rule. */
@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "scan.h"
+#include "base/diag.h"
+#include "base/scan.h"
 
 /* mask src (a C string) and compare with want byte for byte; the length
  * must never change. */

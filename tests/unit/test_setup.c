@@ -1,4 +1,4 @@
-/* test_setup.c — cmocka tests of tools/lib/setup.c (mps-doctor's record):
+/* test_setup.c — cmocka tests of tools/lib/check/setup.c (mps-doctor's record):
  * the classes of permission rules and allowed-tools entries, finding the
  * running binary, the validation of saved records, the comparison of two
  * records (what is widened, what narrowed), and a record of a made-up
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "setup.h"
+#include "check/setup.h"
 
 static void class_is(const char *rule, const char *cls, const char *tool)
 {

@@ -1,4 +1,4 @@
-/* test_walk.c — cmocka tests of tools/lib/walk.c, the one folder walker:
+/* test_walk.c — cmocka tests of tools/lib/base/walk.c, the one folder walker:
  * exact lists (sorted, relative to the root) for regular files, links,
  * FIFOs, dot names, depth, a skipped folder and a missing folder. */
 #include <stdarg.h>
@@ -14,8 +14,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "walk.h"
+#include "base/diag.h"
+#include "base/walk.h"
 #include "tree.h"
 
 static char root[] = "/tmp/mk-walk-XXXXXX";

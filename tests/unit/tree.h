@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* tree_put: write the n bytes of data to ROOT/REL, making the folders of
  * REL that do not exist yet; fails the test when the file cannot be

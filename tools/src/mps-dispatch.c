@@ -3,11 +3,11 @@
  * line of a new operator's out rows).  The plan is fold.h's; this file
  * reads the options, prints the plan and hands the new yaml to the edit
  * engine. */
-#include "cli.h"
-#include "diag.h"
-#include "edit.h"
-#include "fold.h"
-#include "nfyaml.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "edit/edit.h"
+#include "plan/fold.h"
+#include "read/nfyaml.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -9,11 +9,11 @@
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
 #endif
-#include "cli.h"
-#include "diag.h"
-#include "edit.h"
-#include "scan.h"
-#include "setup.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "edit/edit.h"
+#include "base/scan.h"
+#include "check/setup.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -3,14 +3,14 @@
  * migrate.h's; this file reads the options, prints the plan and the diff,
  * hands the files to the edit engine and, once written, runs mps-verify's
  * rules (verify.h) on the result. */
-#include "cli.h"
-#include "cppscan.h"
-#include "diag.h"
-#include "edit.h"
-#include "hostscan.h"
-#include "metalreg.h"
-#include "migrate.h"
-#include "nfyaml.h"
+#include "base/cli.h"
+#include "read/cppscan.h"
+#include "base/diag.h"
+#include "edit/edit.h"
+#include "read/hostscan.h"
+#include "read/metalreg.h"
+#include "plan/migrate.h"
+#include "read/nfyaml.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* mps-overloads — list every overload row of an operator in
  * native_functions.yaml and how the MPS backend reaches it.  Issue #2. */
-#include "cli.h"
-#include "diag.h"
-#include "fold.h"
-#include "hostscan.h"
-#include "nfyaml.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "plan/fold.h"
+#include "read/hostscan.h"
+#include "read/nfyaml.h"
 
 #include <jansson.h>
 #include <stdio.h>

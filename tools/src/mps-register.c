@@ -13,11 +13,11 @@
 #define _XOPEN_SOURCE 700
 #endif
 
-#include "cli.h"
-#include "diag.h"
-#include "edit.h"
-#include "metalreg.h"
-#include "regplan.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "edit/edit.h"
+#include "read/metalreg.h"
+#include "plan/regplan.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -5,12 +5,12 @@
  * verify.c reads the C++ sources through cppscan.h when a rule needs
  * them), runs the rules (verify.h) and prints the report (report.h).
  */
-#include "cli.h"
-#include "diag.h"
-#include "hostscan.h"
-#include "nfyaml.h"
-#include "report.h"
-#include "verify.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "read/hostscan.h"
+#include "read/nfyaml.h"
+#include "check/report.h"
+#include "check/verify.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -151,7 +151,7 @@ struct hs_rawkernel {          /* a Metal kernel of a kernel file written
 };
 
 /* The marker mps-register's --functor skeleton writes into each
- * operator() it generates (tools/lib/regplan.c functor_overload:
+ * operator() it generates (tools/lib/plan/regplan.c functor_overload:
  * "// TODO(mps-register): the math of NAME for ... inputs goes here"). */
 #define HS_PLACEHOLDER "TODO(mps-register)"
 

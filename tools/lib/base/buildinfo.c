@@ -3,7 +3,7 @@
 /* sys/sysctl.h needs the BSD types that _POSIX_C_SOURCE hides on macOS */
 #define _DARWIN_C_SOURCE 1
 #endif
-#include "buildinfo.h"
+#include "base/buildinfo.h"
 
 #include <stdio.h>
 #include <string.h>

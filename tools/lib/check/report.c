@@ -1,7 +1,7 @@
 /* report.c — see report.h. */
-#include "report.h"
-#include "cli.h"
-#include "diag.h"
+#include "check/report.h"
+#include "base/cli.h"
+#include "base/diag.h"
 
 #include <fnmatch.h>
 #include <jansson.h>

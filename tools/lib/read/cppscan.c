@@ -25,11 +25,11 @@
  * dispatch macro names (cs_dispatch_macro_types), where a pattern says
  * the rule most plainly.
  */
-#include "cppscan.h"
-#include "diag.h"
-#include "lex.h"
-#include "scan.h"
-#include "walk.h"
+#include "read/cppscan.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "base/scan.h"
+#include "base/walk.h"
 
 #include <errno.h>
 #include <stdint.h>

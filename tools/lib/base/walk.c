@@ -1,6 +1,6 @@
 /* walk.c — see walk.h. */
-#include "walk.h"
-#include "diag.h"
+#include "base/walk.h"
+#include "base/diag.h"
 
 #include <dirent.h>
 #include <errno.h>

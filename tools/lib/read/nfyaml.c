@@ -1,7 +1,7 @@
 /* nfyaml.c — see nfyaml.h.  The rules cited in comments are torchgen's
  * (PyTorch's own model of native_functions.yaml). */
-#include "nfyaml.h"
-#include "diag.h"
+#include "read/nfyaml.h"
+#include "base/diag.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "scan.h"
+#include "base/scan.h"
 
 /* ------------------------------------------------------------------ */
 /* small helpers                                                       */

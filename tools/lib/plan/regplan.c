@@ -1,11 +1,11 @@
 /* regplan.c — see regplan.h.  The planning code of mps-register, moved
  * here so that mps-register and mps-migrate share it. */
-#include "regplan.h"
-#include "cli.h"
-#include "diag.h"
-#include "edit.h"
-#include "scan.h"
-#include "walk.h"
+#include "plan/regplan.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "edit/edit.h"
+#include "base/scan.h"
+#include "base/walk.h"
 
 #include <stdarg.h>
 #include <stdio.h>

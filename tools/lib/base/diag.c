@@ -1,5 +1,5 @@
 /* diag.c — see diag.h. */
-#include "diag.h"
+#include "base/diag.h"
 
 #include <errno.h>
 #include <stdarg.h>

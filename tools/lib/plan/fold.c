@@ -1,8 +1,8 @@
 /* fold.c — see fold.h.  Works on the yaml text: libyaml's marks (through
  * nfyaml) locate the dispatch lines; only those lines change. */
-#include "fold.h"
-#include "diag.h"
-#include "lex.h"
+#include "plan/fold.h"
+#include "base/diag.h"
+#include "base/lex.h"
 
 #include <stdlib.h>
 #include <string.h>

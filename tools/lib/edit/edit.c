@@ -24,9 +24,9 @@
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
 #endif
-#include "edit.h"
-#include "diag.h"
-#include "scan.h"
+#include "edit/edit.h"
+#include "base/diag.h"
+#include "base/scan.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -1,6 +1,6 @@
 /* cli.c — see cli.h. */
-#include "cli.h"
-#include "diag.h"
+#include "base/cli.h"
+#include "base/diag.h"
 
 #include <errno.h>
 #include <limits.h>

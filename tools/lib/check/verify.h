@@ -28,8 +28,8 @@
 
 #include <stddef.h>
 
-#include "hostscan.h"
-#include "nfyaml.h"
+#include "read/hostscan.h"
+#include "read/nfyaml.h"
 
 struct cs_model; /* cppscan.h; may be absent */
 

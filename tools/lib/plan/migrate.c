@@ -1,11 +1,11 @@
 /* migrate.c — see migrate.h. */
-#include "migrate.h"
-#include "cli.h"
-#include "diag.h"
-#include "lex.h"
-#include "report.h"
-#include "scan.h"
-#include "verify.h"
+#include "plan/migrate.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "check/report.h"
+#include "base/scan.h"
+#include "check/verify.h"
 
 #include <jansson.h>
 #include <stdlib.h>

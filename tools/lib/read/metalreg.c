@@ -6,9 +6,9 @@
  * top-level calls of core macros and helpers.  It never allocates per
  * byte and is linear in the file size.
  */
-#include "metalreg.h"
-#include "diag.h"
-#include "scan.h"
+#include "read/metalreg.h"
+#include "base/diag.h"
+#include "base/scan.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* verify.c — see verify.h.  The rules, in the order of enum vf_rule. */
-#include "verify.h"
-#include "cli.h"
-#include "diag.h"
-#include "lex.h"
-#include "cppscan.h"
+#include "check/verify.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "read/cppscan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* retire.c — see retire.h. */
-#include "retire.h"
-#include "diag.h"
-#include "lex.h"
-#include "scan.h"
+#include "plan/retire.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "base/scan.h"
 
 #include <stdlib.h>
 #include <string.h>

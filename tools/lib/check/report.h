@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "verify.h"
+#include "check/verify.h"
 
 enum rp_format { RP_TEXT, RP_JSON, RP_SARIF, RP_MARKDOWN };
 

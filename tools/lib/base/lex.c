@@ -1,6 +1,6 @@
 /* lex.c — see lex.h. */
-#include "lex.h"
-#include "diag.h"
+#include "base/lex.h"
+#include "base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

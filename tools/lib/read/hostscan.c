@@ -15,13 +15,13 @@
  * built from a kept copy of the masked text the first time they are asked
  * for, so a run that never asks pays nothing for them.
  */
-#include "hostscan.h"
-#include "cli.h"
-#include "diag.h"
-#include "lex.h"
-#include "metalreg.h"
-#include "walk.h"
-#include "scan.h"
+#include "read/hostscan.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "read/metalreg.h"
+#include "base/walk.h"
+#include "base/scan.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -50,7 +50,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "metalreg.h"
+#include "read/metalreg.h"
 
 /* Which file an item goes to. */
 enum { RG_KERNEL = 0, RG_HOST = 1 };

@@ -48,7 +48,7 @@
 
 #include <stddef.h>
 
-#include "hostscan.h"
+#include "read/hostscan.h"
 
 enum rt_what { RT_DEF, RT_HELPER, RT_INCLUDE, RT_XFAIL };
 

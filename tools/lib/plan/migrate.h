@@ -29,14 +29,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cppscan.h"
-#include "edit.h"
-#include "fold.h"
-#include "hostscan.h"
-#include "metalreg.h"
-#include "nfyaml.h"
-#include "regplan.h"
-#include "retire.h"
+#include "read/cppscan.h"
+#include "edit/edit.h"
+#include "plan/fold.h"
+#include "read/hostscan.h"
+#include "read/metalreg.h"
+#include "read/nfyaml.h"
+#include "plan/regplan.h"
+#include "plan/retire.h"
 
 struct mg_opts {
 	const char *op;       /* base operator name (nf_valid_op_arg, no '.') */

@@ -31,8 +31,8 @@
 
 #include <stddef.h>
 
-#include "cppscan.h"
-#include "nfyaml.h"
+#include "read/cppscan.h"
+#include "read/nfyaml.h"
 
 enum fold_action {
 	FOLD_FOLD,        /* MPS joins the shared line, its own line goes */

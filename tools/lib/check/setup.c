@@ -3,16 +3,16 @@
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
 #endif
-#include "setup.h"
-#include "walk.h"
+#include "check/setup.h"
+#include "base/walk.h"
 
-#include "buildinfo.h"
-#include "cli.h"
-#include "diag.h"
-#include "edit.h"
-#include "hostscan.h"
-#include "metalreg.h"
-#include "scan.h"
+#include "base/buildinfo.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "edit/edit.h"
+#include "read/hostscan.h"
+#include "read/metalreg.h"
+#include "base/scan.h"
 
 #include <ctype.h>
 #include <errno.h>

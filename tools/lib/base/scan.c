@@ -4,9 +4,9 @@
  * changes the length of the text, so byte offsets found in the masked
  * copy are valid in the original.
  */
-#include "scan.h"
-#include "diag.h"
-#include "walk.h"
+#include "base/scan.h"
+#include "base/diag.h"
+#include "base/walk.h"
 
 #include <errno.h>
 #include <stdint.h>
