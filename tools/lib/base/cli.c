@@ -106,7 +106,7 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
 				cli_usage(t, opts);
 			}
 			if (eq) {
-				if (o->type != OPT_STRING) {
+				if (o->type == OPT_FLAG) {
 					warnx_("error: option '--%s' takes no value", o->name);
 					cli_usage(t, opts);
 				}
@@ -133,7 +133,12 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
 				}
 				val = argv[++i];
 			}
-			*(const char **)o->dest = val;
+			if (o->type == OPT_LIST) {
+				struct opt_list *l = o->dest;
+				l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+				l->v[l->n++] = (char *)val;
+			} else
+				*(const char **)o->dest = val;
 		}
 	}
 	argv[n] = NULL;

@@ -1352,3 +1352,68 @@ int nf_load(struct nf_index *ix, const char *path, const char *display)
 	free(data);
 	return ret;
 }
+
+/* ------------------------------------------------------------------ */
+/* the arguments of a schema (mps-try builds the CPU call from them)   */
+
+long nf_schema_args(const char *func, struct nf_arg **out)
+{
+	const char *body = schema_body(func), *paren = strchr(body, '(');
+	const char *arrow = NULL, *p, *q;
+	struct nf_arg *v = NULL;
+	size_t n = 0, cap = 0;
+	int kwarg = 0;
+
+	*out = NULL;
+	if (!paren)
+		return -1;
+	for (q = body + strlen(body); q-- > paren;)
+		if (strncmp(q, ") -> ", 5) == 0) {
+			arrow = q;
+			break;
+		}
+	if (!arrow)
+		return -1;
+	for (p = paren + 1; p < arrow;) {
+		const char *e = p, *sp = NULL, *eq;
+		while (e < arrow && !(e[0] == ',' && e + 1 < arrow && e[1] == ' '))
+			e++;
+		if (e - p == 1 && *p == '*') {
+			kwarg = 1;
+		} else if (e > p) {
+			for (q = e; q-- > p;)
+				if (*q == ' ') {
+					sp = q;
+					break;
+				}
+			/* a space inside the default ("int[] x=[1, 2]" is split
+			 * by torchgen too; keep what it keeps) */
+			if (!sp || sp == p || sp + 1 == e) {
+				nf_args_free(v, n);
+				return -1;
+			}
+			GROW(v, n, cap);
+			eq = memchr(sp + 1, '=', (size_t)(e - sp - 1));
+			v[n].type = xstrndup(p, (size_t)(sp - p));
+			v[n].name = xstrndup(sp + 1, (size_t)((eq ? eq : e) - sp - 1));
+			v[n].def = eq ? xstrndup(eq + 1, (size_t)(e - eq - 1)) : NULL;
+			v[n].kwarg = kwarg;
+			v[n].write = memchr(p, '!', (size_t)(sp - p)) != NULL;
+			n++;
+		}
+		p = e < arrow ? e + 2 : e;
+	}
+	*out = v;
+	return (long)n;
+}
+
+void nf_args_free(struct nf_arg *args, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		free(args[i].type);
+		free(args[i].name);
+		free(args[i].def);
+	}
+	free(args);
+}

@@ -148,4 +148,28 @@ int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
  * touching any file. */
 int nf_valid_op_arg(const char *s);
 
+/* One argument of a schema, as torchgen's Argument.parse splits it:
+ * "TYPE NAME" or "TYPE NAME=DEFAULT". */
+struct nf_arg {
+	char *type;     /* as written, annotation included: "Tensor(a!)",
+	                   "Scalar", "float?", "int[1]" */
+	char *name;
+	char *def;      /* the default as written ("1", "None", "'none'"), or
+	                   NULL when there is none */
+	int kwarg;      /* after the '*' marker: keyword-only */
+	int write;      /* the type has a '!' annotation (an out or mutated
+	                   argument) */
+};
+
+/* nf_schema_args: the arguments of FUNC (a `func:` value; one namespace
+ * level dropped), split on ", " between the '(' after the name and the
+ * last ") -> " as torchgen's FunctionSchema.parse does, the '*' marker
+ * setting kwarg for those after it.  Returns the count with *args a
+ * malloc'd array (free with nf_args_free), or -1 (*args NULL) when FUNC
+ * has no argument list or an argument has no type and name. */
+long nf_schema_args(const char *func, struct nf_arg **args);
+
+/* nf_args_free: release N arguments from nf_schema_args. */
+void nf_args_free(struct nf_arg *args, size_t n);
+
 #endif

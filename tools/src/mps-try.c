@@ -1,0 +1,298 @@
+/* mps-try — run a kernel's functor on the host, against PyTorch's CPU
+ * result of the same operator (issue #20).  The face: options, the
+ * choice of compiler, host layer and python, output.  The plan is
+ * tools/lib/check/try.c, the run tools/lib/check/tryrun.c. */
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "base/proc.h"
+#include "base/scan.h"
+#include "check/setup.h"
+#include "check/try.h"
+#include "read/nfyaml.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char details[] =
+	"What it runs.  Every registration of OP's kernel NAME (default: OP) in\n"
+	"aten/src/ATen/native/mps/kernels/*.metal, with the functor as written,\n"
+	"the declarations of that file it uses and the checkout's own headers it\n"
+	"includes (c10/metal/*.h), compiled as C++17 against the Metal host layer\n"
+	"(tools/metal-host beside tools/bin, or --host-layer) with the system's\n"
+	"C++ compiler.  Each registration's macro and the dense kernel template\n"
+	"of c10/metal/indexing.h it instantiates are compiled, so the casts on\n"
+	"load and store are the real ones; when they do not compile on the host,\n"
+	"it says so and calls the functor directly.\n"
+	"\n"
+	"Inputs: every half and bfloat bit pattern (unary); edge values and\n"
+	"100,000 random values for float; min, max, 0, +-1 and random integers;\n"
+	"both bools; for binary kernels a grid of edge values crossed with a\n"
+	"sample, and random pairs.  Fixed seed.  The scalar of an alpha kernel:\n"
+	"--arg NAME=VALUE (repeat for several), else the schema's default and a\n"
+	"few more values.\n"
+	"\n"
+	"Reference: PyTorch's CPU result of the same operator (torch.ops.aten,\n"
+	"arguments from the schema in native_functions.yaml), through the first\n"
+	"of python3 on PATH and /usr/bin/python3 that imports torch, or --python.\n"
+	"Where the CPU has no half/bfloat kernel it computes in float32 and\n"
+	"rounds (said per case).  Without torch: one line on stderr, and the\n"
+	"checks that need none (compiles; the overload each dtype picks; the\n"
+	"result type is OUT; NaN and inf as a float64 evaluation says).\n"
+	"Tolerances: torch.testing's per dtype (torch/testing/_comparison.py,\n"
+	"as test_mps.py's test_output_match uses), or --atol/--rtol.\n"
+	"\n"
+	"Safety.  This tool runs programs: the C++ compiler, the harness it\n"
+	"built and python for the reference; each from an argv (no shell), with\n"
+	"a time limit (--timeout; the whole process group is killed), in a\n"
+	"private folder made under $TMPDIR or /tmp and removed afterwards\n"
+	"(folders of killed runs are removed at the next run).  It compiles only\n"
+	"the functor, its helpers and the headers they include.  It writes\n"
+	"nothing in the checkout or under ~.  --emit prints the generated harness\n"
+	"and script, and the compile command, before anything runs (it then runs\n"
+	"nothing).  No network.\n"
+	"\n"
+	"--device mps (macOS): the same registrations through\n"
+	"torch.mps.compile_shader, the same inputs and reference; with --emit\n"
+	"its script is printed (on Linux that is all it does).\n"
+	"\n"
+	"Exit status: 0 every registration matches; 1 a mismatch, a compile\n"
+	"error of the functor, or a harness that did not finish; 2 an error of\n"
+	"use (bad option, an operator or kernel with nothing to try, no\n"
+	"compiler, no host layer).\n";
+
+static const struct tool_info info = {
+	"mps-try",
+	"[options] OP",
+	"Run OP's Metal functor on this machine against PyTorch's CPU result.",
+	details,
+};
+
+static char *read_flags(const char *dir, char ***flags, size_t *n)
+{
+	char *path = xasprintf("%s/FLAGS", dir), *data, *line, *save = NULL;
+	size_t len, cap = 0;
+	*flags = NULL;
+	*n = 0;
+	if (read_file(path, &data, &len) != 0) {
+		free(path);
+		return NULL;
+	}
+	free(path);
+	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *t = lex_trim_dup(line, 0, strlen(line));
+		if (!*t || *t == '#') {
+			free(t);
+			continue;
+		}
+		GROW(*flags, *n, cap);
+		(*flags)[(*n)++] = t;
+	}
+	return data;
+}
+
+static int is_dir_with(const char *dir, const char *file)
+{
+	struct stat st;
+	char *p = xasprintf("%s/%s", dir, file);
+	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return ok;
+}
+
+static char *default_host_layer(const char *argv0)
+{
+	char *self = setup_self(argv0), *r = NULL;
+	if (self) {
+		char *sl = strrchr(self, '/');
+		if (sl) {
+			*sl = '\0';
+			r = xasprintf("%s/../metal-host", self);
+		}
+		free(self);
+	}
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	const char *root_opt = NULL, *kernel = NULL, *dtypes = NULL, *python = NULL;
+	const char *cxx = NULL, *atol_s = NULL, *rtol_s = NULL, *device = NULL;
+	const char *timeout_s = NULL, *host_opt = NULL, *none_as = NULL;
+	int json = 0, emit = 0, n, status;
+	struct opt_list args = {NULL, 0};
+	struct opt opts[] = {
+		{"root", 0, OPT_STRING, &root_opt, "DIR", "the PyTorch checkout (default: walk up from here)"},
+		{"kernel", 0, OPT_STRING, &kernel, "NAME", "the kernel NAME of the REGISTER_* calls (default: OP)"},
+		{"dtypes", 0, OPT_STRING, &dtypes, "IN:OUT,...", "only these registrations"},
+		{"arg", 0, OPT_LIST, &args, "NAME=VALUE", "a scalar argument of the schema (repeatable)"},
+		{"none-as", 0, OPT_STRING, &none_as, "VALUE", "what the host passes as ALPHA for an optional scalar that is None"},
+		{"json", 0, OPT_FLAG, &json, NULL, "JSON Lines: one object per registration"},
+		{"python", 0, OPT_STRING, &python, "PATH", "the python for the reference (default: python3, /usr/bin/python3)"},
+		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
+		{"atol", 0, OPT_STRING, &atol_s, "X", "absolute tolerance (default: PyTorch's per dtype)"},
+		{"rtol", 0, OPT_STRING, &rtol_s, "X", "relative tolerance (default: PyTorch's per dtype)"},
+		{"device", 0, OPT_STRING, &device, "cpu|mps", "cpu: the host (default); mps: torch.mps.compile_shader (macOS)"},
+		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated harness and script; run nothing"},
+		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each program run (default 60)"},
+		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
+		{NULL, 0, OPT_END, NULL, NULL, NULL},
+	};
+	struct try_opts o;
+	struct try_plan pl;
+	struct try_env env;
+	char *root, *host = NULL, *flags_data = NULL, *cxx_path = NULL;
+	const char *pythons[4] = {NULL, NULL, NULL, NULL};
+	char *py_path = NULL;
+	double atol = -1, rtol = -1, timeout = 60;
+
+	diag_init(argv[0]);
+	n = cli_parse(&info, opts, argc, argv);
+	if (n != 1) {
+		warnx_("error: %s", n == 0 ? "no operator given" : "one operator at a time");
+		cli_usage(&info, opts);
+	}
+	if (!nf_valid_op_arg(argv[0])) {
+		warnx_("error: '%s' is not an operator name", argv[0]);
+		return MK_EXIT_ERROR;
+	}
+	if (kernel && !lex_unqualified(kernel)[0]) {
+		warnx_("error: empty --kernel");
+		return MK_EXIT_ERROR;
+	}
+	{
+		char *end;
+		if (atol_s && ((atol = strtod(atol_s, &end)) < 0 || *end || !*atol_s)) {
+			warnx_("error: --atol '%s' is not a number >= 0", atol_s);
+			return MK_EXIT_ERROR;
+		}
+		if (rtol_s && ((rtol = strtod(rtol_s, &end)) < 0 || *end || !*rtol_s)) {
+			warnx_("error: --rtol '%s' is not a number >= 0", rtol_s);
+			return MK_EXIT_ERROR;
+		}
+		if (timeout_s && ((timeout = strtod(timeout_s, &end)) <= 0 || *end || !*timeout_s)) {
+			warnx_("error: --timeout '%s' is not a number of seconds > 0", timeout_s);
+			return MK_EXIT_ERROR;
+		}
+	}
+	if (device && strcmp(device, "cpu") && strcmp(device, "mps")) {
+		warnx_("error: --device '%s': cpu or mps", device);
+		return MK_EXIT_ERROR;
+	}
+	root = find_root(root_opt);
+	if (!root)
+		return MK_EXIT_ERROR;
+	memset(&o, 0, sizeof o);
+	o.root = root;
+	o.op = argv[0];
+	o.kernel = kernel;
+	o.dtypes = dtypes;
+	o.args = args.v;
+	o.nargs = args.n;
+	o.none_as = none_as;
+	if (try_plan_build(&pl, &o) != 0) {
+		free(root);
+		free(args.v);
+		return MK_EXIT_ERROR;
+	}
+
+	memset(&env, 0, sizeof env);
+	/* the host layer, the compiler, python */
+	host = host_opt ? xstrdup(host_opt) : default_host_layer(argv[0]);
+	if (!host || !is_dir_with(host, "metal_stdlib")) {
+		warnx_("error: no Metal host layer at '%s' (a folder with metal_stdlib; --host-layer DIR)",
+		       host ? host : "tools/metal-host");
+		status = MK_EXIT_ERROR;
+		goto out;
+	}
+	env.host_layer = host;
+	flags_data = read_flags(host, &env.flags, &env.nflags);
+	if (cxx)
+		cxx_path = proc_find_program(cxx);
+	else {
+		static const char *const cands[] = {"c++", "clang++", "g++", NULL};
+		const char *e = getenv("CXX");
+		size_t i;
+		if (e && *e && !strchr(e, ' '))
+			cxx_path = proc_find_program(e);
+		for (i = 0; cands[i] && !cxx_path; i++)
+			cxx_path = proc_find_program(cands[i]);
+	}
+	if (!cxx_path && !emit) {
+		warnx_("error: no C++ compiler found (%s%s); --cxx COMPILER",
+		       cxx ? "--cxx " : "looked for $CXX, c++, clang++, g++ on PATH",
+		       cxx ? cxx : "");
+		status = MK_EXIT_ERROR;
+		goto out;
+	}
+	env.cxx = cxx_path ? cxx_path : "c++";
+	if (python)
+		pythons[0] = python;
+	else {
+		py_path = proc_find_program("python3");
+		pythons[0] = "python3";
+		if (!py_path || strcmp(py_path, "/usr/bin/python3") != 0)
+			pythons[1] = "/usr/bin/python3";
+	}
+	env.pythons = pythons;
+	env.timeout = timeout;
+	env.atol = atol;
+	env.rtol = rtol;
+
+	if (emit) {
+		if (device && !strcmp(device, "mps")) {
+			char *s = try_mps_script(&pl);
+			fputs(s, stdout);
+			free(s);
+		} else {
+			char *h = try_harness(&pl);
+			size_t na, i;
+			char **cv = try_cxx_args(&env, "<tmp>/inc", "<tmp>/harness.cpp",
+			                         "<tmp>/harness", 1, 0, -1, &na);
+			printf("==> compile <==\n");
+			for (i = 0; i < na; i++)
+				printf("%s%s", i ? " " : "", i == 0 ? (cxx ? cxx : "c++") : cv[i]);
+			printf("\n\n==> harness.cpp <==\n%s\n==> ref.py <==\n%s", h,
+			       try_reference_script());
+			lex_strv_free(cv, na);
+			free(h);
+		}
+		status = MK_EXIT_CLEAN;
+		goto out;
+	}
+	if (device && !strcmp(device, "mps")) {
+		warnx_("error: --device mps runs only on macOS with torch.mps (use --emit to see its script)");
+		status = MK_EXIT_ERROR;
+		goto out;
+	}
+	{
+		struct try_outcome out;
+		if (try_run(&pl, &env, &out) != 0) {
+			status = MK_EXIT_ERROR;
+			goto out;
+		}
+		if (out.no_torch)
+			warnx_("no python imports torch (tried %s%s%s): the CPU comparison is skipped; "
+			       "ran the checks that need none",
+			       pythons[0], pythons[1] ? ", " : "", pythons[1] ? pythons[1] : "");
+		if (json)
+			try_report_json(stdout, &pl, &out);
+		else
+			try_report_text(stdout, &pl, &out);
+		status = out.status;
+		try_outcome_free(&pl, &out);
+	}
+out:
+	if (env.flags)
+		lex_strv_free(env.flags, env.nflags);
+	free(flags_data);
+	free(cxx_path);
+	free(py_path);
+	free(host);
+	try_plan_free(&pl);
+	free(root);
+	free(args.v);
+	return close_stdout(status);
+}
