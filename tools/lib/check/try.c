@@ -148,7 +148,7 @@ char *try_rewrite(const char *text, size_t len, size_t *out_len)
 		}
 		/* a preprocessor directive other than #define: copied whole
 		 * (#include <x.h>, #line numbers) */
-		if (c == '#') {
+		if (c == '#' && text_blank(m, text_line_start(m, i), i)) {
 			size_t j = i + 1, e;
 			while (j < len && (m[j] == ' ' || m[j] == '\t'))
 				j++;
@@ -493,50 +493,44 @@ static char *dense_of(const char *x)
 			if (q >= n || x[q] != '<')
 				continue;
 			e = skip_angles(x, n, q);
-			/* the qualifier before the name */
+			/* the qualifier before the name: NAME::NAME:: ... or a
+			 * leading :: (blanks allowed around each ::) */
 			s = i;
-			while (s > 0 && (ident_char((unsigned char)x[s - 1]) ||
-			                 x[s - 1] == ':' || isspace((unsigned char)x[s - 1])))
-				s--;
-			while (s < i && !(x[s] == ':' || ident_char((unsigned char)x[s])))
-				s++;
-			/* the qualifier: only '::' and names, from the last blank
-			 * that is not inside it ("void ::c10::metal::x") */
+			for (;;) {
+				size_t p = s;
+				while (p > 0 && isspace((unsigned char)x[p - 1]))
+					p--;
+				if (p >= 2 && x[p - 1] == ':' && x[p - 2] == ':') {
+					p -= 2;
+					s = p;
+					while (p > 0 && isspace((unsigned char)x[p - 1]))
+						p--;
+					if (p > 0 && ident_char((unsigned char)x[p - 1])) {
+						size_t w = p;
+						while (w > 0 && ident_char((unsigned char)x[w - 1]))
+							w--;
+						/* a keyword before a leading :: is not a scope */
+						if ((p - w == 4 && !strncmp(x + w, "void", 4)) ||
+						    (p - w == 6 && !strncmp(x + w, "kernel", 6)) ||
+						    (p - w == 8 && !strncmp(x + w, "template", 8)))
+							break;
+						s = w;
+						continue;
+					}
+				}
+				break;
+			}
 			{
 				struct buf b;
 				size_t j;
-				char *r;
 				buf_init(&b);
 				for (j = s; j < e; j++)
 					if (!isspace((unsigned char)x[j]))
 						buf_add(&b, x + j, 1);
-					else if (j > q && b.len && ident_char((unsigned char)b.data[b.len - 1]) &&
+					else if (b.len && ident_char((unsigned char)b.data[b.len - 1]) &&
 					         j + 1 < e && ident_char((unsigned char)x[j + 1]))
 						buf_add(&b, " ", 1);
-				r = b.data;
-				/* drop words before the qualified name ("void") */
-				{
-					char *colon = strstr(r, "::");
-					char *lt = strchr(r, '<');
-					if (colon && lt && colon < lt) {
-						char *st = colon;
-						while (st > r && (ident_char((unsigned char)st[-1])))
-							st--;
-						if (st != r) {
-							char *c = xstrdup(st);
-							free(r);
-							r = c;
-						}
-					} else if (lt) {
-						char *nm = strstr(r, names[k]);
-						if (nm && nm != r) {
-							char *c = xstrdup(nm);
-							free(r);
-							r = c;
-						}
-					}
-				}
-				return r;
+				return b.data;
 			}
 		}
 	}

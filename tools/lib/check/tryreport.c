@@ -51,9 +51,9 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 	if (out->no_torch)
 		fprintf(f, "reference: none (no python imports torch): compile, overload, result type and NaN/inf checks only\n");
 	else
-		fprintf(f, "reference: torch %s on the CPU, %s%s%s\n",
-		        out->torch_version ? out->torch_version : "?",
-		        pl->func, "", "");
+		fprintf(f, "reference: torch.ops.aten.%s.%s on the CPU (torch %s)\n",
+		        pl->op_base, *pl->overload ? pl->overload : "default",
+		        out->torch_version ? out->torch_version : "?");
 	for (i = 0; i < pl->nregs; i++) {
 		const struct try_reg *r = &pl->regs[i];
 		int shown_compile = 0;

@@ -633,9 +633,9 @@ done_py:
 			free(e);
 			free(t);
 		}
-		free(nt);
 		if (!out->python) {
 			/* the next candidate */
+			unlink(nt);
 			for (pyi++; env->pythons[pyi] && !py_started; pyi++) {
 				char *argv[6], *o = xasprintf("%s/py.out", dir),
 				               *e = xasprintf("%s/py.err", dir);
@@ -653,6 +653,7 @@ done_py:
 					break;
 			}
 		}
+		free(nt);
 	}
 	if (!out->python)
 		out->no_torch = 1;
@@ -794,7 +795,9 @@ done:
 	}
 	free(exe);
 	free(msg);
-	if (rm_tree(dir) != 0)
+	if (getenv("MK_TRY_KEEP")) /* debugging the tool itself */
+		fprintf(stderr, "mps-try: kept %s\n", dir);
+	else if (rm_tree(dir) != 0)
 		warnx_("warning: cannot remove the temporary folder '%s':", dir);
 	free(dir);
 	return rc;
