@@ -1,3 +1,7 @@
+/* realpath() is POSIX.1-2008 with the XSI option (as in setup.c) */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
 /* mps-try — run a kernel's functor on the host, against PyTorch's CPU
  * result of the same operator (issue #20).  The face: options, the
  * choice of compiler, host layer and python, output.  The plan is
@@ -11,6 +15,7 @@
 #include "check/try.h"
 #include "read/nfyaml.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +211,13 @@ int main(int argc, char **argv)
 		       host ? host : "tools/metal-host");
 		status = MK_EXIT_ERROR;
 		goto out;
+	}
+	{
+		char *abs = realpath(host, NULL);
+		if (abs) {
+			free(host);
+			host = abs;
+		}
 	}
 	env.host_layer = host;
 	flags_data = read_flags(host, &env.flags, &env.nflags);

@@ -1386,7 +1386,7 @@ char *try_harness(const struct try_plan *pl)
 	buf_printf(&b,
 	           "// mps-try harness: kernel %s of %s (generated; runs on the host)\n"
 	           "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n"
-	           "#include <vector>\n#include <type_traits>\n"
+	           "#include <vector>\n#include <type_traits>\n#include <csignal>\n#include <setjmp.h>\n"
 	           "#ifndef MK_MODE\n#define MK_MODE 1\n#endif\n"
 	           "namespace mk_try { static unsigned long hit; }\n"
 	           "#define MK_TRY_HIT(n) (::mk_try::hit = (n))\n"
@@ -1424,6 +1424,8 @@ char *try_harness(const struct try_plan *pl)
 	         "  FILE *f = std::fopen(p, \"wb\"); if (!f) return false;\n"
 	         "  for (size_t i = 0; i < v.size(); i++) std::fwrite((const void *)&v[i], 1, sizeof(T), f);\n"
 	         "  return std::fclose(f) == 0;\n}\n"
+	         "static sigjmp_buf jb;\n"
+	         "static void on_fpe(int) { siglongjmp(jb, 1); }\n"
 	         "static int fail(const char *what) { std::fprintf(stderr, \"harness: %s\\n\", what); return 3; }\n"
 	         "#if MK_MODE == 2\n"
 	         "template <class T> static double d1(T x) { return (double)(float)x; }\n"
@@ -1462,20 +1464,31 @@ char *try_harness(const struct try_plan *pl)
 			buf_printf(&b, "  if (!mk_try::wr(dir, \"c%zu.f64\", o)) return mk_try::fail(\"cannot write\");\n", k);
 		}
 		buf_puts(&b, "#else\n  std::vector<OUT> o(a.size());\n");
+		/* integers: a division the host traps on (by zero, MIN / -1) is
+		 * caught per element: the GPU gives a value, the host a SIGFPE */
+		if (try_is_integral(r->in))
+			buf_puts(&b, "  std::vector<unsigned char> trap(a.size()); bool trapped = false;\n"
+			             "  std::signal(SIGFPE, mk_try::on_fpe);\n"
+			             "#define MK_GUARD(i, ...) do { if (sigsetjmp(mk_try::jb, 1) == 0) { __VA_ARGS__; } else { trap[i] = 1; trapped = true; } } while (0)\n");
+		else
+			buf_puts(&b, "#define MK_GUARD(i, ...) do { __VA_ARGS__; } while (0)\n");
 		buf_puts(&b, "#if MK_MODE == 1\n");
 		if (r->dense) {
 			if (bin)
-				buf_printf(&b, "  for (uint i = 0; i < (uint)a.size(); i++) %s(o.data(), a.data(), b.data(),%s i);\n",
+				buf_printf(&b, "  for (uint i = 0; i < (uint)a.size(); i++) MK_GUARD(i, %s(o.data(), a.data(), b.data(),%s i));\n",
 				           r->dense, al ? " alpha," : "");
 			else
-				buf_printf(&b, "  for (uint i = 0; i < (uint)a.size(); i++) %s(o.data(), a.data(),%s i);\n",
+				buf_printf(&b, "  for (uint i = 0; i < (uint)a.size(); i++) MK_GUARD(i, %s(o.data(), a.data(),%s i));\n",
 				           r->dense, al ? " alpha," : "");
 		} else
 			buf_puts(&b, "#error no dense kernel template for this registration\n");
 		buf_puts(&b, "#else\n");
-		buf_printf(&b, "  for (size_t i = 0; i < a.size(); i++) o[i] = f(a[i]%s%s);\n",
+		buf_printf(&b, "  for (size_t i = 0; i < a.size(); i++) MK_GUARD(i, o[i] = f(a[i]%s%s));\n",
 		           bin ? ", b[i]" : "", al ? ", alpha" : "");
-		buf_puts(&b, "#endif\n");
+		buf_puts(&b, "#endif\n#undef MK_GUARD\n");
+		if (try_is_integral(r->in))
+			buf_printf(&b, "  std::signal(SIGFPE, SIG_DFL);\n"
+			               "  if (trapped && !mk_try::wr(dir, \"c%zu.trap\", trap)) return mk_try::fail(\"cannot write\");\n", k);
 		buf_printf(&b, "  if (!mk_try::wr(dir, \"c%zu.out\", o)) return mk_try::fail(\"cannot write\");\n", k);
 		buf_puts(&b, "#endif\n");
 		/* the overload: one call on the first input */
@@ -1576,6 +1589,7 @@ static const char script[] =
 	"    open(os.path.join(d, 'no-torch'), 'w').write(type(e).__name__ + ': ' + str(e) + '\\n')\n"
 	"    sys.exit(0)\n"
 	"open(os.path.join(d, 'torch-version'), 'w').write(torch.__version__ + '\\n')\n"
+	"torch.set_num_threads(1)\n"
 	"SIZE = {'float32': 4, 'float16': 2, 'bfloat16': 2, 'int64': 8, 'int32': 4,\n"
 	"        'int16': 2, 'int8': 1, 'uint8': 1, 'bool': 1, 'complex64': 8, 'complex32': 4}\n"
 	"def load(name, dt):\n"
@@ -1623,18 +1637,33 @@ static const char script[] =
 	"    if c['binary']:\n"
 	"        ins.append(load('r%d.b' % c['reg'], c['in']))\n"
 	"    mask = None\n"
+	"    trap = False\n"
+	"    if c['binary'] and not ins[0].dtype.is_floating_point and not ins[0].is_complex() and ins[0].dtype != torch.bool:\n"
+	"        # the CPU itself may trap (SIGFPE) on x / 0 or MIN / -1: try in a child first\n"
+	"        pid = os.fork()\n"
+	"        if pid == 0:\n"
+	"            try:\n"
+	"                call(ins, c.get('alpha'))\n"
+	"            except Exception:\n"
+	"                pass\n"
+	"            os._exit(0)\n"
+	"        trap = os.waitpid(pid, 0)[1] != 0\n"
 	"    try:\n"
 	"        if c['in'] == 'complex32':\n"
 	"            raise RuntimeError('complex32: computed in complex64')\n"
+	"        if trap:\n"
+	"            raise RuntimeError('ZeroDivision: the CPU traps (SIGFPE)')\n"
 	"        out = call(ins, c.get('alpha'))\n"
 	"    except Exception as e:\n"
 	"        msg = str(e).splitlines()[0] if str(e) else type(e).__name__\n"
 	"        try:\n"
 	"            if 'ZeroDivision' in msg and c['binary']:\n"
-	"                mask = ins[1] != 0\n"
+	"                info['note'] = 'the CPU traps or raises on an integer division by zero or MIN / -1: those inputs are not compared'\n"
+	"                lo = torch.iinfo(ins[1].dtype).min\n"
+	"                ins[1] = ins[1].clone()\n"
+	"                mask = (ins[1] != 0) & ~((ins[0] == lo) & (ins[1] == -1))\n"
 	"                safe = torch.where(mask, ins[1], torch.ones_like(ins[1]))\n"
 	"                out = call([ins[0], safe], c.get('alpha'))\n"
-	"                info['note'] = 'integer division by zero raises on the CPU: those inputs are not compared'\n"
 	"            else:\n"
 	"                out = call([up(t) for t in ins], c.get('alpha'))\n"
 	"                info['note'] = 'computed in float32 and rounded to %s (the CPU: %s)' % (c['in'], msg)\n"

@@ -249,6 +249,9 @@ struct try_result {
 	char *ref_note;           /* how it was computed, when not plainly */
 	char *ref_error;          /* the CPU refused: its message */
 	int f64;                  /* no torch: the float64 evaluation compared */
+	size_t trapped;           /* inputs the host trapped on (an integer
+	                             division by zero or MIN / -1, which the
+	                             GPU does not trap on): not compared */
 	size_t n, compared, mismatches;
 	double max_abs, max_rel, max_ulp;
 	double atol, rtol;

@@ -36,7 +36,7 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 	for (i = 0; i < pl->nnotes; i++)
 		fprintf(f, "note: %s\n", pl->notes[i]);
 	for (k = 0; k < pl->ncases; k++)
-		if (!out->res[k].fallback)
+		if (!out->res[k].fallback || !out->res[k].compiled)
 			all_fallback = 0;
 	if (all_fallback && out->fallback_why) {
 		if (*out->fallback_why) {
@@ -89,6 +89,9 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 				fprintf(f, "  overload: operator() at line %lu\n", res->overload);
 			else
 				fprintf(f, "  overload: (no operator() of the functor marked)\n");
+			if (res->trapped)
+				fprintf(f, "  host traps: %zu inputs (an integer division by zero or MIN / -1; the GPU does not trap): not compared\n",
+				        res->trapped);
 			if (res->ref_error)
 				fprintf(f, "  reference: %s\n", res->ref_error);
 			if (res->ref_note)

@@ -311,7 +311,8 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
                     struct try_result *res, const unsigned char *ours,
                     const unsigned char *ref, const char *format,
                     const unsigned char *mask, const unsigned char *ina,
-                    const unsigned char *inb, int nan_inf_only)
+                    const unsigned char *inb, int nan_inf_only,
+                    const unsigned char *trap)
 {
 	const struct try_reg *r = &pl->regs[c->reg];
 	size_t i;
@@ -321,7 +322,7 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 	for (i = 0; i < res->n; i++) {
 		double ore, oim, fre = 0, fim = 0;
 		int ok;
-		if (mask && !mask[i])
+		if ((mask && !mask[i]) || (trap && trap[i]))
 			continue;
 		try_value(r->out, ours, i, &ore, &oim);
 		if (!strcmp(format, "i64")) {
@@ -613,6 +614,14 @@ done_py:
 				if (nl)
 					*nl = '\0';
 			}
+		} else if (pr.started && (pr.signaled || pr.timed_out) && stat(nt, &st) != 0) {
+			size_t k;
+			for (k = 0; k < pl->ncases; k++)
+				if (!out->res[k].ref_error)
+					out->res[k].ref_error =
+						pr.timed_out ? xasprintf("the reference ran past the time limit (%g s)", env->timeout)
+						             : xasprintf("the reference died of signal %d", pr.signal);
+			out->python = xstrdup(env->pythons[pyi]);
 		} else if (pr.started && pr.exited && pr.status != 0 && stat(nt, &st) != 0) {
 			/* the script failed: say so once, as the reference error */
 			char *e = errors_of(dir, "py.err");
@@ -663,6 +672,7 @@ done_py:
 	/* compare */
 	{
 		int need_f64 = 0;
+		unsigned char *trap = NULL;
 		for (i = 0; i < pl->ncases; i++) {
 			struct try_result *res = &out->res[i];
 			const struct try_case *c = &pl->cases[i];
@@ -681,6 +691,14 @@ done_py:
 				inb = slurp(dir, name, NULL);
 			}
 			res->n = ours ? ol / try_dtype_size(r->out) : 0;
+			snprintf(name, sizeof name, "c%zu.trap", i);
+			free(trap);
+			trap = (unsigned char *)slurp(dir, name, NULL);
+			if (trap) {
+				size_t q;
+				for (q = 0; q < res->n; q++)
+					res->trapped += trap[q] != 0;
+			}
 			if (out->no_torch) {
 				if (try_is_float(r->in) && try_is_float(r->out))
 					need_f64 = 1;
@@ -718,7 +736,7 @@ done_py:
 					res->reference = 1;
 					compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
 					        fmt, (unsigned char *)mask, (unsigned char *)ina,
-					        (unsigned char *)inb, 0);
+					        (unsigned char *)inb, 0, trap);
 				} else if (!res->ref_error)
 					res->ref_error = xasprintf("the CPU result has %zu bytes, not %zu",
 					                           rl, need);
@@ -731,6 +749,7 @@ done_py:
 			free(ina);
 			free(inb);
 		}
+		free(trap);
 		if (out->no_torch && need_f64) {
 			char *m2 = NULL, *ex2 = xasprintf("%s/harness64", dir);
 			int c2 = compile(env, dir, 2, 0, -1, ex2, &m2);
@@ -761,7 +780,7 @@ done_py:
 						res->f64 = 1;
 						compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
 						        "f64", NULL, (unsigned char *)ina,
-						        (unsigned char *)inb, 1);
+						        (unsigned char *)inb, 1, NULL);
 					}
 					free(ours);
 					free(ref);
