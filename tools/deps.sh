@@ -22,6 +22,12 @@ fi
 if [ $tests = 1 ] && ! python3 -c 'import yaml, typing_extensions' >/dev/null 2>&1; then
   missing="$missing python3-yaml"
 fi
+# mps-try's tests: a C++ compiler, and python3 with torch for the CPU
+# reference (Debian's python3-torch); without them those tests skip
+if [ $tests = 1 ] && command -v apt-get >/dev/null 2>&1; then
+  command -v g++ >/dev/null 2>&1 || command -v c++ >/dev/null 2>&1 || missing="$missing g++"
+  /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing="$missing python3-torch"
+fi
 [ -z "$missing" ] && { say "all present"; exit 0; }
 
 apt_name() {
@@ -30,6 +36,7 @@ apt_name() {
     libpcre2-8) echo libpcre2-dev ;; zlib) echo zlib1g-dev ;;
     jansson) echo libjansson-dev ;; cmocka) echo libcmocka-dev ;;
     python3-yaml) echo "python3-yaml python3-typing-extensions" ;;
+    g++) echo g++ ;; python3-torch) echo python3-torch ;;
   esac
 }
 brew_name() {

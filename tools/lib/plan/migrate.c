@@ -699,8 +699,11 @@ static void plan_left(struct mg_plan *p)
 				added = 1;
 				left(p, "functor",
 				     xasprintf("write the math of %s_functor (each "
-				               "TODO(mps-register) line)",
-				               p->name),
+				               "TODO(mps-register) line), then run mps-try "
+				               "%s%s%s until it matches the CPU",
+				               p->name, p->op,
+				               strcmp(p->op, p->name) ? " --kernel " : "",
+				               strcmp(p->op, p->name) ? p->name : ""),
 				     p->kernel_rel, it->line);
 			}
 		}
@@ -714,7 +717,11 @@ static void plan_left(struct mg_plan *p)
 			hs_line_col(&p->hm, fu->marker, &line, &col);
 			left(p, "functor",
 			     xasprintf("write the math of %s_functor: it still holds "
-			               "the TODO(mps-register) placeholder", p->name),
+			               "the TODO(mps-register) placeholder; then run "
+			               "mps-try %s%s%s until it matches the CPU",
+			               p->name, p->op,
+			               strcmp(p->op, p->name) ? " --kernel " : "",
+			               strcmp(p->op, p->name) ? p->name : ""),
 			     p->kernel_rel, line);
 		}
 	}
