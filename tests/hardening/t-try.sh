@@ -56,7 +56,7 @@ out=$(cd "$T" && mps-try logit $H 2>&1); rc=$?
 
 # kill -9 mid-run leaves a folder; the next run removes it
 (cd "$T" && exec mps-try floor --timeout 30 $NP $H >/dev/null 2>&1) & p=$!
-i=0; while [ $i -lt 50 ] && [ -z "$(ls -A "$TMPDIR")" ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while [ $i -lt 300 ] && [ -z "$(ls -A "$TMPDIR")" ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.5; kill -9 $p 2>/dev/null; wait $p 2>/dev/null
 pkill -9 -f "$TMPDIR/mps-try" 2>/dev/null
 left=$(ls -A "$TMPDIR")
