@@ -78,7 +78,7 @@ for c in $compilers; do
 	u=$here/two_units
 	if "$c" "$@" -I"$layer" -I"$here/fixture" -c "$u/metal_unit.cpp" -o "$out/metal_unit.$cname.o" \
 		>"$out/two_units.$cname.log" 2>&1 &&
-		cc -std=c11 -Wall -Wextra -c "$u/driver.c" -o "$out/driver.$cname.o" >>"$out/two_units.$cname.log" 2>&1 &&
+		${CC:-cc} -std=c11 -Wall -Wextra -c "$u/driver.c" -o "$out/driver.$cname.o" >>"$out/two_units.$cname.log" 2>&1 &&
 		"$c" "$out/metal_unit.$cname.o" "$out/driver.$cname.o" -o "$out/two_units.$cname" \
 			>>"$out/two_units.$cname.log" 2>&1; then
 		"$out/two_units.$cname" >"$out/two_units.$cname.out" 2>&1
