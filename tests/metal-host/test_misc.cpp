@@ -234,6 +234,12 @@ static void math() {
 	          isunordered(bfloat(NAN), bfloat(1.0f)),
 	      "isunordered / isordered, bfloat through float");
 	CHECK(isunordered(half(NAN), 1.0f), "mixed isunordered");
+	/* NAN (a class-type constant) in arithmetic, comparisons and tests */
+	SAME(decltype(half() * NAN), float);
+	checks += 2;
+	CHECK(isnan(half(2.0f) * NAN) && !(half(2.0f) == NAN) && isnan(NAN) && !isinf(NAN),
+	      "half op NAN is a float NaN; isnan(NAN)");
+	CHECK(metal::max(3.0f, NAN) == 3.0f && isnan(float(NAN) + 1.0f), "float with NAN");
 
 	/* integer functions */
 	EQ(metal::abs(INT_MIN), INT_MIN, "abs(INT_MIN) wraps, as on the GPU");

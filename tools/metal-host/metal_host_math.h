@@ -197,7 +197,7 @@ inline half h(float f) { return half(f); }
 template <class... T>
 struct math_promote {
 	static constexpr bool any_float =
-	    ((std::is_floating_point<T>::value) || ...);
+	    ((std::is_floating_point<T>::value || std::is_same<T, nan_constant>::value) || ...);
 	static constexpr bool any_half = ((std::is_same<T, half>::value) || ...);
 	using type = std::conditional_t<any_float, float, std::conditional_t<any_half, half, float>>;
 };
@@ -207,12 +207,14 @@ using math_promote_t = typename math_promote<std::decay_t<T>...>::type;
 template <class T>
 struct is_math_scalar
     : std::integral_constant<bool, std::is_arithmetic<std::decay_t<T>>::value ||
-                                       is_narrow<std::decay_t<T>>::value> {};
+                                       is_narrow<std::decay_t<T>>::value ||
+                                       std::is_same<std::decay_t<T>, nan_constant>::value> {};
 
 template <class T>
 struct is_math_fp
     : std::integral_constant<bool, std::is_floating_point<std::decay_t<T>>::value ||
-                                       is_narrow<std::decay_t<T>>::value> {};
+                                       is_narrow<std::decay_t<T>>::value ||
+                                       std::is_same<std::decay_t<T>, nan_constant>::value> {};
 
 /* mixed arguments, at least one floating (integers alone stay as ambiguous
  * as in Metal) */
@@ -647,6 +649,10 @@ constexpr bool isnormal(float x) { return __builtin_isnormal(x); }
 constexpr bool signbit(float x) { return (::metal_host::bitcast<uint32_t>(x) >> 31) != 0; }
 constexpr bool isunordered(float a, float b) { return __builtin_isnan(a) || __builtin_isnan(b); }
 constexpr bool isordered(float a, float b) { return !isunordered(a, b); }
+/* NAN converts to float and to half: these keep isnan(NAN) unambiguous */
+constexpr bool isnan(::metal_host::nan_constant) { return true; }
+constexpr bool isinf(::metal_host::nan_constant) { return false; }
+constexpr bool isfinite(::metal_host::nan_constant) { return false; }
 constexpr bool isnan(half x) { return ::metal_host::h_isnan(x); }
 constexpr bool isinf(half x) { return ::metal_host::h_isinf(x); }
 constexpr bool isfinite(half x) { return (x.bits & 0x7c00u) != 0x7c00u; }

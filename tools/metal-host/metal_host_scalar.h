@@ -255,6 +255,7 @@ template <class T>
 struct is_narrow : std::false_type {};
 
 struct ctor_bits_tag {};
+struct nan_constant;
 
 /* the types half and bfloat convert to implicitly (see the class) */
 template <class T>
@@ -338,10 +339,12 @@ struct is_narrow<bfloat> : std::true_type {};
 template <class T>
 using fmt_of = std::conditional_t<std::is_same<T, half>::value, half_fmt, bfloat_fmt>;
 
-/* A scalar that may appear in arithmetic with half/bfloat. */
+/* A scalar that may appear in arithmetic with half/bfloat (NAN counts as
+ * a float: `h * NAN`, `h == NAN`). */
 template <class T>
 struct is_host_scalar
-    : std::integral_constant<bool, std::is_arithmetic<T>::value || is_narrow<T>::value> {};
+    : std::integral_constant<bool, std::is_arithmetic<T>::value || is_narrow<T>::value ||
+                                       std::is_same<T, nan_constant>::value> {};
 
 /* The type of `A op B` when at least one is half or bfloat (header
  * comment, "Mixed operands"). */
@@ -353,7 +356,8 @@ struct narrow_result {
 	        std::is_same<A, long double>::value || std::is_same<B, long double>::value,
 	    double,
 	    std::conditional_t<
-	        std::is_floating_point<A>::value || std::is_floating_point<B>::value,
+	        std::is_floating_point<A>::value || std::is_floating_point<B>::value ||
+	            std::is_same<A, nan_constant>::value || std::is_same<B, nan_constant>::value,
 	        float,
 	        std::conditional_t<an && bn,
 	                           std::conditional_t<std::is_same<A, B>::value, A, float>,
@@ -491,7 +495,9 @@ constexpr bfloat &operator--(bfloat &a) { return a -= 1; }
 constexpr bfloat operator++(bfloat &a, int) { bfloat o = a; a += 1; return o; }
 constexpr bfloat operator--(bfloat &a, int) { bfloat o = a; a -= 1; return o; }
 
-/* Literal suffix `h` of Metal (`0.5h`): a half.  C++ reserves suffixes
+/* Literal suffix `h` of Metal (`0.5h`): a half.  (`H` cannot be made one:
+ * clang accepts a suffix without `_` only when the standard library
+ * reserves it, as it does `h` for std::chrono hours.)  C++ reserves suffixes
  * without `_`; FLAGS silences that warning. */
 #if defined(__clang__)
 #pragma clang diagnostic push
