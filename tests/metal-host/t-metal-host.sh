@@ -2,8 +2,7 @@
 # t-metal-host.sh — the Metal host layer's tests (tools/metal-host).
 #
 # With every C++ compiler present (g++, clang++; CXX too when set), with the
-# lines of tools/metal-host/FLAGS for that compiler (read as mps-try reads
-# them: one argument per line, "gcc: " / "clang: " prefixes, '#' comments):
+# lines of tools/metal-host/FLAGS (one argument per line, '#' comments):
 #   - compiles and runs each tests/metal-host/test_*.cpp: exit 0, and its
 #     last line "NAME: N checks, 0 failures";
 #   - builds the two-unit harness of the contract (two_units/): a Metal unit
@@ -31,17 +30,10 @@ if [ -z "$compilers" ]; then
 	exit 77
 fi
 
-# flags_for CXX: the FLAGS lines for that compiler, one per line
-flags_for() {
-	if "$1" --version 2>/dev/null | head -n 1 | grep -q clang; then kind=clang; else kind=gcc; fi
-	sed -e 's/[[:space:]]*$//' "$layer/FLAGS" | while IFS= read -r line; do
-		case $line in
-		'' | '#'*) ;;
-		gcc:*) [ $kind = gcc ] && printf '%s\n' "${line#gcc:}" | sed 's/^[[:space:]]*//' ;;
-		clang:*) [ $kind = clang ] && printf '%s\n' "${line#clang:}" | sed 's/^[[:space:]]*//' ;;
-		*) printf '%s\n' "$line" ;;
-		esac
-	done
+# the FLAGS lines, read as mps-try reads them: trimmed, '#' and empty lines
+# skipped, one argument each
+flags() {
+	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^#/d' -e '/^$/d' "$layer/FLAGS"
 }
 
 fail=0
@@ -49,9 +41,8 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 for c in $compilers; do
 	cname=$(basename "$c")
-	flags_for "$c" >"$out/flags.$cname"
 	# the flags as positional parameters (no flag contains a space)
-	set -- $(cat "$out/flags.$cname")
+	set -- $(flags)
 	for t in "$here"/test_*.cpp; do
 		name=$(basename "$t" .cpp)
 		bin=$out/$name.$cname

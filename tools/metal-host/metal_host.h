@@ -16,27 +16,36 @@
  *    literals; c10/metal/indexing.h has [[host_name]] in its macros), so
  *    the checkout's own folders are never on the include path.
  * 2. Command.  For the translation unit holding the Metal sources:
- *        CXX <the lines of FLAGS for this compiler>
- *            -I<skill>/tools/metal-host -I<TMP> -I<TMP>/aten/src -c UNIT.cpp
+ *        CXX <the lines of FLAGS> -I<skill>/tools/metal-host
+ *            -I<TMP> -I<TMP>/aten/src ... metal_unit.cpp
  *    (-I<TMP>/aten/src because PyTorch's build passes it too,
- *    cmake/Metal.cmake).  FLAGS force-includes this file (-include
+ *    cmake/Metal.cmake).  FLAGS has one argument per line, the same for
+ *    g++ and clang++.  It force-includes this file (-include
  *    metal_host.h): the Metal words below and __METAL__ /
  *    __METAL_VERSION__ (310: PyTorch compiles with -std=metal3.1) must
  *    exist before the first line of c10/metal/common.h, which tests
- *    __METAL__ before including anything.  <metal_stdlib>, <metal_math>
- *    and the other Metal headers then resolve to this folder.
- * 3. Translation units.  The Metal unit includes the copied sources and
- *    metal_host_guard.h, nothing else from the system: this layer defines
- *    kernel, device, constant, thread, threadgroup as macros, and the C
- *    headers <stdlib.h>/<math.h> (and the C++ headers that include them:
- *    <cstdlib>, <cmath>, <string>, <algorithm>, <iostream>, ...) declare
- *    ::abs, ::fabs, ::log1p, ::erfc... in the global namespace, where
- *    Metal sources' `::fabs(x)` and unqualified calls would find them
- *    instead of metal::fabs or c10's own helpers.  The harness's driver
- *    (reading inputs, printing, comparing) is a second unit, compiled
- *    WITHOUT the FLAGS (C or C++), linked with the first by CXX, calling it
- *    through extern "C" functions on plain types (byte buffers, counts).
- *    tests/metal-host/t-metal-host.sh builds such a pair (two_units).
+ *    __METAL__ and uses `constant` before including anything.
+ *    <metal_stdlib>, <metal_math> and the other Metal headers then resolve
+ *    to this folder.
+ * 3. What else the Metal unit may include.  The layer defines kernel,
+ *    device, constant, thread, threadgroup as macros, and Metal code looks
+ *    names up in the global namespace (`::fabs(x)`, `::erfc(..)` in
+ *    c10/metal/igamma.h; plain `abs(x)` after `using namespace metal;`),
+ *    where C's declarations would be found instead of Metal's or c10's.
+ *    Checked with glibc and libstdc++ (g++ 12, clang++ 14):
+ *      safe:    <cstdio> <cstring> <cstdint> <cstddef> <cinttypes>
+ *               <cerrno> <cassert> <csignal> <csetjmp> <setjmp.h>
+ *               <unistd.h> <fcntl.h> <sys/stat.h> <sys/time.h>
+ *               <type_traits> <limits> <utility> <new> <initializer_list>
+ *               <array> <vector>
+ *      not:     <cstdlib> <stdlib.h> <string> <algorithm> (declare ::abs,
+ *               ambiguous with metal::abs for an int), <cmath> <math.h>
+ *               (::fabs, ::log1p, ::erfc, ...), <memory> <ctime>
+ *               <iostream> <thread> (broken by the macros under g++).
+ *    Anything else (strtod, std::string, iostreams) belongs in a second
+ *    unit compiled WITHOUT the FLAGS and linked with the first, called
+ *    through extern "C" functions on plain types; tests/metal-host
+ *    builds such a pair (two_units/).
  * 4. What the harness calls.  The functor itself (`F f; f(a, b)`) or the
  *    kernel templates of c10/metal/indexing.h instantiated for one dtype
  *    (dense path: buffers as pointers, the thread index as the last

@@ -1,9 +1,9 @@
 /* metal_host_guard.h — run one element's call and report whether it
  * trapped (contract item 5 of metal_host.h).
  *
- * For the harness's Metal translation unit, which includes nothing else
- * from the system (metal_host.h, "translation units").  The system headers
- * it needs are read with the address-space macros set aside.
+ * For the harness's Metal translation unit (metal_host.h, contract item
+ * 3).  The system headers it needs are read with the address-space macros
+ * set aside.
  *
  *   int metal_host::guard(F &&f)
  *     Calls f() once.  Returns 0 when it returned normally, else the
