@@ -78,7 +78,7 @@
  * =====================================================================
  * - Transcendental functions: the host computes them (almost always)
  *   correctly rounded; the GPU's precise variants are within their ULP
- *   bounds (MSL section 7.4: <= 1 ulp for most float functions, more for
+ *   bounds (MSL, "Numerical compliance": <= 1 ulp for most float functions, more for
  *   some, and half functions have their own), and fast:: variants are
  *   less accurate still.  Compare such results with a tolerance in ulps.
  * - Contraction: PyTorch compiles with -fno-fast-math, under which the
@@ -117,7 +117,7 @@
 
 #include "metal_host_math.h"
 
-/* ---- address spaces, function qualifiers, attributes (MSL 4, 5) ---------- */
+/* ---- address spaces, function qualifiers, attributes (MSL "Address spaces", "Attributes") ---------- */
 /* `constant` becomes const, not nothing: c10/metal/indexing.h overloads
  * val_at_offs on `constant void*` and `device void*`. */
 #define kernel
@@ -137,7 +137,7 @@
 #ifndef __METAL_VERSION__
 #define __METAL_VERSION__ 310
 #endif
-/* Metal defines it when bfloat is available (MSL 3.1 and later). */
+/* Metal defines it when bfloat is available (Metal 3.1 and later). */
 #ifndef __HAVE_BFLOAT__
 #define __HAVE_BFLOAT__ 1
 #endif

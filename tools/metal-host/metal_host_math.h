@@ -8,11 +8,14 @@
  * Metal sources pick among them by C++ overload resolution (and, with
  * `using namespace metal; using namespace c10::metal;`, against c10's own
  * helpers).  This file declares the sets of the Metal Shading Language
- * specification (section 6, "Metal Standard Library"):
+ * specification (chapter "Metal Standard Library"):
  *   metal::F          float, half and the vectors of both, for every math
  *                     function; no bfloat overloads (a bfloat argument
- *                     converts to float: bfloat -> float is its only
- *                     implicit conversion) and no double.  Functions Metal
+ *                     converts to float; c10/metal/utils.h converts bfloat
+ *                     to float itself before metal::min/max) except abs,
+ *                     min, max, clamp, which return float and exist only
+ *                     because bfloat also converts to the integer types;
+ *                     no double.  Functions Metal
  *                     does not have (erf, lgamma, expm1, log1p, cbrt,
  *                     hypot, remainder) are not declared, so that a source
  *                     defining its own (c10/metal does) is not ambiguous.
@@ -33,7 +36,7 @@
  * Half functions compute the float function and round once to half.
  * PyTorch compiles its kernels with -fno-fast-math (cmake/Metal.cmake), so
  * metal::F is the precise variant on the GPU, whose bound is <= 1 ulp for
- * most transcendental functions (MSL section 7.4): a host result can
+ * most transcendental functions (MSL, "Numerical compliance"): a host result can
  * differ from the GPU's by that much.  metal::fast::F is computed exactly
  * like precise::F here; the GPU's fast variants are less accurate.
  *
@@ -47,7 +50,7 @@
 
 #include "metal_host_traits.h"
 
-/* ---- as_type (MSL 2.19): reinterpret the bits; sizes must match ----------- */
+/* ---- as_type (MSL "Type conversions and re-interpreting data"): reinterpret the bits; sizes must match ----------- */
 template <class To, class From>
 constexpr To as_type(const From &v) {
 	static_assert(sizeof(To) == sizeof(From), "as_type: sizes differ");
@@ -450,7 +453,7 @@ inline half nextafter(half x, half y) {
 	return half(::metal_host::ctor_bits_tag{}, uint16_t(up ? x.bits + 1 : x.bits - 1));
 }
 
-/* ---- common functions (MSL 6.3) ------------------------------------------- */
+/* ---- common functions (MSL "Common functions") ------------------------------------------- */
 inline float sign(float x) { return ::metal_host::fm::sign(x); }
 inline half sign(half x) { return half(::metal_host::fm::sign(float(x))); }
 inline float saturate(float x) { return ::metal_host::fm::clamp(x, 0.0f, 1.0f); }
@@ -506,7 +509,7 @@ METAL_HOST_MIXED3(smoothstep)
 METAL_HOST_MIXED3(clamp)
 #undef METAL_HOST_MIXED3
 
-/* ---- integer functions (MSL 6.4): one overload per integer type ----------- */
+/* ---- integer functions (MSL "Integer functions"): one overload per integer type ----------- */
 namespace detail {
 template <class T>
 constexpr T iabs(T x) {
@@ -641,7 +644,7 @@ constexpr ::metal_host::vec<T, N> clamp(const ::metal_host::vec<T, N> &x, T lo, 
 	return clamp(x, ::metal_host::vec<T, N>(lo), ::metal_host::vec<T, N>(hi));
 }
 
-/* ---- relational functions (MSL 6.5) ---------------------------------------- */
+/* ---- relational functions (MSL "Relational functions") ---------------------------------------- */
 constexpr bool isnan(float x) { return __builtin_isnan(x); }
 constexpr bool isinf(float x) { return __builtin_isinf(x); }
 constexpr bool isfinite(float x) { return __builtin_isfinite(x); }
@@ -718,7 +721,7 @@ constexpr ::metal_host::vec<T, N> select(const ::metal_host::vec<T, N> &a,
 	return c ? b : a;
 }
 
-/* ---- geometric functions (MSL 6.6) ----------------------------------------- */
+/* ---- geometric functions (MSL "Geometric functions") ----------------------------------------- */
 template <class T, int N, ::metal_host::enable_fvec<T> = 0>
 constexpr T dot(const ::metal_host::vec<T, N> &a, const ::metal_host::vec<T, N> &b) {
 	T s = a[0] * b[0];

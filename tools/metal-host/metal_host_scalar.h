@@ -10,8 +10,8 @@
  *        bits (`uint16_t bits`), trivially copyable, 2 bytes, 2-aligned,
  *        so buffers of them have the GPU's layout.
  *
- * Rounding, as the Metal Shading Language specification (sections 2.1
- * and 7, "Numerical compliance") describes the GPU: every conversion to
+ * Rounding, as the Metal Shading Language specification ("Scalar data types"
+ * and "Numerical compliance") describes the GPU: every conversion to
  * half or bfloat and every operation whose result is half or bfloat
  * rounds once, to nearest, ties to even; a finite value too large becomes
  * +-inf; NaN stays NaN (its payload is kept where it fits, so that every
@@ -22,9 +22,9 @@
  * How:  a half or bfloat value is decoded exactly into a double; + - * /
  * and sqrt are computed in double and rounded once to the narrow format:
  * correct, because double has more than 2p+2 bits for both formats
- * (Figueroa, "When is double rounding innocuous?", 1995); fma is computed
- * in double with round-to-odd (Boldo & Melquiond 2008), then rounded
- * once.  Integers convert to the narrow format through double, with
+ * (Figueroa, "When is double rounding innocuous?", 1995); metal::fma on
+ * half is computed in double with round-to-odd (Boldo & Melquiond 2008),
+ * then rounded once (bfloat has no fma of its own: metal_host_math.h).  Integers convert to the narrow format through double, with
  * round-to-odd for 64-bit values beyond 2^53.
  *
  * Mixed operands follow Metal's usual arithmetic conversions:
@@ -37,7 +37,7 @@
  * Comparisons convert the same way, then compare exactly.
  *
  * Conversions (the choice that makes most of Metal's mixed expressions
- * well formed; tests/metal-host/test_scalar.cpp "ternary"):
+ * well formed; tests/metal-host/test_scalar.cpp, "the ?: forms"):
  *   to half/bfloat, implicit: from float, double and every integer type
  *     and bool (copy-initialisation `half h = 1.0f;` and `return x;` work
  *     as in Metal);
@@ -66,7 +66,7 @@
 #include <cstdint>
 #include <type_traits>
 
-/* Metal's short type names (MSL 2.1); on LP64 hosts long is 64 bits, as
+/* Metal's short type names (MSL "Scalar data types"); on LP64 hosts long is 64 bits, as
  * in Metal.  glibc's <sys/types.h> declares uint, ushort, ulong the same
  * way; repeating a typedef of the same type is valid C++. */
 typedef unsigned char uchar;
@@ -514,7 +514,7 @@ constexpr half operator""h(unsigned long long v) { return half(v); }
 #pragma GCC diagnostic pop
 #endif
 
-/* ---- constants (MSL 6.x "math functions": constants) --------------------- */
+/* ---- constants (MSL "Math functions": constants) --------------------- */
 
 namespace metal_host {
 /* NAN: converts to float, half and bfloat, so that `c ? NAN : x` has the

@@ -2,7 +2,7 @@
  *
  * Part of the Metal host layer; include <metal_stdlib>, not this file.
  *
- * The traits of namespace metal that differ from std (MSL 6.x "Type
+ * The traits of namespace metal that differ from std (MSL "Type
  * traits"; the way c10/metal/utils.h combines them, e.g.
  * is_scalar_floating_point_v = is_floating_point_v && is_scalar_v, shows
  * that the first also holds for vectors):

@@ -1,4 +1,4 @@
-/* metal_host_vector.h — Metal's vector types on the host (MSL 2.2 "Vector
+/* metal_host_vector.h — Metal's vector types on the host (MSL "Vector
  * data types"): TN for T in bool, char, uchar, short, ushort, int, uint,
  * long, ulong, half, bfloat, float and N in 2, 3, 4.
  *
