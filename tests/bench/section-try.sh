@@ -1,9 +1,10 @@
 #!/bin/sh
 # make bench section: mps-try (issue #20), cold runs, compile included:
 # one registration (target <= 3 s) and every registration of a
-# 12-registration kernel (target <= 10 s).  The fixture tree and the test
-# host layer; the CPU reference when a python with torch is there (its
-# start runs beside the compile).  Wall time, best of 3.
+# 12-registration kernel (target <= 10 s).  The fixture tree and the
+# Metal host layer (tools/metal-host); the CPU reference when a python
+# with torch is there (its start runs beside the compile).  Wall time,
+# best of 3.
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 PATH=$repo/tools/bin:$PATH
 echo "mps-try"
@@ -16,7 +17,7 @@ k=$w/aten/src/ATen/native/mps/kernels/UnaryKernel.metal
 for d in half bfloat; do echo "REGISTER_UNARY_ALPHA_OP(round_decimals, $d, long, $d);" >>"$k"; done
 for a in int short char; do for d in float half bfloat; do
   echo "REGISTER_UNARY_ALPHA_OP(round_decimals, $d, $a, $d);" >>"$k"; done; done
-H="--host-layer $repo/tests/fixtures/try/host-layer"
+H=""
 best() { # best wall time of 3 runs of "$@", in seconds
   b=""
   for i in 1 2 3; do

@@ -75,29 +75,6 @@ static const struct tool_info info = {
 	details,
 };
 
-static char *read_flags(const char *dir, char ***flags, size_t *n)
-{
-	char *path = xasprintf("%s/FLAGS", dir), *data, *line, *save = NULL;
-	size_t len, cap = 0;
-	*flags = NULL;
-	*n = 0;
-	if (read_file(path, &data, &len) != 0) {
-		free(path);
-		return NULL;
-	}
-	free(path);
-	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *t = lex_trim_dup(line, 0, strlen(line));
-		if (!*t || *t == '#') {
-			free(t);
-			continue;
-		}
-		GROW(*flags, *n, cap);
-		(*flags)[(*n)++] = t;
-	}
-	return data;
-}
-
 static int is_dir_with(const char *dir, const char *file)
 {
 	struct stat st;
@@ -148,10 +125,12 @@ int main(int argc, char **argv)
 	struct try_opts o;
 	struct try_plan pl;
 	struct try_env env;
-	char *root, *host = NULL, *flags_data = NULL, *cxx_path = NULL;
+	char *root, *host = NULL, *cxx_path = NULL;
 	const char *pythons[4] = {NULL, NULL, NULL, NULL};
 	char *py_path = NULL;
 	double atol = -1, rtol = -1, timeout = 60;
+
+	const char *argv0 = argv[0]; /* cli_parse moves the operands to argv[0..n) */
 
 	diag_init(argv[0]);
 	n = cli_parse(&info, opts, argc, argv);
@@ -205,9 +184,10 @@ int main(int argc, char **argv)
 
 	memset(&env, 0, sizeof env);
 	/* the host layer, the compiler, python */
-	host = host_opt ? xstrdup(host_opt) : default_host_layer(argv[0]);
-	if (!host || !is_dir_with(host, "metal_stdlib")) {
-		warnx_("error: no Metal host layer at '%s' (a folder with metal_stdlib; --host-layer DIR)",
+	host = host_opt ? xstrdup(host_opt) : default_host_layer(argv0);
+	if (!host || !is_dir_with(host, "metal_host.h") || !is_dir_with(host, "metal_stdlib") ||
+	    !is_dir_with(host, "FLAGS")) {
+		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",
 		       host ? host : "tools/metal-host");
 		status = MK_EXIT_ERROR;
 		goto out;
@@ -220,7 +200,10 @@ int main(int argc, char **argv)
 		}
 	}
 	env.host_layer = host;
-	flags_data = read_flags(host, &env.flags, &env.nflags);
+	if (try_read_flags(host, &env.flags, &env.nflags) != 0) {
+		status = MK_EXIT_ERROR;
+		goto out;
+	}
 	if (cxx)
 		cxx_path = proc_find_program(cxx);
 	else {
@@ -261,13 +244,17 @@ int main(int argc, char **argv)
 		} else {
 			char *h = try_harness(&pl);
 			size_t na, i;
-			char **cv = try_cxx_args(&env, "<tmp>/inc", "<tmp>/harness.cpp",
+			char **cv = try_cxx_args(&env, "<tmp>", "<tmp>/harness.cpp",
 			                         "<tmp>/harness", 1, 0, -1, &na);
-			printf("==> compile <==\n");
+			printf("==> compile (in <tmp>) <==\n");
 			for (i = 0; i < na; i++)
 				printf("%s%s", i ? " " : "", i == 0 ? (cxx ? cxx : "c++") : cv[i]);
-			printf("\n\n==> harness.cpp <==\n%s\n==> ref.py <==\n%s", h,
-			       try_reference_script());
+			printf("\n\n==> copied into <tmp>, REWRITES.md applied <==\n");
+			for (i = 0; i < pl.nhdrs; i++)
+				printf("%s\n", pl.hdrs[i].rel);
+			printf("%s (the functor and what it uses; the rest blanked)\n", pl.metal_rel);
+			printf("\n==> harness.cpp <==\n%s\n==> %s <==\n%s\n==> ref.py <==\n%s", h,
+			       pl.metal_rel, pl.host_source, try_reference_script());
 			lex_strv_free(cv, na);
 			free(h);
 		}
@@ -299,7 +286,6 @@ int main(int argc, char **argv)
 out:
 	if (env.flags)
 		lex_strv_free(env.flags, env.nflags);
-	free(flags_data);
 	free(cxx_path);
 	free(py_path);
 	free(host);

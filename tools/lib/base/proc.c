@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -58,6 +59,15 @@ int proc_start(struct proc *p, char *const argv[], const char *cwd,
 		close(pfd[0]);
 		fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
 		setpgid(0, 0);
+		if (limit > 0) {
+			/* a CPU limit a little above the time limit, inherited by
+			 * everything the program starts: should this process lose
+			 * its parent (kill -9), nothing it left can loop forever */
+			struct rlimit rl;
+			rl.rlim_cur = (rlim_t)limit + 2;
+			rl.rlim_max = (rlim_t)limit + 3;
+			setrlimit(RLIMIT_CPU, &rl);
+		}
 		if ((cwd && chdir(cwd) != 0) ||
 		    redirect(0, NULL, O_RDONLY) != 0 ||
 		    redirect(1, out_path, O_WRONLY | O_CREAT | O_TRUNC) != 0 ||

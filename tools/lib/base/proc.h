@@ -42,7 +42,9 @@ struct proc {
  * to ERR_PATH (created or truncated, mode 0600; NULL: /dev/null), with
  * the environment unchanged.  The program leads a new process group, so
  * that proc_wait can kill it and every process it started.  LIMIT is the
- * time limit in seconds (<= 0: none).  Returns 0 with *p filled, or -1
+ * time limit in seconds (<= 0: none); the program and what it starts
+ * also get a CPU-time limit (setrlimit RLIMIT_CPU) of LIMIT + 2 seconds,
+ * so that none of them outlives a killed caller by long.  Returns 0 with *p filled, or -1
  * with errno set when fork or a pipe failed (nothing started). */
 int proc_start(struct proc *p, char *const argv[], const char *cwd,
                const char *out_path, const char *err_path, double limit);

@@ -28,146 +28,6 @@ static void note(struct try_plan *pl, const char *fmt, const char *a,
 }
 
 /* ------------------------------------------------------------------ */
-/* rewrites                                                            */
-
-/* the end of a pp-number starting at t[i] (a digit, or '.' + digit) */
-static size_t ppnumber_end(const char *t, size_t n, size_t i)
-{
-	while (i < n) {
-		char c = t[i];
-		if ((c == '+' || c == '-') && i > 0 &&
-		    (t[i - 1] == 'e' || t[i - 1] == 'E' || t[i - 1] == 'p' ||
-		     t[i - 1] == 'P'))
-			i++;
-		else if (ident_char((unsigned char)c) || c == '.' ||
-		         (c == '\'' && i + 1 < n && isalnum((unsigned char)t[i + 1])))
-			i++;
-		else
-			break;
-	}
-	return i;
-}
-
-/* does the pp-number t[a, b) want an 'f': a decimal floating literal
- * (a '.' or an exponent) without a suffix */
-static int wants_f(const char *t, size_t a, size_t b)
-{
-	size_t i;
-	int dot = 0, exp = 0;
-	if (b - a >= 2 && t[a] == '0' && (t[a + 1] == 'x' || t[a + 1] == 'X'))
-		return 0; /* hex: left alone */
-	for (i = a; i < b; i++) {
-		char c = t[i];
-		if (c == '.')
-			dot = 1;
-		else if (c == 'e' || c == 'E')
-			exp = 1;
-		else if (isalpha((unsigned char)c))
-			return 0; /* a suffix already (f, h, L, u...) */
-	}
-	return dot || exp;
-}
-
-char *try_rewrite(const char *text, size_t len, size_t *out_len)
-{
-	char *m = mask_code(text, len, LANG_C);
-	struct buf o;
-	size_t i = 0;
-
-	buf_init(&o);
-	while (i < len) {
-		char c = m[i];
-		if (c == '"' || c == '\'') {
-			size_t e = lex_skip_literal(m, len, i);
-			if (e <= i)
-				e = i + 1;
-			buf_add(&o, text + i, e - i);
-			i = e;
-			continue;
-		}
-		if (c == '[' && i + 1 < len && m[i + 1] == '[') {
-			size_t j = i + 2;
-			while (j < len && isspace((unsigned char)m[j]))
-				j++;
-			if (len - j > 9 && strncmp(m + j, "host_name", 9) == 0 &&
-			    !ident_char((unsigned char)m[j + 9])) {
-				/* to the matching "]]" */
-				size_t k = j + 9;
-				int depth = 0;
-				while (k < len) {
-					if (m[k] == '"' || m[k] == '\'') {
-						k = lex_skip_literal(m, len, k);
-						continue;
-					}
-					if (m[k] == '(')
-						depth++;
-					else if (m[k] == ')')
-						depth--;
-					else if (depth == 0 && m[k] == ']' && k + 1 < len &&
-					         m[k + 1] == ']')
-						break;
-					k++;
-				}
-				if (k < len) {
-					size_t q;
-					for (q = i; q < k + 2; q++) {
-						char ch = text[q];
-						if (ch == '\n')
-							buf_add(&o, "\n", 1);
-						else if (ch == '\\') {
-							/* keep a continuation backslash */
-							size_t r = q + 1;
-							while (r < len && (text[r] == ' ' || text[r] == '\t' ||
-							                   text[r] == '\r'))
-								r++;
-							buf_add(&o, r < len && text[r] == '\n' ? "\\" : " ", 1);
-						} else
-							buf_add(&o, " ", 1);
-					}
-					i = k + 2;
-					continue;
-				}
-			}
-		}
-		if (ident_start((unsigned char)c)) {
-			size_t e = i;
-			while (e < len && ident_char((unsigned char)m[e]))
-				e++;
-			buf_add(&o, text + i, e - i);
-			i = e;
-			continue;
-		}
-		if (isdigit((unsigned char)c) ||
-		    (c == '.' && i + 1 < len && isdigit((unsigned char)m[i + 1]))) {
-			size_t e = ppnumber_end(m, len, i);
-			buf_add(&o, text + i, e - i);
-			if (wants_f(m, i, e))
-				buf_add(&o, "f", 1);
-			i = e;
-			continue;
-		}
-		/* a preprocessor directive other than #define: copied whole
-		 * (#include <x.h>, #line numbers) */
-		if (c == '#' && text_blank(m, text_line_start(m, i), i)) {
-			size_t j = i + 1, e;
-			while (j < len && (m[j] == ' ' || m[j] == '\t'))
-				j++;
-			if (!(len - j >= 6 && strncmp(m + j, "define", 6) == 0)) {
-				e = lex_directive_end(m, len, i);
-				buf_add(&o, text + i, e - i);
-				i = e;
-				continue;
-			}
-		}
-		buf_add(&o, text + i, 1);
-		i++;
-	}
-	free(m);
-	*out_len = o.len;
-	return o.data;
-}
-
-/* ------------------------------------------------------------------ */
 /* top-level items of a kernel file                                    */
 
 enum item_kind { IT_DIRECTIVE, IT_DECL, IT_REGCALL };
@@ -551,15 +411,6 @@ static int safe_rel(const char *r)
 	return r[0] && r[0] != '/' && !strstr(r, "..");
 }
 
-static int have_header(const struct try_plan *pl, const char *rel)
-{
-	size_t i;
-	for (i = 0; i < pl->nhdrs; i++)
-		if (!strcmp(pl->hdrs[i].rel, rel))
-			return 1;
-	return 0;
-}
-
 /* the #include targets of text (masked), with their kind ('<' or '"') */
 static void includes_of(const char *text, size_t len, char ***names,
                         char **kinds, size_t *n)
@@ -597,57 +448,81 @@ static void includes_of(const char *text, size_t len, char ***names,
 	free(m);
 }
 
-/* copy header REL of the checkout and those it includes; returns -1
- * after a diagnostic when one cannot be read */
+/* the checkout file an `#include` of NAME (KIND '<' or '"') in the file
+ * FROM (relative to ROOT) names, as the compiler finds it with the
+ * contract's include path (-I<TMP> -I<TMP>/aten/src over a copy of the
+ * checkout's layout; "..." looks beside FROM first): malloc'd, relative
+ * to ROOT, or NULL when it is none of the checkout's files (a system or
+ * host-layer header such as <metal_stdlib>) */
+static char *resolve_include(const char *root, const char *from,
+                             const char *name, char kind)
+{
+	static const char *const dirs[] = {"", "aten/src/", NULL};
+	const char *sl = strrchr(from, '/');
+	size_t d;
+	if (!safe_rel(name))
+		return NULL;
+	if (kind == '"') {
+		char *c = sl ? xasprintf("%.*s/%s", (int)(sl - from), from, name)
+		             : xstrdup(name);
+		char *full = xasprintf("%s/%s", root, c);
+		int ok = is_file(full);
+		free(full);
+		if (ok)
+			return c;
+		free(c);
+	}
+	for (d = 0; dirs[d]; d++) {
+		char *c = xasprintf("%s%s", dirs[d], name);
+		char *full = xasprintf("%s/%s", root, c);
+		int ok = is_file(full);
+		free(full);
+		if (ok)
+			return c;
+		free(c);
+	}
+	return NULL;
+}
+
+/* header REL of the checkout, after the headers it includes (so that the
+ * list is in the order a preprocessor first meets them: each header after
+ * those it needs), rewritten for the host; returns -1 after a diagnostic
+ * when one cannot be read */
 static int add_header(struct try_plan *pl, const char *root, const char *rel,
-                      struct macros *ms)
+                      struct macros *ms, char ***seen, size_t *nseen)
 {
 	char *path, *data, *rw, **names, *kinds;
 	size_t len, rwl, n, i;
 	int rc = 0;
 
-	if (have_header(pl, rel))
-		return 0;
+	for (i = 0; i < *nseen; i++)
+		if (!strcmp((*seen)[i], rel))
+			return 0;
+	*seen = xrealloc(*seen, (*nseen + 1) * sizeof **seen);
+	(*seen)[(*nseen)++] = xstrdup(rel);
 	path = xasprintf("%s/%s", root, rel);
 	if (read_source_file(path, &data, &len) != 0) {
 		free(path);
 		return -1;
 	}
 	free(path);
-	rw = try_rewrite(data, len, &rwl);
-	pl->hdrs = xrealloc(pl->hdrs, (pl->nhdrs + 1) * sizeof *pl->hdrs);
-	pl->hdrs[pl->nhdrs].rel = xstrdup(rel);
-	pl->hdrs[pl->nhdrs].text = xasprintf("#line 1 \"%s\"\n%s", rel, rw);
-	pl->nhdrs++;
-	macros_read(ms, rw, rwl);
-	free(rw);
 	includes_of(data, len, &names, &kinds, &n);
 	for (i = 0; i < n; i++) {
-		char *cand = NULL;
-		if (kinds[i] == '"' && strchr(rel, '/')) {
-			const char *sl = strrchr(rel, '/');
-			char *c = xasprintf("%.*s/%s", (int)(sl - rel), rel, names[i]);
-			char *full = xasprintf("%s/%s", root, c);
-			if (safe_rel(c) && is_file(full))
-				cand = c;
-			else
-				free(c);
-			free(full);
-		}
-		if (!cand && safe_rel(names[i])) {
-			char *full = xasprintf("%s/%s", root, names[i]);
-			if (is_file(full))
-				cand = xstrdup(names[i]);
-			free(full);
-		}
+		char *cand = resolve_include(root, rel, names[i], kinds[i]);
 		if (cand && rc == 0)
-			rc = add_header(pl, root, cand, ms);
+			rc = add_header(pl, root, cand, ms, seen, nseen);
 		free(cand);
 		free(names[i]);
 	}
 	free(names);
 	free(kinds);
-	free(data);
+	rw = try_rewrite(data, len, &rwl);
+	macros_read(ms, rw, rwl);
+	pl->hdrs = xrealloc(pl->hdrs, (pl->nhdrs + 1) * sizeof *pl->hdrs);
+	pl->hdrs[pl->nhdrs].rel = xstrdup(rel);
+	pl->hdrs[pl->nhdrs].text = data;
+	pl->hdrs[pl->nhdrs].host = rw;
+	pl->nhdrs++;
 	return rc;
 }
 
@@ -835,7 +710,8 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	char *base = NULL, *ovname = NULL, *yaml;
 	int inplace, rc = -1;
 	size_t fi, i;
-	char *masked = NULL;
+	char *masked = NULL, **seen = NULL;
+	size_t nseen = 0;
 	struct item *items = NULL;
 	size_t nitems = 0;
 	const char *kind_seen_file = NULL;
@@ -1248,11 +1124,11 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			}
 			free(marks);
 			free(src);
+			pl->source = b.data;
 			{
 				size_t rl;
-				pl->source = try_rewrite(b.data, b.len, &rl);
+				pl->host_source = try_rewrite(b.data, b.len, &rl);
 			}
-			buf_free(&b);
 		}
 		/* headers: the kept #include lines */
 		for (k = 0; k < nitems; k++) {
@@ -1263,23 +1139,9 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			includes_of(pl->metal_text + items[k].a, items[k].b - items[k].a,
 			            &names, &kinds, &nn);
 			for (q = 0; q < nn; q++) {
-				char *full = xasprintf("%s/%s", o->root, names[q]);
-				int ok = 0;
-				if (safe_rel(names[q]) && is_file(full))
-					ok = add_header(pl, o->root, names[q], &ms) == 0;
-				else {
-					/* "X.h" beside the .metal file */
-					const char *sl = strrchr(pl->metal_rel, '/');
-					char *c = xasprintf("%.*s/%s", (int)(sl - pl->metal_rel),
-					                    pl->metal_rel, names[q]);
-					char *f2 = xasprintf("%s/%s", o->root, c);
-					ok = 1;
-					if (kinds[q] == '"' && safe_rel(c) && is_file(f2))
-						ok = add_header(pl, o->root, c, &ms) == 0;
-					free(c);
-					free(f2);
-				}
-				free(full);
+				char *cand = resolve_include(o->root, pl->metal_rel, names[q], kinds[q]);
+				int ok = !cand || add_header(pl, o->root, cand, &ms, &seen, &nseen) == 0;
+				free(cand);
 				free(names[q]);
 				if (!ok) {
 					for (q++; q < nn; q++)
@@ -1318,6 +1180,7 @@ out:
 		free(items[i].declares);
 	free(items);
 	free(masked);
+	lex_strv_free(seen, nseen);
 	for (i = 0; i < ms.n; i++)
 		lex_macro_free(&ms.v[i]);
 	free(ms.v);
@@ -1346,6 +1209,7 @@ void try_plan_free(struct try_plan *pl)
 	for (i = 0; i < pl->nhdrs; i++) {
 		free(pl->hdrs[i].rel);
 		free(pl->hdrs[i].text);
+		free(pl->hdrs[i].host);
 	}
 	free(pl->hdrs);
 	for (i = 0; i < pl->nargs; i++) {
@@ -1365,6 +1229,7 @@ void try_plan_free(struct try_plan *pl)
 	free(pl->metal_rel);
 	free(pl->metal_text);
 	free(pl->source);
+	free(pl->host_source);
 	memset(pl, 0, sizeof *pl);
 }
 
@@ -1380,22 +1245,20 @@ char *try_harness(const struct try_plan *pl)
 {
 	struct buf b;
 	size_t i, k;
-	unsigned long hl;
 
 	buf_init(&b);
 	buf_printf(&b,
 	           "// mps-try harness: kernel %s of %s (generated; runs on the host)\n"
-	           "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n"
-	           "#include <vector>\n#include <type_traits>\n#include <csignal>\n#include <setjmp.h>\n"
+	           "// The Metal unit of the host layer's contract (metal_host.h): compiled\n"
+	           "// with its FLAGS; of the system headers only those it lists as safe.\n"
+	           "#include <cstdio>\n#include <cstring>\n#include <type_traits>\n#include <vector>\n"
+	           "#include <metal_host_guard.h>\n"
 	           "#ifndef MK_MODE\n#define MK_MODE 1\n#endif\n"
 	           "namespace mk_try { static unsigned long hit; }\n"
 	           "#define MK_TRY_HIT(n) (::mk_try::hit = (n))\n"
-	           "#include <metal_stdlib>\n",
-	           pl->kernel, pl->metal_rel);
-	buf_printf(&b, "#line 1 \"%s\"\n", pl->metal_rel);
-	buf_puts(&b, pl->source);
-	if (b.len && b.data[b.len - 1] != '\n')
-		buf_puts(&b, "\n");
+	           "#include <metal_stdlib>\n"
+	           "#include \"%s\"\n",
+	           pl->kernel, pl->metal_rel, pl->metal_rel);
 	/* registrations (dense mode only) */
 	for (i = 0; i < pl->nregs; i++) {
 		const struct try_reg *r = &pl->regs[i];
@@ -1404,9 +1267,6 @@ char *try_harness(const struct try_plan *pl)
 		buf_puts(&b, "#endif\n");
 	}
 	/* the driver */
-	hl = 1;
-	for (k = 0; k < b.len; k++)
-		(void)0;
 	buf_printf(&b, "#line 1 \"<mps-try driver>\"\n");
 	buf_puts(&b,
 	         "namespace mk_try {\n"
@@ -1424,9 +1284,13 @@ char *try_harness(const struct try_plan *pl)
 	         "  FILE *f = std::fopen(p, \"wb\"); if (!f) return false;\n"
 	         "  for (size_t i = 0; i < v.size(); i++) std::fwrite((const void *)&v[i], 1, sizeof(T), f);\n"
 	         "  return std::fclose(f) == 0;\n}\n"
-	         "static sigjmp_buf jb;\n"
-	         "static void on_fpe(int) { siglongjmp(jb, 1); }\n"
 	         "static int fail(const char *what) { std::fprintf(stderr, \"harness: %s\\n\", what); return 3; }\n"
+	         "/* every element through the layer's guard: a trap (an integer division\n"
+	         " * by zero, MIN / -1) marks the element undefined on the GPU */\n"
+	         "template <class F> static void each(size_t n, std::vector<unsigned char> &trap, bool &trapped, F &&f) {\n"
+	         "  for (size_t i = 0; i < n; i++)\n"
+	         "    if (::metal_host::guard([&] { f(i); }) != 0) { trap[i] = 1; trapped = true; }\n"
+	         "}\n"
 	         "#if MK_MODE == 2\n"
 	         "template <class T> static double d1(T x) { return (double)(float)x; }\n"
 	         "#endif\n"
@@ -1448,7 +1312,7 @@ char *try_harness(const struct try_plan *pl)
 		if (al)
 			buf_printf(&b, "  std::vector<AL> alv; if (!mk_try::rd(dir, \"c%zu.alpha\", alv) || alv.empty()) return mk_try::fail(\"cannot read c%zu.alpha\");\n  const AL alpha = alv[0];\n", k, k);
 		buf_printf(&b, "  %s f; (void)f;\n", fn);
-		buf_puts(&b, "  mk_try::hit = 0;\n");
+		buf_puts(&b, "  std::vector<unsigned char> trap(a.size()); bool trapped = false;\n");
 		/* the result type of the functor, checked where the call is */
 		buf_puts(&b, "#if MK_MODE == 0\n");
 		buf_printf(&b, "#line %lu \"%s\"\n", r->line, pl->metal_rel);
@@ -1459,42 +1323,28 @@ char *try_harness(const struct try_plan *pl)
 		buf_puts(&b, "#if MK_MODE == 2\n");
 		if (try_is_float(r->in) && try_is_float(r->out)) {
 			buf_puts(&b, "  std::vector<double> o(a.size());\n");
-			buf_printf(&b, "  for (size_t i = 0; i < a.size(); i++) o[i] = (double)f(mk_try::d1(a[i])%s%s);\n",
+			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { o[i] = (double)f(mk_try::d1(a[i])%s%s); });\n",
 			           bin ? ", mk_try::d1(b[i])" : "", al ? ", alpha" : "");
 			buf_printf(&b, "  if (!mk_try::wr(dir, \"c%zu.f64\", o)) return mk_try::fail(\"cannot write\");\n", k);
 		}
 		buf_puts(&b, "#else\n  std::vector<OUT> o(a.size());\n");
-		/* integers: a division the host traps on (by zero, MIN / -1) is
-		 * caught per element: the GPU gives a value, the host a SIGFPE */
-		if (try_is_integral(r->in))
-			buf_puts(&b, "  std::vector<unsigned char> trap(a.size()); bool trapped = false;\n"
-			             "  std::signal(SIGFPE, mk_try::on_fpe);\n"
-			             "#define MK_GUARD(i, ...) do { if (sigsetjmp(mk_try::jb, 1) == 0) { __VA_ARGS__; } else { trap[i] = 1; trapped = true; } } while (0)\n");
-		else
-			buf_puts(&b, "#define MK_GUARD(i, ...) do { __VA_ARGS__; } while (0)\n");
 		buf_puts(&b, "#if MK_MODE == 1\n");
-		if (r->dense) {
-			if (bin)
-				buf_printf(&b, "  for (uint i = 0; i < (uint)a.size(); i++) MK_GUARD(i, %s(o.data(), a.data(), b.data(),%s i));\n",
-				           r->dense, al ? " alpha," : "");
-			else
-				buf_printf(&b, "  for (uint i = 0; i < (uint)a.size(); i++) MK_GUARD(i, %s(o.data(), a.data(),%s i));\n",
-				           r->dense, al ? " alpha," : "");
-		} else
+		if (r->dense)
+			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { %s(o.data(), a.data(),%s%s (uint)i); });\n",
+			           r->dense, bin ? " b.data()," : "", al ? " alpha," : "");
+		else
 			buf_puts(&b, "#error no dense kernel template for this registration\n");
 		buf_puts(&b, "#else\n");
-		buf_printf(&b, "  for (size_t i = 0; i < a.size(); i++) MK_GUARD(i, o[i] = f(a[i]%s%s));\n",
+		buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { o[i] = f(a[i]%s%s); });\n",
 		           bin ? ", b[i]" : "", al ? ", alpha" : "");
-		buf_puts(&b, "#endif\n#undef MK_GUARD\n");
-		if (try_is_integral(r->in))
-			buf_printf(&b, "  std::signal(SIGFPE, SIG_DFL);\n"
-			               "  if (trapped && !mk_try::wr(dir, \"c%zu.trap\", trap)) return mk_try::fail(\"cannot write\");\n", k);
+		buf_puts(&b, "#endif\n");
+		buf_printf(&b, "  if (trapped && !mk_try::wr(dir, \"c%zu.trap\", trap)) return mk_try::fail(\"cannot write\");\n", k);
 		buf_printf(&b, "  if (!mk_try::wr(dir, \"c%zu.out\", o)) return mk_try::fail(\"cannot write\");\n", k);
 		buf_puts(&b, "#endif\n");
 		/* the overload: one call on the first input */
 		buf_puts(&b, "  mk_try::hit = 0;\n");
-		buf_printf(&b, "  if (!a.empty()) (void)f(a[0]%s%s);\n", bin ? ", b[0]" : "",
-		           al ? ", alpha" : "");
+		buf_printf(&b, "  if (!a.empty()) (void)::metal_host::guard([&] { (void)f(a[0]%s%s); });\n",
+		           bin ? ", b[0]" : "", al ? ", alpha" : "");
 		buf_printf(&b, "  std::printf(\"case %zu overload %%lu\\n\", mk_try::hit);\n", k);
 		buf_puts(&b, "  return 0;\n}\n#endif\n");
 	}
@@ -1506,7 +1356,6 @@ char *try_harness(const struct try_plan *pl)
 		               "  rc |= case_%zu(argv[1]);\n#endif\n",
 		           pl->cases[k].reg, k);
 	buf_puts(&b, "  std::fflush(stdout);\n  return rc;\n}\n");
-	(void)hl;
 	return b.data;
 }
 

@@ -22,9 +22,13 @@
  * From it come the texts mps-try compiles and runs (try_harness, the
  * reference script, the input files); try_run (tryrun.c) runs them.
  *
- * Rewrites of the copied Metal sources (try_rewrite): what the host
- * layer's REWRITES.md asks for, each keeping every line where it was,
- * so that the #line directives of the harness stay right.
+ * The host layer (tools/metal-host, its contract at the top of
+ * metal_host.h): the harness folder holds copies of the .metal file and of
+ * the headers it includes at their checkout paths, each rewritten as
+ * REWRITES.md says (try_rewrite, every line kept where it was), and one
+ * generated translation unit that includes the copy and only the system
+ * headers the contract lists as safe, compiled with the layer's FLAGS and
+ * -I<layer> -I<folder> -I<folder>/aten/src (try_cxx_args).
  */
 #ifndef MK_TRY_H
 #define MK_TRY_H
@@ -70,12 +74,13 @@ struct try_case {
 	                            when the kernel has none */
 };
 
-/* A header copied into the harness folder. */
+/* A header of the checkout the kernel file includes (transitively). */
 struct try_header {
-	char *rel;               /* path relative to the root and to the
-	                            harness's include folder */
-	char *text;              /* rewritten (try_rewrite), with a leading
-	                            #line 1 "REL" */
+	char *rel;               /* path relative to the root; the copy in the
+	                            harness folder has the same path */
+	char *text;              /* as in the checkout (--device mps) */
+	char *host;              /* text with try_rewrite applied: what the
+	                            host compiler reads */
 };
 
 /* A schema argument as mps-try uses it. */
@@ -99,13 +104,18 @@ struct try_plan {
 	size_t metal_len;
 	struct try_reg *regs;    size_t nregs;
 	struct try_case *cases;  size_t ncases;
-	struct try_header *hdrs; size_t nhdrs;
+	struct try_header *hdrs; size_t nhdrs; /* each after those it
+	                            includes */
 	struct try_arg *args;    size_t nargs;
 	long alpha_arg;          /* index in args of the scalar ALPHA stands
 	                            for, -1 none */
-	char *source;            /* the .metal text as the harness compiles
-	                            it: kept parts, the rest blanked, rewritten,
-	                            overload markers put in */
+	char *source;            /* the .metal text as it is tried: the kept
+	                            parts (the functor, what it uses, the
+	                            #include, using and conditional lines), the
+	                            rest blanked (line breaks kept), overload
+	                            markers MK_TRY_HIT(LINE) put in */
+	char *host_source;       /* source with try_rewrite applied: the copy
+	                            of the .metal file the host compiles */
 	unsigned long functor_line; /* line of `struct NAME_functor` */
 	char **notes;            /* plan notes (other files' registrations,
 	                            None not tried, ...) */
@@ -203,12 +213,17 @@ double try_ulp(const char *dt, double a, double b);
  * bfloat; others: D). */
 double try_round_to(const char *dt, double d);
 
-/* try_rewrite: TEXT (len bytes) with the host-layer rewrites applied,
- * each keeping the text's lines: `[[host_name(...)]]` attributes
- * blanked (clang rejects them on explicit instantiations; a backslash
- * that continues a macro line stays), and an `f` suffix given to every
- * unsuffixed floating literal outside comments and literals (on the GPU
- * `.5` is a float, on the host a double).  Malloc'd, *out_len set. */
+/* try_rewrite (tryrewrite.c): TEXT (len bytes) with the two rewrites of
+ * the host layer's tools/metal-host/REWRITES.md applied, outside comments,
+ * string and character literals and the rest of #include lines, inside
+ * #define bodies too, every line break kept:
+ *   1. `[[host_name(...)]]` right after the word `template` (blanks and
+ *      backslash-newlines between) becomes spaces, each newline and the
+ *      backslash continuing its line kept; elsewhere it stays;
+ *   2. a floating literal (decimal with a '.' or an exponent, or
+ *      hexadecimal with a binary exponent; digit separators allowed) not
+ *      followed by a letter, digit, '_', '.' or '\'' gets an `f`.
+ * Malloc'd (caller frees), *out_len its length. */
 char *try_rewrite(const char *text, size_t len, size_t *out_len);
 
 /* ---- running (tryrun.c) ---- */
@@ -249,9 +264,10 @@ struct try_result {
 	char *ref_note;           /* how it was computed, when not plainly */
 	char *ref_error;          /* the CPU refused: its message */
 	int f64;                  /* no torch: the float64 evaluation compared */
-	size_t trapped;           /* inputs the host trapped on (an integer
-	                             division by zero or MIN / -1, which the
-	                             GPU does not trap on): not compared */
+	size_t trapped;           /* inputs whose call trapped under the host
+	                             layer's metal_host::guard (an integer
+	                             division by zero or MIN / -1: undefined on
+	                             the GPU): not compared */
 	size_t n, compared, mismatches;
 	double max_abs, max_rel, max_ulp;
 	double atol, rtol;
@@ -291,11 +307,24 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 
 void try_outcome_free(const struct try_plan *pl, struct try_outcome *out);
 
+/* try_read_flags: the arguments of the host layer's DIR/FLAGS, as its
+ * contract says: one per line, leading and trailing blanks not part of
+ * it, empty lines and lines starting with '#' skipped.  *flags (malloc'd,
+ * lex_strv_free(*flags, *n)).  Returns 0, or -1 after a diagnostic when
+ * the file cannot be read. */
+int try_read_flags(const char *dir, char ***flags, size_t *n);
+
+/* The optimisation level of the harness when FLAGS names none. */
+#define TRY_OPT "-O1"
+
 /* try_cxx_args: the compiler's argv (malloc'd array and strings, NULL-
  * terminated; free with lex_strv_free(v, n) and the count in *n) for
- * the harness source SRC into OUT, in MODE (try_harness), include
- * folder INC.  SYNTAX: -fsyntax-only; ONLY >= 0: that registration alone. */
-char **try_cxx_args(const struct try_env *env, const char *inc,
+ * the harness source SRC into OUT, in MODE (try_harness), the harness
+ * folder TMP, as the host layer's contract says: CXX, the FLAGS lines,
+ * TRY_OPT (unless FLAGS has a -O), -I<layer> -I<TMP> -I<TMP>/aten/src,
+ * -DMK_MODE=MODE.  SYNTAX: -fsyntax-only; ONLY >= 0: that registration
+ * alone. */
+char **try_cxx_args(const struct try_env *env, const char *tmp,
                     const char *src, const char *out, int mode, int syntax,
                     long only, size_t *n);
 

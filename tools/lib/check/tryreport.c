@@ -90,7 +90,7 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 			else
 				fprintf(f, "  overload: (no operator() of the functor marked)\n");
 			if (res->trapped)
-				fprintf(f, "  host traps: %zu inputs (an integer division by zero or MIN / -1; the GPU does not trap): not compared\n",
+				fprintf(f, "  host traps: %zu inputs (an integer division by zero or MIN / -1, caught by the layer's guard; undefined on the GPU): not compared\n",
 				        res->trapped);
 			if (res->ref_error)
 				fprintf(f, "  reference: %s\n", res->ref_error);
@@ -221,18 +221,64 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 
 /* ---- --device mps ---- */
 
+/* TEXT with each #include line that names one of the plan's headers
+ * (inlined before it) blanked, line breaks kept: torch.mps.compile_shader
+ * would otherwise embed the installed torch's copy of the same header */
+static void add_without_includes(struct buf *b, const struct try_plan *pl,
+                                 const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *q = p;
+		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p), i;
+		int inlined = 0;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == '#') {
+			q++;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (!strncmp(q, "include", 7)) {
+				const char *s = q + 7, *e;
+				while (*s == ' ' || *s == '\t')
+					s++;
+				e = *s == '<' ? strchr(s + 1, '>') : *s == '"' ? strchr(s + 1, '"') : NULL;
+				for (i = 0; e && i < pl->nhdrs && !inlined; i++) {
+					const char *rel = pl->hdrs[i].rel;
+					size_t rl = strlen(rel), l = (size_t)(e - s - 1);
+					/* the header's path, or its end after a '/' (the
+					 * aten/src/ include folder, "..." beside the file) */
+					inlined = l <= rl && !strncmp(rel + rl - l, s + 1, l) &&
+					          (l == rl || rel[rl - l - 1] == '/');
+				}
+			}
+		}
+		if (inlined)
+			buf_add(b, nl ? "\n" : "", nl ? 1 : 0);
+		else
+			buf_add(b, p, n);
+		p += n;
+	}
+}
+
 char *try_mps_source(const struct try_plan *pl)
 {
 	struct buf b;
 	size_t i;
 	buf_init(&b);
-	buf_puts(&b, "// mps-try: the source torch.mps.compile_shader compiles\n"
+	buf_puts(&b, "// mps-try: the source torch.mps.compile_shader compiles (the checkout's\n"
+	             "// text, not rewritten: the headers inlined, each after those it includes)\n"
 	             "#include <metal_stdlib>\n#define MK_TRY_HIT(n) ((void)0)\n");
-	/* headers first, deepest last-added first: each header's own includes
-	 * were added after it, so reverse order puts dependencies first */
-	for (i = pl->nhdrs; i-- > 0;)
-		buf_printf(&b, "%s\n", pl->hdrs[i].text);
-	buf_printf(&b, "#line 1 \"%s\"\n%s\n", pl->metal_rel, pl->source);
+	for (i = 0; i < pl->nhdrs; i++) {
+		buf_printf(&b, "#line 1 \"%s\"\n", pl->hdrs[i].rel);
+		add_without_includes(&b, pl, pl->hdrs[i].text);
+		if (b.len && b.data[b.len - 1] != '\n')
+			buf_puts(&b, "\n");
+	}
+	buf_printf(&b, "#line 1 \"%s\"\n", pl->metal_rel);
+	add_without_includes(&b, pl, pl->source);
+	if (b.len && b.data[b.len - 1] != '\n')
+		buf_puts(&b, "\n");
 	for (i = 0; i < pl->nregs; i++)
 		buf_printf(&b, "#line %lu \"%s\"\n%s;\n", pl->regs[i].line, pl->metal_rel,
 		           pl->regs[i].call);

@@ -123,8 +123,6 @@ static char *errors_of(const char *dir, const char *name)
 				p += dl;
 				if (*p == '/')
 					p++;
-				if (strncmp(p, "inc/", 4) == 0)
-					p += 4;
 				continue;
 			}
 			buf_add(&b, p, 1);
@@ -138,7 +136,7 @@ static char *errors_of(const char *dir, const char *name)
 	return b.data;
 }
 
-char **try_cxx_args(const struct try_env *env, const char *inc,
+char **try_cxx_args(const struct try_env *env, const char *tmp,
                     const char *src, const char *out, int mode, int syntax,
                     long only, size_t *n)
 {
@@ -146,16 +144,16 @@ char **try_cxx_args(const struct try_env *env, const char *inc,
 	size_t k = 0, i;
 	int has_o = 0;
 	v[k++] = xstrdup(env->cxx);
-	v[k++] = xstrdup("-std=c++17");
 	for (i = 0; i < env->nflags; i++) {
 		if (env->flags[i][0] == '-' && env->flags[i][1] == 'O')
 			has_o = 1;
 		v[k++] = xstrdup(env->flags[i]);
 	}
 	if (!has_o)
-		v[k++] = xstrdup("-O1");
-	v[k++] = xasprintf("-I%s", inc);
+		v[k++] = xstrdup(TRY_OPT);
 	v[k++] = xasprintf("-I%s", env->host_layer);
+	v[k++] = xasprintf("-I%s", tmp);
+	v[k++] = xasprintf("-I%s/aten/src", tmp);
 	v[k++] = xasprintf("-DMK_MODE=%d", mode);
 	if (only >= 0) {
 		v[k++] = xstrdup("-DMK_SEL");
@@ -173,14 +171,44 @@ char **try_cxx_args(const struct try_env *env, const char *inc,
 	return v;
 }
 
+int try_read_flags(const char *dir, char ***flags, size_t *n)
+{
+	char *path = xasprintf("%s/FLAGS", dir), *data;
+	size_t len, cap = 0, i = 0;
+	*flags = NULL;
+	*n = 0;
+	if (read_file(path, &data, &len) != 0) {
+		warnx_("error: cannot read '%s':", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	while (i < len) {
+		size_t e = i;
+		char *t;
+		while (e < len && data[e] != '\n')
+			e++;
+		t = lex_trim_dup(data, i, e);
+		i = e + 1;
+		if (!*t || *t == '#') {
+			free(t);
+			continue;
+		}
+		GROW(*flags, *n, cap);
+		(*flags)[(*n)++] = t;
+	}
+	free(data);
+	return 0;
+}
+
 /* run the compiler; 0 built, 1 errors (msg), -1 could not run (said) */
 static int compile(const struct try_env *env, const char *dir, int mode,
                    int syntax, long only, const char *exe, char **msg)
 {
 	size_t n;
-	char *src = xasprintf("%s/harness.cpp", dir), *inc = xasprintf("%s/inc", dir);
+	char *src = xasprintf("%s/harness.cpp", dir);
 	char *errp = xasprintf("%s/cc.err", dir);
-	char **argv = try_cxx_args(env, inc, src, exe, mode, syntax, only, &n);
+	char **argv = try_cxx_args(env, dir, src, exe, mode, syntax, only, &n);
 	struct proc_result r;
 	int rc;
 	*msg = NULL;
@@ -201,7 +229,6 @@ static int compile(const struct try_env *env, const char *dir, int mode,
 		rc = 0;
 	lex_strv_free(argv, n);
 	free(src);
-	free(inc);
 	free(errp);
 	return rc;
 }
@@ -218,17 +245,16 @@ static int write_folder(const struct try_plan *pl, const char *dir)
 	rc |= put(dir, "manifest.json", man, strlen(man));
 	free(h);
 	free(man);
-	for (i = 0; i < pl->nhdrs && rc == 0; i++) {
-		char *rel = xasprintf("inc/%s", pl->hdrs[i].rel);
+	/* the copies, at their checkout paths (the contract's TMP layout) */
+	for (i = 0; i <= pl->nhdrs && rc == 0; i++) {
+		const char *rel = i < pl->nhdrs ? pl->hdrs[i].rel : pl->metal_rel;
+		const char *text = i < pl->nhdrs ? pl->hdrs[i].host : pl->host_source;
 		if (mkdirs(dir, rel) != 0) {
 			warnx_("error: cannot make a folder in '%s':", dir);
 			rc = -1;
 		} else
-			rc |= put(dir, rel, pl->hdrs[i].text, strlen(pl->hdrs[i].text));
-		free(rel);
+			rc |= put(dir, rel, text, strlen(text));
 	}
-	if (rc == 0 && mkdirs(dir, "inc/x") != 0)
-		rc = -1;
 	for (i = 0; i < pl->nregs && rc == 0; i++) {
 		unsigned char *a, *b;
 		size_t n, sz = try_dtype_size(pl->regs[i].in);
@@ -462,7 +488,7 @@ static int run_harness(const struct try_plan *pl, const struct try_env *env,
 int try_run(const struct try_plan *pl, const struct try_env *env,
             struct try_outcome *out)
 {
-	char *dir, *exe = NULL, *msg = NULL;
+	char *dir, *exe = NULL, *msg = NULL, *old_tmpdir = NULL;
 	struct proc py;
 	int py_started = 0, rc = -1, cr;
 	size_t i, pyi = 0;
@@ -483,6 +509,13 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 	if (!dir) {
 		warnx_("error: cannot make a temporary folder in '%s':", tmp_base());
 		return -1;
+	}
+	/* what the programs write in $TMPDIR (the compiler's temporaries)
+	 * goes in the folder too, and goes with it */
+	{
+		const char *t = getenv("TMPDIR");
+		old_tmpdir = t ? xstrdup(t) : NULL;
+		setenv("TMPDIR", dir, 1);
 	}
 	if (write_folder(pl, dir) != 0)
 		goto done;
@@ -814,6 +847,11 @@ done:
 	}
 	free(exe);
 	free(msg);
+	if (old_tmpdir)
+		setenv("TMPDIR", old_tmpdir, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old_tmpdir);
 	if (getenv("MK_TRY_KEEP")) /* debugging the tool itself */
 		fprintf(stderr, "mps-try: kept %s\n", dir);
 	else if (rm_tree(dir) != 0)
