@@ -16,6 +16,7 @@
 
 #include "base/lex.h"
 #include "check/try.h"
+#include "tree.h"
 
 static void rw_is(const char *in, const char *want)
 {
@@ -154,6 +155,55 @@ static void test_flags(void **state)
 	rmdir(dir);
 }
 
+/* the None value read from the host stub: the scalar argument itself, a
+ * local initialised that way, value_or, and nothing to read */
+static void none_is(const char *host, const char *kernel, int want,
+                    const char *value)
+{
+	char root[] = "/tmp/mk-test-none.XXXXXX", *v, *w;
+	assert_non_null(mkdtemp(root));
+	tree_put(root, "aten/src/ATen/native/mps/operations/K.mm", host, strlen(host));
+	assert_int_equal(try_none_value(root, kernel, "eps", NULL, 0, &v, &w), want);
+	if (want == 1) {
+		assert_string_equal(v, value);
+		assert_string_equal(w, "aten/src/ATen/native/mps/operations/K.mm:3");
+	} else
+		assert_null(v);
+	free(v);
+	free(w);
+	tree_remove(root);
+}
+
+static void test_none_value(void **state)
+{
+	(void)state;
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "  // a comment: eps ? *eps : 7.0\n"
+	        "  lib.exec_unary_kernel(iter, \"logit\", Scalar(eps ? *eps : -1.0), kFloat);\n}\n",
+	        "logit", 1, "-1.0");
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "  const float e = static_cast<float>(eps.has_value() ? eps.value() : -2.5f);\n"
+	        "  lib.exec_unary_kernel(iter, \"logit\", e, kFloat);\n}\n",
+	        "logit", 1, "-2.5");
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "\n"
+	        "  lib.exec_binary_kernel(iter, \"k2\", eps.value_or(1e-6), kFloat);\n}\n",
+	        "k2", 1, "1e-6");
+	/* another kernel's call, a call without a scalar, an unknown form */
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "\n"
+	        "  lib.exec_unary_kernel(iter, \"other\", eps.value_or(1), kFloat);\n}\n",
+	        "logit", 0, NULL);
+	none_is("static void k(TensorIteratorBase& iter) {\n"
+	        "\n"
+	        "  lib.exec_unary_kernel(iter, \"logit\");\n}\n",
+	        "logit", 0, NULL);
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "\n"
+	        "  lib.exec_unary_kernel(iter, \"logit\", pick(eps), kFloat);\n}\n",
+	        "logit", 0, NULL);
+}
+
 static void test_half_bfloat(void **state)
 {
 	(void)state;
@@ -177,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_rule1),
 		cmocka_unit_test(test_lines_kept),
 		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_none_value),
 		cmocka_unit_test(test_half_bfloat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -546,11 +546,24 @@ static int is_scalar_type(const char *t)
 	       type_is(t, "bool");
 }
 
+/* is NAME (n bytes) the name of one of the --arg NAME=VALUE options */
+static int arg_given(const struct try_opts *o, const char *name)
+{
+	size_t i, l = strlen(name);
+	for (i = 0; i < o->nargs; i++)
+		if (!strncmp(o->args[i], name, l) && o->args[i][l] == '=')
+			return 1;
+	return 0;
+}
+
 /* choose the functional overload of base BASE whose Tensor inputs fit the
- * kernel kind; *why on failure */
-static const struct nf_func *pick_overload(const struct nf_index *ix,
-                                           const char *base, const char *ov,
-                                           int kind, const char **why)
+ * kernel kind and that has every argument --arg names (an argument with
+ * no default that is no Tensor or scalar is then acceptable when --arg
+ * gives it: div.Tensor_mode's rounding_mode); *why on failure */
+static const struct nf_func *pick_overload_pass(const struct nf_index *ix,
+                                                const char *base, const char *ov,
+                                                int kind, const struct try_opts *o,
+                                                int use_args, const char **why)
 {
 	size_t i;
 	int want = kind == MR_BINARY || kind == MR_BINARY_ALPHA ? 2 : 1;
@@ -579,8 +592,21 @@ static const struct nf_func *pick_overload(const struct nf_index *ix,
 				scalars++;
 				if (!a[k].def)
 					required_scalars++;
-			} else if (!a[k].def)
+			} else if (!a[k].def && !(use_args && arg_given(o, a[k].name)))
 				other++;
+		}
+		{
+			/* every --arg must name one of its arguments */
+			size_t g;
+			for (g = 0; use_args && g < o->nargs && !ov; g++) {
+				const char *eq = strchr(o->args[g], '=');
+				int has = 0;
+				for (k = 0; eq && k < na && !has; k++)
+					has = strlen(a[k].name) == (size_t)(eq - o->args[g]) &&
+					      !strncmp(a[k].name, o->args[g], (size_t)(eq - o->args[g]));
+				if (!has)
+					other++;
+			}
 		}
 		nf_args_free(a, (size_t)na);
 		if (ov) {
@@ -603,6 +629,17 @@ static const struct nf_func *pick_overload(const struct nf_index *ix,
 	if (!best)
 		*why = ov ? "no such overload" : "no functional overload with inputs of the kernel's kind";
 	return best;
+}
+
+/* pick_overload_pass with --arg's names, else without them (so that an
+ * --arg no overload has is reported as such) */
+static const struct nf_func *pick_overload(const struct nf_index *ix,
+                                           const char *base, const char *ov,
+                                           int kind, const struct try_opts *o,
+                                           const char **why)
+{
+	const struct nf_func *f = pick_overload_pass(ix, base, ov, kind, o, 1, why);
+	return f ? f : pick_overload_pass(ix, base, ov, kind, o, 0, why);
 }
 
 /* the extra values tried for a scalar of TYPE (beyond its default) */
@@ -710,8 +747,10 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	char *base = NULL, *ovname = NULL, *yaml;
 	int inplace, rc = -1;
 	size_t fi, i;
-	char *masked = NULL, **seen = NULL;
-	size_t nseen = 0;
+	char *masked = NULL, **seen = NULL, **cpu_k = NULL;
+	size_t nseen = 0, ncpu_k = 0;
+	char *none_value = NULL, *none_where = NULL;
+	int none_looked = 0;
 	struct item *items = NULL;
 	size_t nitems = 0;
 	const char *kind_seen_file = NULL;
@@ -863,7 +902,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	{
 		const char *why;
 		const struct nf_func *f = pick_overload(&ix, base, *ovname ? ovname : NULL,
-		                                        pl->regs[0].kind, &why);
+		                                        pl->regs[0].kind, o, &why);
 		struct nf_arg *a;
 		long na, k;
 		if (!f) {
@@ -882,6 +921,22 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 		}
 		pl->func = xstrdup(f->name);
 		pl->overload = xstrdup(f->overload);
+		{
+			/* the CPU kernels of the row (or of its structured delegate):
+			 * where a stub's None default may be written */
+			const struct nf_func *rows[2];
+			size_t nr = 0, r2, d2, k2;
+			rows[nr++] = f;
+			if (f->delegate >= 0)
+				rows[nr++] = &ix.funcs[f->delegate];
+			for (r2 = 0; r2 < nr; r2++)
+				for (d2 = 0; d2 < rows[r2]->ndispatch; d2++)
+					for (k2 = 0; k2 < rows[r2]->dispatch[d2].nkeys; k2++)
+						if (!strcmp(rows[r2]->dispatch[d2].keys[k2], "CPU")) {
+							cpu_k = xrealloc(cpu_k, (ncpu_k + 1) * sizeof *cpu_k);
+							cpu_k[ncpu_k++] = xstrdup(rows[r2]->dispatch[d2].kernel);
+						}
+		}
 		na = nf_schema_args(f->schema, &a);
 		pl->args = xcalloc((size_t)(na > 0 ? na : 1), sizeof *pl->args);
 		for (k = 0; k < na; k++) {
@@ -907,7 +962,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 		int found = 0;
 		if (!eq || eq == o->args[i] || !eq[1]) {
 			warnx_("error: --arg '%s': expected NAME=VALUE", o->args[i]);
-			return -1;
+			goto out;
 		}
 		for (k = 0; k < pl->nargs; k++)
 			if (strlen(pl->args[k].name) == (size_t)(eq - o->args[i]) &&
@@ -915,7 +970,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 				if (pl->args[k].tensor) {
 					warnx_("error: --arg '%s': %s is a Tensor input", o->args[i],
 					       pl->args[k].name);
-					return -1;
+					goto out;
 				}
 				if (pl->args[k].given) {
 					char *j = xasprintf("%s,%s", pl->args[k].given, eq + 1);
@@ -935,7 +990,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			       o->args[i], pl->func, (int)(eq - o->args[i]), o->args[i],
 			       b.len ? b.data : "none");
 			buf_free(&b);
-			return -1;
+			goto out;
 		}
 	}
 	/* the scalar ALPHA stands for */
@@ -991,23 +1046,39 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			const char *kv = vals[v];
 			unsigned char tmp[8];
 			if (!strcmp(kv, "None")) {
-				if (!o->none_as) {
-					if (i == 0)
-						note(pl, "%s=None not tried: the kernel cannot be given None; --none-as VALUE says what the host stub passes then%s",
+				if (!o->none_as && !none_looked) {
+					int nr = try_none_value(o->root, pl->kernel, pl->args[pl->alpha_arg].name,
+					                        cpu_k, ncpu_k, &none_value, &none_where);
+					none_looked = 1;
+					if (nr < 0) {
+						free(given_copy);
+						goto out;
+					}
+					if (nr > 0 && try_alpha_bytes(r->alpha, none_value, tmp) != 0) {
+						free(none_value);
+						none_value = NULL;
+					}
+					if (none_value) {
+						char *what = xasprintf("%s passes %s", none_where, none_value);
+						note(pl, "%s=None tried as the kernel gets it: %s", pl->args[pl->alpha_arg].name, what);
+						free(what);
+					} else
+						note(pl, "%s=None not tried: no host code read says what the kernel gets for it; --none-as VALUE says what the host stub passes then%s",
 						     pl->args[pl->alpha_arg].name, "");
-					continue;
 				}
+				if (!o->none_as && !none_value)
+					continue;
 			} else if (try_alpha_bytes(r->alpha, kv, tmp) != 0) {
 				warnx_("error: --arg %s=%s: not a number of the kernel's alpha type %s",
 				       pl->args[pl->alpha_arg].name, kv, r->alpha);
 				free(given_copy);
-				return -1;
+				goto out;
 			}
 			pl->cases = xrealloc(pl->cases, (pl->ncases + 1) * sizeof *pl->cases);
 			pl->cases[pl->ncases].reg = i;
 			pl->cases[pl->ncases].arg_value = xstrdup(kv);
 			pl->cases[pl->ncases].alpha_value =
-				xstrdup(!strcmp(kv, "None") ? o->none_as : kv);
+				xstrdup(!strcmp(kv, "None") ? (o->none_as ? o->none_as : none_value) : kv);
 			pl->ncases++;
 		}
 		free(given_copy);
@@ -1017,7 +1088,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 		if (!pl->regs[0].alpha || try_alpha_bytes(pl->regs[0].alpha, o->none_as, tmp) != 0) {
 			warnx_("error: --none-as '%s': %s", o->none_as,
 			       pl->regs[0].alpha ? "not a number" : "the kernel has no alpha");
-			return -1;
+			goto out;
 		}
 	}
 
@@ -1181,6 +1252,9 @@ out:
 	free(items);
 	free(masked);
 	lex_strv_free(seen, nseen);
+	lex_strv_free(cpu_k, ncpu_k);
+	free(none_value);
+	free(none_where);
 	for (i = 0; i < ms.n; i++)
 		lex_macro_free(&ms.v[i]);
 	free(ms.v);
@@ -1251,7 +1325,7 @@ char *try_harness(const struct try_plan *pl)
 	           "// mps-try harness: kernel %s of %s (generated; runs on the host)\n"
 	           "// The Metal unit of the host layer's contract (metal_host.h): compiled\n"
 	           "// with its FLAGS; of the system headers only those it lists as safe.\n"
-	           "#include <cstdio>\n#include <cstring>\n#include <type_traits>\n#include <vector>\n"
+	           "#include <cstdio>\n#include <new>\n#include <type_traits>\n"
 	           "#include <metal_host_guard.h>\n"
 	           "#ifndef MK_MODE\n#define MK_MODE 1\n#endif\n"
 	           "namespace mk_try { static unsigned long hit; }\n"
@@ -1270,24 +1344,35 @@ char *try_harness(const struct try_plan *pl)
 	buf_printf(&b, "#line 1 \"<mps-try driver>\"\n");
 	buf_puts(&b,
 	         "namespace mk_try {\n"
-	         "template <class T> static bool rd(const char *dir, const char *name, std::vector<T> &v) {\n"
+	         "/* a buffer of n T (std::vector<bool> would hand out proxies, not bools) */\n"
+	         "template <class T> struct arr {\n"
+	         "  T *p = nullptr; size_t n = 0;\n"
+	         "  arr() = default; explicit arr(size_t k) { resize(k); }\n"
+	         "  arr(const arr &) = delete; arr &operator=(const arr &) = delete;\n"
+	         "  ~arr() { delete[] p; }\n"
+	         "  void resize(size_t k) { delete[] p; p = k ? new T[k]() : nullptr; n = k; }\n"
+	         "  T &operator[](size_t i) { return p[i]; }\n"
+	         "  T *data() { return p; }\n"
+	         "  size_t size() const { return n; }\n"
+	         "  bool empty() const { return n == 0; }\n"
+	         "};\n"
+	         "template <class T> static bool rd(const char *dir, const char *name, arr<T> &v) {\n"
 	         "  char p[4096]; std::snprintf(p, sizeof p, \"%s/%s\", dir, name);\n"
 	         "  FILE *f = std::fopen(p, \"rb\"); if (!f) return false;\n"
 	         "  std::fseek(f, 0, SEEK_END); long n = std::ftell(f); std::fseek(f, 0, SEEK_SET);\n"
-	         "  std::vector<unsigned char> raw((size_t)n);\n"
-	         "  bool ok = std::fread(raw.data(), 1, (size_t)n, f) == (size_t)n; std::fclose(f);\n"
-	         "  v.resize((size_t)n / sizeof(T));\n"
-	         "  for (size_t i = 0; i < v.size(); i++) std::memcpy((void *)&v[i], raw.data() + i * sizeof(T), sizeof(T));\n"
+	         "  v.resize(n > 0 ? (size_t)n / sizeof(T) : 0);\n"
+	         "  bool ok = std::fread((void *)v.data(), sizeof(T), v.size(), f) == v.size();\n"
+	         "  std::fclose(f);\n"
 	         "  return ok;\n}\n"
-	         "template <class T> static bool wr(const char *dir, const char *name, const std::vector<T> &v) {\n"
+	         "template <class T> static bool wr(const char *dir, const char *name, arr<T> &v) {\n"
 	         "  char p[4096]; std::snprintf(p, sizeof p, \"%s/%s\", dir, name);\n"
 	         "  FILE *f = std::fopen(p, \"wb\"); if (!f) return false;\n"
-	         "  for (size_t i = 0; i < v.size(); i++) std::fwrite((const void *)&v[i], 1, sizeof(T), f);\n"
-	         "  return std::fclose(f) == 0;\n}\n"
+	         "  bool ok = std::fwrite((const void *)v.data(), sizeof(T), v.size(), f) == v.size();\n"
+	         "  return std::fclose(f) == 0 && ok;\n}\n"
 	         "static int fail(const char *what) { std::fprintf(stderr, \"harness: %s\\n\", what); return 3; }\n"
 	         "/* every element through the layer's guard: a trap (an integer division\n"
 	         " * by zero, MIN / -1) marks the element undefined on the GPU */\n"
-	         "template <class F> static void each(size_t n, std::vector<unsigned char> &trap, bool &trapped, F &&f) {\n"
+	         "template <class F> static void each(size_t n, arr<unsigned char> &trap, bool &trapped, F &&f) {\n"
 	         "  for (size_t i = 0; i < n; i++)\n"
 	         "    if (::metal_host::guard([&] { f(i); }) != 0) { trap[i] = 1; trapped = true; }\n"
 	         "}\n"
@@ -1305,14 +1390,14 @@ char *try_harness(const struct try_plan *pl)
 		buf_printf(&b, "static int case_%zu(const char *dir) {\n", k);
 		buf_printf(&b, "  using IN = %s; using OUT = %s;%s%s%s\n", r->in, r->out,
 		           al ? " using AL = " : "", al ? r->alpha : "", al ? ";" : "");
-		buf_printf(&b, "  std::vector<IN> a;%s\n", bin ? " std::vector<IN> b;" : "");
+		buf_printf(&b, "  mk_try::arr<IN> a;%s\n", bin ? " mk_try::arr<IN> b;" : "");
 		buf_printf(&b, "  if (!mk_try::rd(dir, \"r%zu.a\", a)) return mk_try::fail(\"cannot read r%zu.a\");\n", c->reg, c->reg);
 		if (bin)
 			buf_printf(&b, "  if (!mk_try::rd(dir, \"r%zu.b\", b)) return mk_try::fail(\"cannot read r%zu.b\");\n", c->reg, c->reg);
 		if (al)
-			buf_printf(&b, "  std::vector<AL> alv; if (!mk_try::rd(dir, \"c%zu.alpha\", alv) || alv.empty()) return mk_try::fail(\"cannot read c%zu.alpha\");\n  const AL alpha = alv[0];\n", k, k);
+			buf_printf(&b, "  mk_try::arr<AL> alv; if (!mk_try::rd(dir, \"c%zu.alpha\", alv) || alv.empty()) return mk_try::fail(\"cannot read c%zu.alpha\");\n  const AL alpha = alv[0];\n", k, k);
 		buf_printf(&b, "  %s f; (void)f;\n", fn);
-		buf_puts(&b, "  std::vector<unsigned char> trap(a.size()); bool trapped = false;\n");
+		buf_puts(&b, "  mk_try::arr<unsigned char> trap(a.size()); bool trapped = false;\n");
 		/* the result type of the functor, checked where the call is */
 		buf_puts(&b, "#if MK_MODE == 0\n");
 		buf_printf(&b, "#line %lu \"%s\"\n", r->line, pl->metal_rel);
@@ -1322,12 +1407,12 @@ char *try_harness(const struct try_plan *pl)
 		buf_puts(&b, "#endif\n");
 		buf_puts(&b, "#if MK_MODE == 2\n");
 		if (try_is_float(r->in) && try_is_float(r->out)) {
-			buf_puts(&b, "  std::vector<double> o(a.size());\n");
+			buf_puts(&b, "  mk_try::arr<double> o(a.size());\n");
 			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { o[i] = (double)f(mk_try::d1(a[i])%s%s); });\n",
 			           bin ? ", mk_try::d1(b[i])" : "", al ? ", alpha" : "");
 			buf_printf(&b, "  if (!mk_try::wr(dir, \"c%zu.f64\", o)) return mk_try::fail(\"cannot write\");\n", k);
 		}
-		buf_puts(&b, "#else\n  std::vector<OUT> o(a.size());\n");
+		buf_puts(&b, "#else\n  mk_try::arr<OUT> o(a.size());\n");
 		buf_puts(&b, "#if MK_MODE == 1\n");
 		if (r->dense)
 			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { %s(o.data(), a.data(),%s%s (uint)i); });\n",

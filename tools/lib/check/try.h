@@ -157,6 +157,24 @@ const char *try_reference_script(void);
  * operator, overload, arguments and, per case, dtypes and files. */
 char *try_manifest(const struct try_plan *pl);
 
+/* try_none_value (trynone.c): what the checkout's host code gives kernel
+ * KERNEL as its scalar when the optional schema argument ARG is None.
+ * Read from the scalar argument of the exec_unary_kernel /
+ * exec_binary_kernel(iter, "KERNEL", X, ...) call in the MPS host files
+ * (hostscan), X written as `ARG ? *ARG : L`, `ARG ? ARG.value() : L`,
+ * `ARG.has_value() ? ... : L`, `ARG.value_or(L)`, `!ARG ? L : *ARG` (in
+ * Scalar(...) or a cast, or the initializer of a local X of the calling
+ * function); when X is a parameter of that function, from the call of the
+ * stub it is registered as in the shared C++ kernel of CPU_KERNELS (the
+ * CPU dispatch kernels of the operator, cppscan's cs_discover: logit's
+ * `Scalar(eps ? eps.value() : -1.0)` in UnaryOps.cpp).  L is a numeric
+ * literal.  Returns 1 with *value (L without a suffix) and *where
+ * ("FILE:LINE") malloc'd, 0 when none is found, -1 after a diagnostic
+ * when a source cannot be read. */
+int try_none_value(const char *root, const char *kernel, const char *arg,
+                   char *const *cpu_kernels, size_t ncpu, char **value,
+                   char **where);
+
 /* ---- inputs ---- */
 
 /* The byte size of one element of a Metal dtype token (float2: 8). */

@@ -72,10 +72,12 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 				}
 				continue;
 			}
-			if (c->arg_value)
-				fprintf(f, "  %s=%s%s%s:\n", pl->args[pl->alpha_arg].name, c->arg_value,
-				        strcmp(c->arg_value, c->alpha_value) ? " (the kernel gets " : "",
-				        strcmp(c->arg_value, c->alpha_value) ? c->alpha_value : "");
+			if (c->arg_value) {
+				int other = strcmp(c->arg_value, c->alpha_value) != 0;
+				fprintf(f, "  %s=%s%s%s%s:\n", pl->args[pl->alpha_arg].name, c->arg_value,
+				        other ? " (the kernel gets " : "", other ? c->alpha_value : "",
+				        other ? ")" : "");
+			}
 			if (!shown_compile || c->arg_value) {
 				fprintf(f, "  compiled: %s\n",
 				        res->fallback ? "the functor, called directly" : "the dense kernel template");

@@ -980,6 +980,24 @@ static void scan_events(struct hs_model *m, struct unit *u)
 		r = &m->reqs[m->nreqs++];
 		r->binary = u->t[ov[2]] == 'b';
 		r->kernel = xstrndup(u->t + ov[4], ov[5] - ov[4]);
+		{
+			/* the arguments after the name: the scalar and its type */
+			const char *op = memchr(u->t + ov[0], '(', ov[1] - ov[0]);
+			size_t o = op ? (size_t)(op - u->t) : ov[1];
+			size_t c = match_close(u->t, u->n, o, '(', ')');
+			r->args = NULL;
+			r->nargs = 0;
+			if (op && c < u->n) {
+				size_t na, k;
+				char **v = lex_split_args(u->t, o, c, &na);
+				for (k = 2; k < na; k++) {
+					r->args = xrealloc(r->args, (r->nargs + 1) * sizeof *r->args);
+					r->args[r->nargs++] = v[k];
+					v[k] = NULL;
+				}
+				lex_strv_free(v, na);
+			}
+		}
 		r->macro = u->macro ? xstrdup(u->macro) : NULL;
 		r->at = where(u, ov[0]);
 		r->in_def = containing_def(u, ov[0]);
@@ -1996,6 +2014,7 @@ void hs_free(struct hs_model *m)
 	for (i = 0; i < m->nreqs; i++) {
 		free(m->reqs[i].kernel);
 		free(m->reqs[i].macro);
+		lex_strv_free(m->reqs[i].args, m->reqs[i].nargs);
 	}
 	free(m->reqs);
 	for (i = 0; i < m->nincs; i++)

@@ -119,6 +119,11 @@ struct hs_reg {               /* REGISTER_DISPATCH(stub, fn) */
 struct hs_req {               /* exec_unary_kernel(iter, "NAME") */
 	char *kernel;             /* "NAME" */
 	int binary;               /* exec_binary_kernel */
+	char **args;              /* the arguments after NAME as written
+	                             (masked: no comments; trimmed), e.g.
+	                             {"Scalar(decimals)", "ScalarType::Long"}
+	                             (owned) */
+	size_t nargs;
 	char *macro;              /* macro whose expansion asks, or NULL */
 	struct hs_where at;
 	long in_def;              /* definition whose body asks, -1 none */
