@@ -6,6 +6,7 @@
  * result of the same operator (issue #20).  The face: options, the
  * choice of compiler, host layer and python, output.  The plan is
  * tools/lib/check/try.c, the run tools/lib/check/tryrun.c. */
+#include "base/buildinfo.h"
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/lex.h"
@@ -59,9 +60,12 @@ static const char details[] =
 	"and script, and the compile command, before anything runs (it then runs\n"
 	"nothing).  No network.\n"
 	"\n"
-	"--device mps (macOS): the same registrations through\n"
-	"torch.mps.compile_shader, the same inputs and reference; with --emit\n"
-	"its script is printed (on Linux that is all it does).\n"
+	"--device mps (macOS): first the real Metal compiler on the kernel file,\n"
+	"as PyTorch's build runs it (xcrun -sdk macosx metal -std=metal3.1 ... -c\n"
+	"FILE -o TMP/kernel.air; skipped, with one line, when xcrun is not on\n"
+	"PATH), then the same registrations through torch.mps.compile_shader with\n"
+	"the same inputs and reference.  With --emit the Metal compile command and\n"
+	"the script are printed; on Linux that is all it does.\n"
 	"\n"
 	"Exit status: 0 every registration matches; 1 a mismatch, a compile\n"
 	"error of the functor, or a harness that did not finish; 2 an error of\n"
@@ -103,7 +107,7 @@ int main(int argc, char **argv)
 	const char *root_opt = NULL, *kernel = NULL, *dtypes = NULL, *python = NULL;
 	const char *cxx = NULL, *atol_s = NULL, *rtol_s = NULL, *device = NULL;
 	const char *timeout_s = NULL, *host_opt = NULL, *none_as = NULL;
-	int json = 0, emit = 0, n, status;
+	int json = 0, emit = 0, n, status, mps;
 	struct opt_list args = {NULL, 0};
 	struct opt opts[] = {
 		{"root", 0, OPT_STRING, &root_opt, "DIR", "the PyTorch checkout (default: walk up from here)"},
@@ -127,7 +131,7 @@ int main(int argc, char **argv)
 	struct try_env env;
 	char *root, *host = NULL, *cxx_path = NULL;
 	const char *pythons[4] = {NULL, NULL, NULL, NULL};
-	char *py_path = NULL;
+	char *py_path = NULL, *xcrun_path = NULL;
 	double atol = -1, rtol = -1, timeout = 60;
 
 	const char *argv0 = argv[0]; /* cli_parse moves the operands to argv[0..n) */
@@ -165,6 +169,7 @@ int main(int argc, char **argv)
 		warnx_("error: --device '%s': cpu or mps", device);
 		return MK_EXIT_ERROR;
 	}
+	mps = device && !strcmp(device, "mps");
 	root = find_root(root_opt);
 	if (!root)
 		return MK_EXIT_ERROR;
@@ -237,9 +242,16 @@ int main(int argc, char **argv)
 	env.rtol = rtol;
 
 	if (emit) {
-		if (device && !strcmp(device, "mps")) {
+		if (mps) {
 			char *s = try_mps_script(&pl);
+			size_t na, i;
+			char **mv = try_metal_args("xcrun", root, pl.metal_rel, "<tmp>/kernel.air", &na);
+			printf("==> metal compile (first, when xcrun is on PATH) <==\n");
+			for (i = 0; i < na; i++)
+				printf("%s%s", i ? " " : "", mv[i]);
+			printf("\n\n==> mps.py <==\n");
 			fputs(s, stdout);
+			lex_strv_free(mv, na);
 			free(s);
 		} else {
 			char *h = try_harness(&pl);
@@ -261,10 +273,20 @@ int main(int argc, char **argv)
 		status = MK_EXIT_CLEAN;
 		goto out;
 	}
-	if (device && !strcmp(device, "mps")) {
-		warnx_("error: --device mps runs only on macOS with torch.mps (use --emit to see its script)");
-		status = MK_EXIT_ERROR;
-		goto out;
+	if (mps) {
+		struct buildinfo bi;
+		xcrun_path = proc_find_program("xcrun");
+		if (!xcrun_path)
+			warnx_("no xcrun on PATH: the real Metal compile of %s is skipped", pl.metal_rel);
+		buildinfo_get(&bi);
+		if (strcmp(bi.system, "Darwin") != 0) {
+			warnx_("error: --device mps runs only on macOS with torch.mps (use --emit to see its script)");
+			status = MK_EXIT_ERROR;
+			goto out;
+		}
+		env.device_mps = 1;
+		env.xcrun = xcrun_path;
+		env.root = root;
 	}
 	{
 		struct try_outcome out;
@@ -288,6 +310,7 @@ out:
 		lex_strv_free(env.flags, env.nflags);
 	free(cxx_path);
 	free(py_path);
+	free(xcrun_path);
 	free(host);
 	try_plan_free(&pl);
 	free(root);

@@ -576,7 +576,7 @@ static const struct nf_func *pick_overload_pass(const struct nf_index *ix,
 		const struct nf_func *f = &ix->funcs[i];
 		struct nf_arg *a;
 		long na, k;
-		int tensors = 0, scalars = 0, required_scalars = 0, other = 0, score;
+		int tensors = 0, scalars = 0, required_scalars = 0, other = 0, score, lead = 0;
 		if (strcmp(f->base, base) != 0 || f->kind != NF_FUNCTIONAL ||
 		    f->inplace || !f->schema)
 			continue;
@@ -585,6 +585,8 @@ static const struct nf_func *pick_overload_pass(const struct nf_index *ix,
 		na = nf_schema_args(f->schema, &a);
 		if (na < 0)
 			continue;
+		for (k = 0; k < na && is_tensor_type(a[k].type) && !a[k].write; k++)
+			lead++;
 		for (k = 0; k < na; k++) {
 			if (is_tensor_type(a[k].type) && !a[k].write)
 				tensors++;
@@ -619,8 +621,11 @@ static const struct nf_func *pick_overload_pass(const struct nf_index *ix,
 			continue;
 		if (!alpha && required_scalars)
 			continue;
-		/* prefer, without alpha, no scalars at all; with alpha, one */
-		score = alpha ? (scalars == 1 ? 2 : 1) : (scalars == 0 ? 2 : 1);
+		/* prefer, without alpha, no scalars at all; with alpha, one; then
+		 * the Tensors first, as the kernel's inputs come before its
+		 * scalar (pow.Tensor_Scalar, not pow.Scalar, for x ** alpha) */
+		score = (alpha ? (scalars == 1 ? 2 : 1) : (scalars == 0 ? 2 : 1)) * 2 +
+		        (lead == want);
 		if (score > best_score) {
 			best = f;
 			best_score = score;

@@ -259,6 +259,12 @@ struct try_env {
 	                             empty list: no reference */
 	double timeout;           /* seconds, each program */
 	double atol, rtol;        /* --atol/--rtol; < 0: PyTorch's per dtype */
+	int device_mps;           /* --device mps: the registrations through
+	                             torch.mps.compile_shader (macOS) */
+	const char *xcrun;        /* with device_mps: xcrun to compile the
+	                             .metal file with first, or NULL (skipped) */
+	const char *root;         /* the checkout (the real Metal compile
+	                             reads it) */
 };
 
 #define TRY_SHOWN 5
@@ -303,6 +309,8 @@ struct try_outcome {
 	char *fallback_why;       /* why the dense path was not used, or NULL */
 	char *f64_msg;            /* no torch: why the float64 evaluation did
 	                             not build, or NULL */
+	int metal_compiled;       /* --device mps: xcrun metal compiled the
+	                             .metal file */
 	int status;               /* 0 every case matches, 1 a mismatch or a
 	                             compile error of the functor */
 };
@@ -315,8 +323,13 @@ struct try_outcome {
 void try_tolerance(const char *dt, double *rtol, double *atol);
 
 /* try_run: write the plan's files into a private temporary folder
- * (tmp_make("mps-try"); folders of dead runs swept first), start the
- * reference, compile, run the harness, compare, remove the folder.
+ * (tmp_make("mps-try"); folders of dead runs swept first; the programs'
+ * $TMPDIR), start the reference, compile, run the harness, compare,
+ * remove the folder.  With env->device_mps (macOS; the caller checks):
+ * the reference first (to know the python that imports torch), then
+ * env->xcrun on the .metal file (try_metal_args; its errors are each
+ * case's compile error), then the registrations through
+ * torch.mps.compile_shader (try_mps_script), compared the same way.
  * Fills *out (try_outcome_free).  Returns 0, or -1 after a diagnostic
  * when the folder cannot be made or written, or the compiler cannot be
  * run at all (exit 2). */
@@ -345,6 +358,17 @@ int try_read_flags(const char *dir, char ***flags, size_t *n);
 char **try_cxx_args(const struct try_env *env, const char *tmp,
                     const char *src, const char *out, int mode, int syntax,
                     long only, size_t *n);
+
+/* try_metal_args: the argv (malloc'd, NULL-terminated; lex_strv_free(v,
+ * *n)) of the real Metal compiler for the .metal file METAL_REL of the
+ * checkout ROOT into OUT, as PyTorch's build compiles its kernels
+ * (cmake/Metal.cmake: `xcrun metal -c SRC -I ROOT -I ROOT/aten/src -o OUT`
+ * with -Wall -Wextra -fno-fast-math, and -std=metal3.1 as
+ * aten/src/ATen/CMakeLists.txt passes for the bfloat kernels): XCRUN -sdk
+ * macosx metal -std=metal3.1 -Wall -Wextra -fno-fast-math -I ROOT -I
+ * ROOT/aten/src -c ROOT/METAL_REL -o OUT. */
+char **try_metal_args(const char *xcrun, const char *root, const char *metal_rel,
+                      const char *out, size_t *n);
 
 /* try_report_text / try_report_json: the report of a run (text to F;
  * JSON: one object per registration, with its cases, each line a JSON

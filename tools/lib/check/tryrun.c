@@ -485,14 +485,437 @@ static int run_harness(const struct try_plan *pl, const struct try_env *env,
 	return rc;
 }
 
+/* start candidate python number *pyi (and the next ones while they cannot
+ * be started) on SCRIPT DIR; 1 started, 0 none left */
+static int start_python(const struct try_env *env, size_t *pyi, const char *dir,
+                        const char *script, struct proc *py)
+{
+	for (; env->pythons && env->pythons[*pyi]; (*pyi)++) {
+		char *argv[6], *o = xasprintf("%s/py.out", dir), *e = xasprintf("%s/py.err", dir);
+		int ok;
+		argv[0] = (char *)env->pythons[*pyi];
+		argv[1] = "-I";
+		argv[2] = "-B";
+		argv[3] = (char *)script;
+		argv[4] = (char *)dir;
+		argv[5] = NULL;
+		ok = proc_start(py, argv, dir, o, e, env->timeout) == 0;
+		free(o);
+		free(e);
+		if (ok)
+			return 1;
+	}
+	return 0;
+}
+
+/* the last line of DIR/NAME (a traceback's), malloc'd, or NULL */
+static char *last_line(const char *dir, const char *name)
+{
+	char *t = slurp(dir, name, NULL), *r;
+	const char *last;
+	size_t l;
+	if (!t)
+		return NULL;
+	l = strlen(t);
+	while (l && t[l - 1] == '\n')
+		t[--l] = '\0';
+	last = strrchr(t, '\n') ? strrchr(t, '\n') + 1 : t;
+	r = xstrdup(last);
+	free(t);
+	return r;
+}
+
+/* wait for the reference started as candidate PYI; when that python has
+ * no torch, run the next candidate.  Sets out->python, torch_version,
+ * no_torch and, when the script failed, each case's ref_error. */
+static void wait_reference(const struct try_plan *pl, const struct try_env *env,
+                           const char *dir, struct proc *py, int started,
+                           size_t pyi, struct try_outcome *out)
+{
+	char *nt = xasprintf("%s/no-torch", dir);
+	while (started) {
+		struct proc_result pr;
+		struct stat st;
+		size_t k;
+		started = 0;
+		proc_wait(py, &pr);
+		if (pr.started && pr.exited && pr.status == 0 && stat(nt, &st) != 0) {
+			out->python = xstrdup(env->pythons[pyi]);
+			out->torch_version = slurp(dir, "torch-version", NULL);
+			if (out->torch_version) {
+				char *nl = strchr(out->torch_version, '\n');
+				if (nl)
+					*nl = '\0';
+			}
+		} else if (pr.started && (pr.signaled || pr.timed_out) && stat(nt, &st) != 0) {
+			for (k = 0; k < pl->ncases; k++)
+				if (!out->res[k].ref_error)
+					out->res[k].ref_error =
+						pr.timed_out ? xasprintf("the reference ran past the time limit (%g s)", env->timeout)
+						             : xasprintf("the reference died of signal %d", pr.signal);
+			out->python = xstrdup(env->pythons[pyi]);
+		} else if (pr.started && pr.exited && pr.status != 0 && stat(nt, &st) != 0) {
+			/* the script failed: its last line, as each case's error */
+			char *last = last_line(dir, "py.err");
+			for (k = 0; k < pl->ncases; k++)
+				if (!out->res[k].ref_error)
+					out->res[k].ref_error = xasprintf("the reference script failed: %s",
+					                                  last ? last : "");
+			out->python = xstrdup(env->pythons[pyi]);
+			free(last);
+		}
+		if (!out->python) {
+			/* that python has no torch: the next candidate */
+			unlink(nt);
+			pyi++;
+			started = start_python(env, &pyi, dir, "ref.py", py);
+		}
+	}
+	free(nt);
+	if (!out->python)
+		out->no_torch = 1;
+}
+
+/* the host path: compile the harness (the dense kernel templates, else the
+ * functor, else registration by registration) and run it.  Returns 0, or
+ * -1 after a diagnostic (the compiler cannot be run at all). */
+static int host_run(const struct try_plan *pl, const struct try_env *env,
+                    const char *dir, struct try_outcome *out)
+{
+	char *exe = xasprintf("%s/harness", dir), *msg = NULL;
+	int *good = xcalloc(pl->nregs ? pl->nregs : 1, sizeof *good);
+	int cr, rc = -1;
+	size_t i;
+
+	cr = compile(env, dir, 1, 0, -1, exe, &msg);
+	if (cr < 0)
+		goto done;
+	if (cr == 0) {
+		for (i = 0; i < pl->nregs; i++)
+			good[i] = 1;
+	} else {
+		char *m0 = NULL;
+		int all_dense = 1;
+		for (i = 0; i < pl->nregs; i++)
+			if (!pl->regs[i].dense)
+				all_dense = 0;
+		out->fallback_why = all_dense ? msg : xstrdup("");
+		if (!all_dense)
+			free(msg);
+		msg = NULL;
+		cr = compile(env, dir, 0, 0, -1, exe, &m0);
+		if (cr < 0) {
+			free(m0);
+			goto done;
+		}
+		if (cr == 0) {
+			for (i = 0; i < pl->nregs; i++)
+				good[i] = 1;
+			for (i = 0; i < pl->ncases; i++)
+				out->res[i].fallback = 1;
+		} else {
+			/* which registrations compile alone */
+			char **msgs = xcalloc(pl->nregs, sizeof *msgs);
+			for (i = 0; i < pl->nregs; i++) {
+				int c1 = compile(env, dir, 0, 1, (long)i, exe, &msgs[i]);
+				if (c1 < 0) {
+					lex_strv_free(msgs, pl->nregs);
+					free(m0);
+					goto done;
+				}
+				good[i] = c1 == 0;
+			}
+			for (i = 0; i < pl->ncases; i++) {
+				size_t rg = pl->cases[i].reg;
+				out->res[i].fallback = 1;
+				if (!good[rg])
+					out->res[i].compile_msg = xstrdup(msgs[rg] ? msgs[rg] : m0);
+			}
+			lex_strv_free(msgs, pl->nregs);
+			/* build the good ones, one binary each */
+			for (i = 0; i < pl->nregs; i++) {
+				char *m1 = NULL, *ex1 = xasprintf("%s/harness%zu", dir, i);
+				int c1 = good[i] ? compile(env, dir, 0, 0, (long)i, ex1, &m1) : 1;
+				if (c1 < 0) {
+					free(ex1);
+					free(m0);
+					goto done;
+				}
+				if (c1 == 0) {
+					char name[32];
+					snprintf(name, sizeof name, "run%zu.out", i);
+					if (run_harness(pl, env, dir, ex1, name, out, 1) < 0) {
+						free(ex1);
+						free(m1);
+						free(m0);
+						goto done;
+					}
+				}
+				free(m1);
+				free(ex1);
+			}
+		}
+		free(m0);
+	}
+	for (i = 0; i < pl->ncases; i++)
+		out->res[i].compiled = good[pl->cases[i].reg];
+	{
+		int any_ran = 0, all = 1;
+		for (i = 0; i < pl->ncases; i++) {
+			any_ran |= out->res[i].ran;
+			all &= out->res[i].compiled;
+		}
+		if (!any_ran && all && pl->ncases > 0 &&
+		    run_harness(pl, env, dir, exe, "run.out", out, 1) < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(good);
+	free(exe);
+	free(msg);
+	return rc;
+}
+
+char **try_metal_args(const char *xcrun, const char *root, const char *metal_rel,
+                      const char *out, size_t *n)
+{
+	static const char *const fixed[] = {"-sdk", "macosx", "metal", "-std=metal3.1",
+	                                    "-Wall", "-Wextra", "-fno-fast-math", NULL};
+	char **v = xcalloc(16, sizeof *v);
+	size_t k = 0, i;
+	v[k++] = xstrdup(xcrun);
+	for (i = 0; fixed[i]; i++)
+		v[k++] = xstrdup(fixed[i]);
+	v[k++] = xstrdup("-I");
+	v[k++] = xstrdup(root);
+	v[k++] = xstrdup("-I");
+	v[k++] = xasprintf("%s/aten/src", root);
+	v[k++] = xstrdup("-c");
+	v[k++] = xasprintf("%s/%s", root, metal_rel);
+	v[k++] = xstrdup("-o");
+	v[k++] = xstrdup(out);
+	v[k] = NULL;
+	*n = k;
+	return v;
+}
+
+/* the --device mps path (macOS): the real Metal compiler on the checkout's
+ * .metal file when xcrun is there, then the registrations through
+ * torch.mps.compile_shader (mps.py, with the python that imports torch).
+ * Returns 0, or -1 after a diagnostic. */
+static int mps_run(const struct try_plan *pl, const struct try_env *env,
+                   const char *dir, struct try_outcome *out)
+{
+	size_t i;
+	int metal_ok = 1;
+	if (env->xcrun) {
+		size_t n;
+		char *air = xasprintf("%s/kernel.air", dir), *errp = xasprintf("%s/metal.err", dir);
+		char **argv = try_metal_args(env->xcrun, env->root, pl->metal_rel, air, &n);
+		struct proc_result r;
+		if (proc_run(argv, dir, NULL, errp, env->timeout, &r) != 0 || !r.started) {
+			warnx_("error: cannot run '%s':", env->xcrun);
+			lex_strv_free(argv, n);
+			free(air);
+			free(errp);
+			return -1;
+		}
+		if (r.timed_out || !r.exited || r.status != 0) {
+			char *m = r.timed_out ? xasprintf("the Metal compiler ran past the time limit (%g s)", env->timeout)
+			                      : errors_of(dir, "metal.err");
+			metal_ok = 0;
+			for (i = 0; i < pl->ncases; i++)
+				out->res[i].compile_msg = xstrdup(m);
+			free(m);
+		}
+		out->metal_compiled = metal_ok;
+		lex_strv_free(argv, n);
+		free(air);
+		free(errp);
+	}
+	for (i = 0; i < pl->ncases; i++)
+		out->res[i].compiled = metal_ok;
+	if (metal_ok && out->python) {
+		char *argv[6], *o = xasprintf("%s/mps.out", dir), *e = xasprintf("%s/mps.err", dir);
+		struct proc_result r;
+		argv[0] = out->python;
+		argv[1] = "-I";
+		argv[2] = "-B";
+		argv[3] = "mps.py";
+		argv[4] = (char *)dir;
+		argv[5] = NULL;
+		if (proc_run(argv, dir, o, e, env->timeout, &r) == 0 && r.started) {
+			char *why = NULL;
+			if (r.timed_out)
+				why = xasprintf("torch.mps ran past the time limit (%g s)", env->timeout);
+			else if (!r.exited || r.status != 0) {
+				char *last = last_line(dir, "mps.err");
+				why = xasprintf("the torch.mps script failed: %s", last ? last : "");
+				free(last);
+			}
+			for (i = 0; i < pl->ncases; i++) {
+				char name[32], *p;
+				struct stat st;
+				snprintf(name, sizeof name, "c%zu.out", i);
+				p = xasprintf("%s/%s", dir, name);
+				out->res[i].ran = stat(p, &st) == 0;
+				if (!out->res[i].ran)
+					out->res[i].run_error = xstrdup(why ? why : "no result written");
+				free(p);
+			}
+			free(why);
+		}
+		free(o);
+		free(e);
+	}
+	return 0;
+}
+
+/* compare each case that ran with the CPU's result, or, without torch,
+ * its NaN and inf with a float64 evaluation (host path only).  Returns 0,
+ * or -1 after a diagnostic. */
+static int compare_all(const struct try_plan *pl, const struct try_env *env,
+                       const char *dir, struct try_outcome *out)
+{
+	int need_f64 = 0;
+	unsigned char *trap = NULL;
+	size_t i;
+	for (i = 0; i < pl->ncases; i++) {
+		struct try_result *res = &out->res[i];
+		const struct try_case *c = &pl->cases[i];
+		const struct try_reg *r = &pl->regs[c->reg];
+		char name[32], *js, *ours, *ina, *inb = NULL;
+		size_t ol, al;
+		json_t *info = NULL;
+		if (!res->ran)
+			continue;
+		snprintf(name, sizeof name, "c%zu.out", i);
+		ours = slurp(dir, name, &ol);
+		snprintf(name, sizeof name, "r%zu.a", c->reg);
+		ina = slurp(dir, name, &al);
+		if (r->kind == MR_BINARY || r->kind == MR_BINARY_ALPHA) {
+			snprintf(name, sizeof name, "r%zu.b", c->reg);
+			inb = slurp(dir, name, NULL);
+		}
+		res->n = ours ? ol / try_dtype_size(r->out) : 0;
+		snprintf(name, sizeof name, "c%zu.trap", i);
+		free(trap);
+		trap = (unsigned char *)slurp(dir, name, NULL);
+		if (trap) {
+			size_t q;
+			for (q = 0; q < res->n; q++)
+				res->trapped += trap[q] != 0;
+		}
+		if (out->no_torch) {
+			if (try_is_float(r->in) && try_is_float(r->out))
+				need_f64 = 1;
+			free(ours);
+			free(ina);
+			free(inb);
+			continue;
+		}
+		snprintf(name, sizeof name, "c%zu.json", i);
+		js = slurp(dir, name, NULL);
+		if (js)
+			info = json_loads(js, 0, NULL);
+		free(js);
+		if (info) {
+			json_t *v;
+			if ((v = json_object_get(info, "error")) && json_is_string(v))
+				res->ref_error = xstrdup(json_string_value(v));
+			if ((v = json_object_get(info, "note")) && json_is_string(v))
+				res->ref_note = xstrdup(json_string_value(v));
+			if ((v = json_object_get(info, "dtype")) && json_is_string(v))
+				res->ref_dtype = xstrdup(json_string_value(v));
+		}
+		if (info && !res->ref_error && ours && ina) {
+			char *ref, *mask = NULL;
+			size_t rl, need;
+			const char *fmt = json_string_value(json_object_get(info, "format"));
+			snprintf(name, sizeof name, "c%zu.ref", i);
+			ref = slurp(dir, name, &rl);
+			if (json_is_true(json_object_get(info, "mask"))) {
+				snprintf(name, sizeof name, "c%zu.mask", i);
+				mask = slurp(dir, name, NULL);
+			}
+			need = res->n * (fmt && !strcmp(fmt, "c128") ? 16 : 8);
+			if (ref && fmt && rl == need) {
+				res->reference = 1;
+				compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
+				        fmt, (unsigned char *)mask, (unsigned char *)ina,
+				        (unsigned char *)inb, 0, trap);
+			} else if (!res->ref_error)
+				res->ref_error = xasprintf("the CPU result has %zu bytes, not %zu",
+				                           rl, need);
+			free(ref);
+			free(mask);
+		} else if (!res->ref_error && !info)
+			res->ref_error = xstrdup(out->python ? "no reference written" : "no reference");
+		json_decref(info);
+		free(ours);
+		free(ina);
+		free(inb);
+	}
+	free(trap);
+	if (out->no_torch && need_f64 && !env->device_mps) {
+		char *m2 = NULL, *ex2 = xasprintf("%s/harness64", dir);
+		int c2 = compile(env, dir, 2, 0, -1, ex2, &m2);
+		if (c2 < 0) {
+			free(ex2);
+			return -1;
+		}
+		if (c2 == 0 && run_harness(pl, env, dir, ex2, "run64.out", out, 0) == 0) {
+			for (i = 0; i < pl->ncases; i++) {
+				struct try_result *res = &out->res[i];
+				const struct try_case *c = &pl->cases[i];
+				const struct try_reg *r = &pl->regs[c->reg];
+				char name[32], *ours, *ref, *ina, *inb = NULL;
+				size_t ol, rl;
+				if (!res->ran || !try_is_float(r->in) || !try_is_float(r->out))
+					continue;
+				snprintf(name, sizeof name, "c%zu.out", i);
+				ours = slurp(dir, name, &ol);
+				snprintf(name, sizeof name, "c%zu.f64", i);
+				ref = slurp(dir, name, &rl);
+				snprintf(name, sizeof name, "r%zu.a", c->reg);
+				ina = slurp(dir, name, NULL);
+				if (r->kind == MR_BINARY || r->kind == MR_BINARY_ALPHA) {
+					snprintf(name, sizeof name, "r%zu.b", c->reg);
+					inb = slurp(dir, name, NULL);
+				}
+				if (ours && ref && ina && rl == res->n * 8) {
+					res->f64 = 1;
+					compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
+					        "f64", NULL, (unsigned char *)ina,
+					        (unsigned char *)inb, 1, NULL);
+				}
+				free(ours);
+				free(ref);
+				free(ina);
+				free(inb);
+			}
+		} else if (c2 != 0) {
+			char *nl;
+			out->f64_msg = m2;
+			m2 = NULL;
+			if ((nl = strchr(out->f64_msg, '\n')) != NULL)
+				*nl = '\0';
+		} else
+			out->f64_msg = xstrdup("the float64 evaluation did not run to the end");
+		free(m2);
+		free(ex2);
+	}
+	return 0;
+}
+
 int try_run(const struct try_plan *pl, const struct try_env *env,
             struct try_outcome *out)
 {
-	char *dir, *exe = NULL, *msg = NULL, *old_tmpdir = NULL;
+	char *dir, *old_tmpdir = NULL;
 	struct proc py;
-	int py_started = 0, rc = -1, cr;
+	int py_started = 0, rc = -1;
 	size_t i, pyi = 0;
-	int *good;
 
 	memset(out, 0, sizeof *out);
 	out->res = xcalloc(pl->ncases ? pl->ncases : 1, sizeof *out->res);
@@ -519,319 +942,35 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 	}
 	if (write_folder(pl, dir) != 0)
 		goto done;
-
-	/* the reference, meanwhile */
-	while (env->pythons && env->pythons[pyi] && !py_started) {
-		char *argv[6], *o = xasprintf("%s/py.out", dir), *e = xasprintf("%s/py.err", dir);
-		argv[0] = (char *)env->pythons[pyi];
-		argv[1] = "-I";
-		argv[2] = "-B";
-		argv[3] = "ref.py";
-		argv[4] = dir;
-		argv[5] = NULL;
-		if (proc_start(&py, argv, dir, o, e, env->timeout) == 0)
-			py_started = 1;
-		free(o);
-		free(e);
-		if (!py_started)
-			pyi++;
+	if (env->device_mps) {
+		char *src = try_mps_source(pl), *script = try_mps_script(pl);
+		int w = put(dir, "kernel.metal", src, strlen(src)) |
+		        put(dir, "mps.py", script, strlen(script));
+		free(src);
+		free(script);
+		if (w)
+			goto done;
 	}
 
-	/* compile: the dense path, else the functor, else registration by
-	 * registration */
-	exe = xasprintf("%s/harness", dir);
-	good = xcalloc(pl->nregs ? pl->nregs : 1, sizeof *good);
-	cr = compile(env, dir, 1, 0, -1, exe, &msg);
-	if (cr < 0)
-		goto done_py;
-	if (cr == 0) {
-		for (i = 0; i < pl->nregs; i++)
-			good[i] = 1;
-	} else {
-		char *m0 = NULL;
-		int all_dense = 1;
-		for (i = 0; i < pl->nregs; i++)
-			if (!pl->regs[i].dense)
-				all_dense = 0;
-		out->fallback_why = all_dense ? msg : xstrdup("");
-		if (!all_dense)
-			free(msg);
-		msg = NULL;
-		cr = compile(env, dir, 0, 0, -1, exe, &m0);
-		if (cr < 0) {
-			free(m0);
-			goto done_py;
-		}
-		if (cr == 0) {
-			for (i = 0; i < pl->nregs; i++)
-				good[i] = 1;
-			for (i = 0; i < pl->ncases; i++)
-				out->res[i].fallback = 1;
-		} else {
-			/* which registrations compile alone */
-			size_t ngood = 0;
-			char **msgs = xcalloc(pl->nregs, sizeof *msgs);
-			for (i = 0; i < pl->nregs; i++) {
-				int c1 = compile(env, dir, 0, 1, (long)i, exe, &msgs[i]);
-				if (c1 < 0) {
-					size_t j;
-					for (j = 0; j < pl->nregs; j++)
-						free(msgs[j]);
-					free(msgs);
-					free(m0);
-					goto done_py;
-				}
-				good[i] = c1 == 0;
-				ngood += good[i];
-			}
-			for (i = 0; i < pl->ncases; i++) {
-				size_t rg = pl->cases[i].reg;
-				out->res[i].fallback = 1;
-				if (!good[rg])
-					out->res[i].compile_msg = xstrdup(msgs[rg] ? msgs[rg] : m0);
-			}
-			for (i = 0; i < pl->nregs; i++)
-				free(msgs[i]);
-			free(msgs);
-			/* build the good ones, one binary each */
-			for (i = 0; i < pl->nregs; i++) {
-				char *m1 = NULL, *ex1 = xasprintf("%s/harness%zu", dir, i);
-				if (good[i] && compile(env, dir, 0, 0, (long)i, ex1, &m1) == 0) {
-					char name[32];
-					snprintf(name, sizeof name, "run%zu.out", i);
-					if (run_harness(pl, env, dir, ex1, name, out, 1) < 0) {
-						free(ex1);
-						free(m1);
-						free(m0);
-						goto done_py;
-					}
-				}
-				free(m1);
-				free(ex1);
-			}
-			(void)ngood;
-		}
-		free(m0);
-	}
-	for (i = 0; i < pl->ncases; i++)
-		out->res[i].compiled = good[pl->cases[i].reg];
-	free(good);
-	good = NULL;
-	if (out->res[0].compiled || pl->ncases > 0) {
-		int any_ran = 0;
-		for (i = 0; i < pl->ncases; i++)
-			any_ran |= out->res[i].ran;
-		if (!any_ran) {
-			int all = 1;
-			for (i = 0; i < pl->ncases; i++)
-				all &= out->res[i].compiled;
-			if (all && run_harness(pl, env, dir, exe, "run.out", out, 1) < 0)
-				goto done_py;
-		}
-	}
-
-	/* the reference */
-done_py:
-	free(good);
-	while (py_started) {
-		struct proc_result pr;
-		char *nt = xasprintf("%s/no-torch", dir);
-		struct stat st;
+	/* the reference, started first: python and torch's import take a
+	 * second or more, the compile as long */
+	py_started = start_python(env, &pyi, dir, "ref.py", &py);
+	if (env->device_mps) {
+		/* torch.mps needs the python that imports torch: the reference
+		 * first */
+		wait_reference(pl, env, dir, &py, py_started, pyi, out);
 		py_started = 0;
-		proc_wait(&py, &pr);
-		if (pr.started && pr.exited && pr.status == 0 && stat(nt, &st) != 0) {
-			out->python = xstrdup(env->pythons[pyi]);
-			out->torch_version = slurp(dir, "torch-version", NULL);
-			if (out->torch_version) {
-				char *nl = strchr(out->torch_version, '\n');
-				if (nl)
-					*nl = '\0';
-			}
-		} else if (pr.started && (pr.signaled || pr.timed_out) && stat(nt, &st) != 0) {
-			size_t k;
-			for (k = 0; k < pl->ncases; k++)
-				if (!out->res[k].ref_error)
-					out->res[k].ref_error =
-						pr.timed_out ? xasprintf("the reference ran past the time limit (%g s)", env->timeout)
-						             : xasprintf("the reference died of signal %d", pr.signal);
-			out->python = xstrdup(env->pythons[pyi]);
-		} else if (pr.started && pr.exited && pr.status != 0 && stat(nt, &st) != 0) {
-			/* the script failed: say so once, as the reference error */
-			char *e = errors_of(dir, "py.err");
-			char *t = slurp(dir, "py.err", NULL);
-			const char *last = t ? t : "";
-			size_t k;
-			/* the last line of a traceback */
-			if (t) {
-				size_t l = strlen(t);
-				while (l && t[l - 1] == '\n')
-					t[--l] = '\0';
-				last = strrchr(t, '\n') ? strrchr(t, '\n') + 1 : t;
-			}
-			for (k = 0; k < pl->ncases; k++)
-				if (!out->res[k].ref_error)
-					out->res[k].ref_error = xasprintf("the reference script failed: %s", last);
-			out->python = xstrdup(env->pythons[pyi]);
-			free(e);
-			free(t);
-		}
-		if (!out->python) {
-			/* the next candidate */
-			unlink(nt);
-			for (pyi++; env->pythons[pyi] && !py_started; pyi++) {
-				char *argv[6], *o = xasprintf("%s/py.out", dir),
-				               *e = xasprintf("%s/py.err", dir);
-				argv[0] = (char *)env->pythons[pyi];
-				argv[1] = "-I";
-				argv[2] = "-B";
-				argv[3] = "ref.py";
-				argv[4] = dir;
-				argv[5] = NULL;
-				if (proc_start(&py, argv, dir, o, e, env->timeout) == 0)
-					py_started = 1;
-				free(o);
-				free(e);
-				if (py_started)
-					break;
-			}
-		}
-		free(nt);
+		if (mps_run(pl, env, dir, out) != 0)
+			goto done;
+	} else {
+		int hr = host_run(pl, env, dir, out);
+		wait_reference(pl, env, dir, &py, py_started, pyi, out);
+		py_started = 0;
+		if (hr != 0)
+			goto done;
 	}
-	if (!out->python)
-		out->no_torch = 1;
-	if (cr < 0)
+	if (compare_all(pl, env, dir, out) != 0)
 		goto done;
-
-	/* compare */
-	{
-		int need_f64 = 0;
-		unsigned char *trap = NULL;
-		for (i = 0; i < pl->ncases; i++) {
-			struct try_result *res = &out->res[i];
-			const struct try_case *c = &pl->cases[i];
-			const struct try_reg *r = &pl->regs[c->reg];
-			char name[32], *js, *ours, *ina, *inb = NULL;
-			size_t ol, al;
-			json_t *info = NULL;
-			if (!res->ran)
-				continue;
-			snprintf(name, sizeof name, "c%zu.out", i);
-			ours = slurp(dir, name, &ol);
-			snprintf(name, sizeof name, "r%zu.a", c->reg);
-			ina = slurp(dir, name, &al);
-			if (r->kind == MR_BINARY || r->kind == MR_BINARY_ALPHA) {
-				snprintf(name, sizeof name, "r%zu.b", c->reg);
-				inb = slurp(dir, name, NULL);
-			}
-			res->n = ours ? ol / try_dtype_size(r->out) : 0;
-			snprintf(name, sizeof name, "c%zu.trap", i);
-			free(trap);
-			trap = (unsigned char *)slurp(dir, name, NULL);
-			if (trap) {
-				size_t q;
-				for (q = 0; q < res->n; q++)
-					res->trapped += trap[q] != 0;
-			}
-			if (out->no_torch) {
-				if (try_is_float(r->in) && try_is_float(r->out))
-					need_f64 = 1;
-				free(ours);
-				free(ina);
-				free(inb);
-				continue;
-			}
-			snprintf(name, sizeof name, "c%zu.json", i);
-			js = slurp(dir, name, NULL);
-			if (js)
-				info = json_loads(js, 0, NULL);
-			free(js);
-			if (info) {
-				json_t *v;
-				if ((v = json_object_get(info, "error")) && json_is_string(v))
-					res->ref_error = xstrdup(json_string_value(v));
-				if ((v = json_object_get(info, "note")) && json_is_string(v))
-					res->ref_note = xstrdup(json_string_value(v));
-				if ((v = json_object_get(info, "dtype")) && json_is_string(v))
-					res->ref_dtype = xstrdup(json_string_value(v));
-			}
-			if (info && !res->ref_error && ours && ina) {
-				char *ref, *mask = NULL;
-				size_t rl, need;
-				const char *fmt = json_string_value(json_object_get(info, "format"));
-				snprintf(name, sizeof name, "c%zu.ref", i);
-				ref = slurp(dir, name, &rl);
-				if (json_is_true(json_object_get(info, "mask"))) {
-					snprintf(name, sizeof name, "c%zu.mask", i);
-					mask = slurp(dir, name, NULL);
-				}
-				need = res->n * (fmt && !strcmp(fmt, "c128") ? 16 : 8);
-				if (ref && fmt && rl == need) {
-					res->reference = 1;
-					compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
-					        fmt, (unsigned char *)mask, (unsigned char *)ina,
-					        (unsigned char *)inb, 0, trap);
-				} else if (!res->ref_error)
-					res->ref_error = xasprintf("the CPU result has %zu bytes, not %zu",
-					                           rl, need);
-				free(ref);
-				free(mask);
-			} else if (!res->ref_error && !info)
-				res->ref_error = xstrdup(out->python ? "no reference written" : "no reference");
-			json_decref(info);
-			free(ours);
-			free(ina);
-			free(inb);
-		}
-		free(trap);
-		if (out->no_torch && need_f64) {
-			char *m2 = NULL, *ex2 = xasprintf("%s/harness64", dir);
-			int c2 = compile(env, dir, 2, 0, -1, ex2, &m2);
-			if (c2 < 0) {
-				free(ex2);
-				goto done;
-			}
-			if (c2 == 0 && run_harness(pl, env, dir, ex2, "run64.out", out, 0) == 0) {
-				for (i = 0; i < pl->ncases; i++) {
-					struct try_result *res = &out->res[i];
-					const struct try_case *c = &pl->cases[i];
-					const struct try_reg *r = &pl->regs[c->reg];
-					char name[32], *ours, *ref, *ina, *inb = NULL;
-					size_t ol, rl;
-					if (!res->ran || !try_is_float(r->in) || !try_is_float(r->out))
-						continue;
-					snprintf(name, sizeof name, "c%zu.out", i);
-					ours = slurp(dir, name, &ol);
-					snprintf(name, sizeof name, "c%zu.f64", i);
-					ref = slurp(dir, name, &rl);
-					snprintf(name, sizeof name, "r%zu.a", c->reg);
-					ina = slurp(dir, name, NULL);
-					if (r->kind == MR_BINARY || r->kind == MR_BINARY_ALPHA) {
-						snprintf(name, sizeof name, "r%zu.b", c->reg);
-						inb = slurp(dir, name, NULL);
-					}
-					if (ours && ref && ina && rl == res->n * 8) {
-						res->f64 = 1;
-						compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
-						        "f64", NULL, (unsigned char *)ina,
-						        (unsigned char *)inb, 1, NULL);
-					}
-					free(ours);
-					free(ref);
-					free(ina);
-					free(inb);
-				}
-			} else if (c2 != 0) {
-				char *nl;
-				out->f64_msg = m2;
-				m2 = NULL;
-				if ((nl = strchr(out->f64_msg, '\n')) != NULL)
-					*nl = '\0';
-			} else
-				out->f64_msg = xstrdup("the float64 evaluation did not run to the end");
-			free(m2);
-			free(ex2);
-		}
-	}
 	rc = 0;
 	out->status = 0;
 	for (i = 0; i < pl->ncases; i++) {
@@ -845,8 +984,6 @@ done:
 		kill(-py.pid, 9);
 		proc_wait(&py, &pr);
 	}
-	free(exe);
-	free(msg);
 	if (old_tmpdir)
 		setenv("TMPDIR", old_tmpdir, 1);
 	else
