@@ -28,8 +28,13 @@ static const char details[] =
 	"the declarations of that file it uses and the checkout's own headers it\n"
 	"includes (c10/metal/*.h), compiled as C++17 against the Metal host layer\n"
 	"(tools/metal-host beside tools/bin, or --host-layer) with the system's\n"
-	"C++ compiler.  Each registration's macro and the dense kernel template\n"
-	"of c10/metal/indexing.h it instantiates are compiled, so the casts on\n"
+	"C++ compiler, as the layer's contract says: copies of the .metal file\n"
+	"and its headers at their checkout paths with REWRITES.md applied, the\n"
+	"layer's FLAGS, -I<layer> -I<tmp> -I<tmp>/aten/src, every element under\n"
+	"metal_host::guard (an integer division trap marks that element undefined\n"
+	"on the GPU; it is not compared).  Each registration's macro and the\n"
+	"dense kernel template of c10/metal/indexing.h it instantiates are\n"
+	"compiled, so the casts on\n"
 	"load and store are the real ones; when they do not compile on the host,\n"
 	"it says so and calls the functor directly.\n"
 	"\n"
@@ -38,7 +43,11 @@ static const char details[] =
 	"both bools; for binary kernels a grid of edge values crossed with a\n"
 	"sample, and random pairs.  Fixed seed.  The scalar of an alpha kernel:\n"
 	"--arg NAME=VALUE (repeat for several), else the schema's default and a\n"
-	"few more values.\n"
+	"few more values.  None of an optional scalar is tried with what the\n"
+	"checkout's host code passes for it (the host stub's exec_*_kernel\n"
+	"argument, or the shared C++ kernel's call of the stub), said in a note;\n"
+	"when nothing says, only with --none-as VALUE.  --arg NAME also picks the\n"
+	"overload that has NAME.\n"
 	"\n"
 	"Reference: PyTorch's CPU result of the same operator (torch.ops.aten,\n"
 	"arguments from the schema in native_functions.yaml), through the first\n"
@@ -113,8 +122,8 @@ int main(int argc, char **argv)
 		{"root", 0, OPT_STRING, &root_opt, "DIR", "the PyTorch checkout (default: walk up from here)"},
 		{"kernel", 0, OPT_STRING, &kernel, "NAME", "the kernel NAME of the REGISTER_* calls (default: OP)"},
 		{"dtypes", 0, OPT_STRING, &dtypes, "IN:OUT,...", "only these registrations"},
-		{"arg", 0, OPT_LIST, &args, "NAME=VALUE", "a scalar argument of the schema (repeatable)"},
-		{"none-as", 0, OPT_STRING, &none_as, "VALUE", "what the host passes as ALPHA for an optional scalar that is None"},
+		{"arg", 0, OPT_LIST, &args, "NAME=VALUE", "an argument of the schema (repeatable; picks the overload that has it)"},
+		{"none-as", 0, OPT_STRING, &none_as, "VALUE", "what the kernel gets for an optional scalar that is None (default: what the checkout's host code passes, when it says)"},
 		{"json", 0, OPT_FLAG, &json, NULL, "JSON Lines: one object per registration"},
 		{"python", 0, OPT_STRING, &python, "PATH", "the python for the reference (default: python3, /usr/bin/python3)"},
 		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
@@ -182,6 +191,7 @@ int main(int argc, char **argv)
 	o.nargs = args.n;
 	o.none_as = none_as;
 	if (try_plan_build(&pl, &o) != 0) {
+		try_plan_free(&pl);
 		free(root);
 		free(args.v);
 		return MK_EXIT_ERROR;

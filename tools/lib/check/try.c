@@ -788,7 +788,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			free(path);
 			walk_free(&wl);
 			free(ovname);
-			return -1;
+			goto out;
 		}
 		free(path);
 		m = mask_code(data, len, LANG_C);
@@ -842,7 +842,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 		       pl->kernel, MPS_KERNELS_REL,
 		       o->kernel ? "" : " (another kernel name: --kernel NAME)");
 		free(ovname);
-		return -1;
+		goto out;
 	}
 
 	/* 2. --dtypes */
@@ -855,7 +855,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			warnx_("error: --dtypes: %s", err);
 			free(err);
 			free(ovname);
-			return -1;
+			goto out;
 		}
 		for (k = 0; k < np; k++) {
 			int found = 0;
@@ -874,7 +874,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 				       pl->kernel, pairs[k].in, pairs[k].out, b.data);
 				buf_free(&b);
 				free(ovname);
-				return -1;
+				goto out;
 			}
 		}
 		for (i = 0; i < pl->nregs; i++) {
@@ -901,7 +901,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	if (nf_load(&ix, yaml, NF_YAML_REL) != 0) {
 		free(yaml);
 		free(ovname);
-		return -1;
+		goto out;
 	}
 	free(yaml);
 	{
@@ -922,7 +922,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 				       pl->kernel, mr_kind_name(pl->regs[0].kind));
 			nf_free(&ix);
 			free(ovname);
-			return -1;
+			goto out;
 		}
 		pl->func = xstrdup(f->name);
 		pl->overload = xstrdup(f->overload);

@@ -127,7 +127,7 @@ struct try_plan {
  * "prog: error: ..." (an OP the yaml lacks, no registration of the
  * kernel, a --dtypes pair no registration has, an --arg the schema
  * lacks, unreadable files): an error of use, exit 2.  *pl is owned by
- * the caller: try_plan_free. */
+ * the caller, who frees it with try_plan_free (after a failure too). */
 int try_plan_build(struct try_plan *pl, const struct try_opts *o);
 
 void try_plan_free(struct try_plan *pl);

@@ -682,7 +682,7 @@ char **try_metal_args(const char *xcrun, const char *root, const char *metal_rel
 {
 	static const char *const fixed[] = {"-sdk", "macosx", "metal", "-std=metal3.1",
 	                                    "-Wall", "-Wextra", "-fno-fast-math", NULL};
-	char **v = xcalloc(16, sizeof *v);
+	char **v = xcalloc(24, sizeof *v);
 	size_t k = 0, i;
 	v[k++] = xstrdup(xcrun);
 	for (i = 0; fixed[i]; i++)
