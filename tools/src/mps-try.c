@@ -12,6 +12,7 @@
 #include "base/lex.h"
 #include "base/proc.h"
 #include "base/scan.h"
+#include "base/walk.h"
 #include "check/setup.h"
 #include "check/try.h"
 #include "read/nfyaml.h"
@@ -20,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char details[] =
 	"What it runs.  Every registration of OP's kernel NAME (default: OP) in\n"
@@ -87,15 +87,6 @@ static const struct tool_info info = {
 	"Run OP's Metal functor on this machine against PyTorch's CPU result.",
 	details,
 };
-
-static int is_dir_with(const char *dir, const char *file)
-{
-	struct stat st;
-	char *p = xasprintf("%s/%s", dir, file);
-	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return ok;
-}
 
 static char *default_host_layer(const char *argv0)
 {
@@ -200,8 +191,8 @@ int main(int argc, char **argv)
 	memset(&env, 0, sizeof env);
 	/* the host layer, the compiler, python */
 	host = host_opt ? xstrdup(host_opt) : default_host_layer(argv0);
-	if (!host || !is_dir_with(host, "metal_host.h") || !is_dir_with(host, "metal_stdlib") ||
-	    !is_dir_with(host, "FLAGS")) {
+	if (!host || !walk_is_file(host, "metal_host.h") || !walk_is_file(host, "metal_stdlib") ||
+	    !walk_is_file(host, "FLAGS")) {
 		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",
 		       host ? host : "tools/metal-host");
 		status = MK_EXIT_ERROR;

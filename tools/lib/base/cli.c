@@ -1,6 +1,7 @@
 /* cli.c — see cli.h. */
 #include "base/cli.h"
 #include "base/diag.h"
+#include "base/walk.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -147,11 +148,7 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
 
 static int has_yaml(const char *dir)
 {
-	struct stat st;
-	char *p = xasprintf("%s/%s", dir, NF_YAML_REL);
-	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return ok;
+	return walk_is_file(dir, NF_YAML_REL);
 }
 
 char *find_root(const char *given)

@@ -107,6 +107,23 @@ size_t lex_skip_literal(const char *t, size_t n, size_t i)
 	return lex_skip_quoted(t, n, i);
 }
 
+size_t lex_match_close(const char *t, size_t n, size_t open)
+{
+	size_t q;
+	long d = 0;
+	for (q = open; q < n; q++) {
+		if (t[q] == '"' || t[q] == '\'') {
+			q = lex_skip_literal(t, n, q) - 1;
+			continue;
+		}
+		if (t[q] == '(')
+			d++;
+		else if (t[q] == ')' && --d == 0)
+			return q;
+	}
+	return n;
+}
+
 /* ---------------- names and argument lists ---------------- */
 
 const char *lex_unqualified(const char *name)

@@ -42,6 +42,11 @@ size_t lex_skip_quoted(const char *t, size_t n, size_t i);
  * anything else as lex_skip_quoted. */
 size_t lex_skip_literal(const char *t, size_t n, size_t i);
 
+/* lex_match_close: t[open] is '(': the index of the ')' that closes it
+ * (nested parentheses counted, literals skipped with lex_skip_literal),
+ * or n when none does. */
+size_t lex_match_close(const char *t, size_t n, size_t open);
+
 /* lex_unqualified: the name NAME without its qualifiers, the part after
  * its last ':' (`at::native::abs_out` -> `abs_out`); NAME itself when it
  * has none.  Points into NAME. */

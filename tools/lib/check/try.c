@@ -15,7 +15,6 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static int ident_start(int c) { return isalpha(c) || c == '_'; }
 static int ident_char(int c) { return isalnum(c) || c == '_'; }
@@ -292,18 +291,7 @@ static char *expand_all(const struct macros *ms, const char *text, int depth)
 			p = skip_ws(text, n, e);
 			mc = p < n && text[p] == '(' ? macro_find(ms, text + i, e - i) : NULL;
 			if (mc && depth > 0) {
-				int d = 0;
-				size_t q;
-				for (q = p; q < n; q++) {
-					if (text[q] == '"' || text[q] == '\'') {
-						q = lex_skip_literal(text, n, q) - 1;
-						continue;
-					}
-					if (text[q] == '(')
-						d++;
-					else if (text[q] == ')' && --d == 0)
-						break;
-				}
+				size_t q = lex_match_close(text, n, p);
 				if (q < n) {
 					size_t na;
 					char **args = lex_split_args(text, p, q, &na);
@@ -400,12 +388,6 @@ static char *dense_of(const char *x)
 /* ------------------------------------------------------------------ */
 /* headers                                                             */
 
-static int is_file(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static int safe_rel(const char *r)
 {
 	return r[0] && r[0] != '/' && !strstr(r, "..");
@@ -465,19 +447,13 @@ static char *resolve_include(const char *root, const char *from,
 	if (kind == '"') {
 		char *c = sl ? xasprintf("%.*s/%s", (int)(sl - from), from, name)
 		             : xstrdup(name);
-		char *full = xasprintf("%s/%s", root, c);
-		int ok = is_file(full);
-		free(full);
-		if (ok)
+		if (walk_is_file(root, c))
 			return c;
 		free(c);
 	}
 	for (d = 0; dirs[d]; d++) {
 		char *c = xasprintf("%s%s", dirs[d], name);
-		char *full = xasprintf("%s/%s", root, c);
-		int ok = is_file(full);
-		free(full);
-		if (ok)
+		if (walk_is_file(root, c))
 			return c;
 		free(c);
 	}

@@ -183,16 +183,7 @@ static char **call_args_at(const char *t, size_t n, unsigned long line,
 			}
 		if (open == n)
 			continue;
-		for (close = open, d = 0; close < n; close++) {
-			if (t[close] == '"' || t[close] == '\'') {
-				close = lex_skip_literal(t, n, close) - 1;
-				continue;
-			}
-			if (t[close] == '(')
-				d++;
-			else if (t[close] == ')' && --d == 0)
-				break;
-		}
+		close = lex_match_close(t, n, open);
 		if (close < n)
 			return lex_split_args(t, open, close, na);
 	}

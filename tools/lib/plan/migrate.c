@@ -2,6 +2,7 @@
 #include "plan/migrate.h"
 #include "base/cli.h"
 #include "base/diag.h"
+#include "base/walk.h"
 #include "base/lex.h"
 #include "check/report.h"
 #include "base/scan.h"
@@ -152,11 +153,7 @@ struct priv {
 
 static int exists(const char *root, const char *rel)
 {
-	struct stat st;
-	char *p = xasprintf("%s/%s", root, rel);
-	int r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return r;
+	return walk_is_file(root, rel);
 }
 
 /* the edit-set entry of REL, loaded on first use */
