@@ -4,16 +4,14 @@
 #endif
 /* mps-try — run a kernel's functor on the host, against PyTorch's CPU
  * result of the same operator (issue #20).  The face: options, the
- * choice of compiler, host layer and python, output.  The plan is
+ * checks of the host layer and the device, output.  The plan is
  * tools/lib/check/try.c, the run tools/lib/check/tryrun.c. */
 #include "base/buildinfo.h"
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/lex.h"
 #include "base/proc.h"
-#include "base/scan.h"
 #include "base/walk.h"
-#include "check/setup.h"
 #include "check/try.h"
 #include "read/nfyaml.h"
 
@@ -88,20 +86,6 @@ static const struct tool_info info = {
 	details,
 };
 
-static char *default_host_layer(const char *argv0)
-{
-	char *self = setup_self(argv0), *r = NULL;
-	if (self) {
-		char *sl = strrchr(self, '/');
-		if (sl) {
-			*sl = '\0';
-			r = xasprintf("%s/../metal-host", self);
-		}
-		free(self);
-	}
-	return r;
-}
-
 int main(int argc, char **argv)
 {
 	const char *root_opt = NULL, *kernel = NULL, *dtypes = NULL, *python = NULL;
@@ -131,7 +115,7 @@ int main(int argc, char **argv)
 	struct try_env env;
 	char *root, *host = NULL, *cxx_path = NULL;
 	const char *pythons[4] = {NULL, NULL, NULL, NULL};
-	char *py_path = NULL, *xcrun_path = NULL;
+	char *xcrun_path = NULL;
 	double atol = -1, rtol = -1, timeout = 60;
 
 	const char *argv0 = argv[0]; /* cli_parse moves the operands to argv[0..n) */
@@ -190,7 +174,7 @@ int main(int argc, char **argv)
 
 	memset(&env, 0, sizeof env);
 	/* the host layer, the compiler, python */
-	host = host_opt ? xstrdup(host_opt) : default_host_layer(argv0);
+	host = host_opt ? xstrdup(host_opt) : try_default_host_layer(argv0);
 	if (!host || !walk_is_file(host, "metal_host.h") || !walk_is_file(host, "metal_stdlib") ||
 	    !walk_is_file(host, "FLAGS")) {
 		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",
@@ -210,17 +194,7 @@ int main(int argc, char **argv)
 		status = MK_EXIT_ERROR;
 		goto out;
 	}
-	if (cxx)
-		cxx_path = proc_find_program(cxx);
-	else {
-		static const char *const cands[] = {"c++", "clang++", "g++", NULL};
-		const char *e = getenv("CXX");
-		size_t i;
-		if (e && *e && !strchr(e, ' '))
-			cxx_path = proc_find_program(e);
-		for (i = 0; cands[i] && !cxx_path; i++)
-			cxx_path = proc_find_program(cands[i]);
-	}
+	cxx_path = try_find_cxx(cxx);
 	if (!cxx_path && !emit) {
 		warnx_("error: no C++ compiler found (%s%s); --cxx COMPILER",
 		       cxx ? "--cxx " : "looked for $CXX, c++, clang++, g++ on PATH",
@@ -229,14 +203,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	env.cxx = cxx_path ? cxx_path : "c++";
-	if (python)
-		pythons[0] = python;
-	else {
-		py_path = proc_find_program("python3");
-		pythons[0] = "python3";
-		if (!py_path || strcmp(py_path, "/usr/bin/python3") != 0)
-			pythons[1] = "/usr/bin/python3";
-	}
+	try_pythons(python, pythons);
 	env.pythons = pythons;
 	env.timeout = timeout;
 	env.atol = atol;
@@ -310,7 +277,6 @@ out:
 	if (env.flags)
 		lex_strv_free(env.flags, env.nflags);
 	free(cxx_path);
-	free(py_path);
 	free(xcrun_path);
 	free(host);
 	try_plan_free(&pl);

@@ -338,6 +338,23 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 
 void try_outcome_free(const struct try_plan *pl, struct try_outcome *out);
 
+/* try_default_host_layer: the host layer shipped beside the running
+ * program, BIN/../metal-host where BIN is the folder of the binary ARGV0
+ * names (found as mps-doctor finds "this build", setup_self); malloc'd,
+ * or NULL when it cannot be told. */
+char *try_default_host_layer(const char *argv0);
+
+/* try_find_cxx: the C++ compiler's path: GIVEN (--cxx) looked up as
+ * execvp would, else the first found of $CXX (a single word), c++,
+ * clang++, g++.  Malloc'd, or NULL when none is found. */
+char *try_find_cxx(const char *given);
+
+/* try_pythons: the reference's python candidates, in the order tried:
+ * GIVEN (--python) alone, else "python3" (looked up in PATH when run) and
+ * /usr/bin/python3 unless python3 is that file.  OUT: NULL-terminated,
+ * pointers to GIVEN or to constants. */
+void try_pythons(const char *given, const char *out[3]);
+
 /* try_read_flags: the arguments of the host layer's DIR/FLAGS, as its
  * contract says: one per line, leading and trailing blanks not part of
  * it, empty lines and lines starting with '#' skipped.  *flags (malloc'd,

@@ -5,6 +5,7 @@
 #include "base/lex.h"
 #include "base/proc.h"
 #include "base/scan.h"
+#include "check/setup.h"
 #include "read/metalreg.h"
 
 #include <errno.h>
@@ -169,6 +170,50 @@ char **try_cxx_args(const struct try_env *env, const char *tmp,
 	v[k] = NULL;
 	*n = k;
 	return v;
+}
+
+char *try_default_host_layer(const char *argv0)
+{
+	char *self = setup_self(argv0), *r = NULL;
+	if (self) {
+		char *sl = strrchr(self, '/');
+		if (sl) {
+			*sl = '\0';
+			r = xasprintf("%s/../metal-host", self);
+		}
+		free(self);
+	}
+	return r;
+}
+
+char *try_find_cxx(const char *given)
+{
+	static const char *const cands[] = {"c++", "clang++", "g++", NULL};
+	const char *e = getenv("CXX");
+	char *p = NULL;
+	size_t i;
+	if (given)
+		return proc_find_program(given);
+	if (e && *e && !strchr(e, ' '))
+		p = proc_find_program(e);
+	for (i = 0; cands[i] && !p; i++)
+		p = proc_find_program(cands[i]);
+	return p;
+}
+
+void try_pythons(const char *given, const char *out[3])
+{
+	char *p;
+	out[0] = out[1] = out[2] = NULL;
+	if (given) {
+		out[0] = given;
+		return;
+	}
+	out[0] = "python3";
+	p = proc_find_program("python3");
+	if (!p || strcmp(p, "/usr/bin/python3") != 0)
+		out[1] = "/usr/bin/python3";
+	free(p);
 }
 
 int try_read_flags(const char *dir, char ***flags, size_t *n)
