@@ -132,19 +132,23 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o);
 
 void try_plan_free(struct try_plan *pl);
 
-/* try_harness: the C++17 translation unit for the whole plan (malloc'd).
- * It includes <metal_stdlib> (the host layer) and the copied headers
- * (folder "inc" of the harness folder, -I), holds the plan's source
- * under #line 1 "METAL_REL", then per registration its core macro call
+/* try_harness: the C++17 translation unit for the whole plan (malloc'd):
+ * the Metal unit of the host layer's contract.  It includes <cstdio>,
+ * <new>, <type_traits> (the contract's safe list), <metal_host_guard.h>,
+ * <metal_stdlib> and the copy of the .metal file ("METAL_REL": the
+ * plan's host_source, written at that path of the harness folder, whose
+ * headers are there too), then per registration its core macro call
  * under the #line of the call (compiled when MK_MODE is 1: the dense
  * path) and a driver.  MK_MODE (a -D of the compiler): 1 the dense
  * kernel templates, 0 the functor called directly (each registration's
  * result type checked by a static_assert under its call's #line), 2 the
  * functor on double inputs (the float64 evaluation of the no-torch
- * checks).  -DMK_SEL -DMK_ON_i compiles registration i alone.  Run as
- * `harness DIR`, it reads DIR/rI.a (and rI.b), DIR/cK.alpha, writes
- * DIR/cK.out (MK_MODE 2: DIR/cK.f64, doubles) and prints one line
- * "case K overload LINE" per case (LINE 0: no operator() was marked). */
+ * checks).  -DMK_SEL -DMK_ON_i compiles registration i alone.  Each
+ * element runs under metal_host::guard; a trapping element is marked in
+ * DIR/cK.trap.  Run as `harness DIR`, it reads DIR/rI.a (and rI.b),
+ * DIR/cK.alpha, writes DIR/cK.out (MK_MODE 2: DIR/cK.f64, doubles) and
+ * prints one line "case K overload LINE" per case (LINE 0: no
+ * operator() was marked). */
 char *try_harness(const struct try_plan *pl);
 
 /* try_reference_script: the Python script of the CPU reference (a static
@@ -398,15 +402,19 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 void try_report_json(FILE *f, const struct try_plan *pl,
                      const struct try_outcome *out);
 
-/* try_mps_script: the --device mps script (malloc'd): the same
- * registrations through torch.mps.compile_shader, the same inputs and the
- * same CPU reference; SOURCE_NAME names the Metal source it reads
- * (the functor, its helpers and the headers, inlined). */
+/* try_mps_script: the --device mps script (malloc'd), mps.py: run as
+ * `python3 -I -B mps.py DIR`, it compiles DIR/kernel.metal (try_mps_source)
+ * with torch.mps.compile_shader, runs each case's dense kernel on the
+ * same input files and writes DIR/cK.out, as the harness does; the
+ * source is also shown in its trailing comment. */
 char *try_mps_script(const struct try_plan *pl);
 
 /* try_mps_source: the single Metal source the --device mps path compiles
- * (headers inlined in include order, then the kept part of the kernel
- * file and the registrations); malloc'd. */
+ * (malloc'd): the checkout's text, not rewritten (the GPU needs
+ * [[host_name]]); the headers inlined, each after those it includes,
+ * under #line 1 "REL", with the #include lines naming them blanked
+ * (compile_shader would embed the installed torch's copy), then the kept
+ * part of the kernel file and the registrations under their #line. */
 char *try_mps_source(const struct try_plan *pl);
 
 #endif
