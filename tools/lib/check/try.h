@@ -9,8 +9,10 @@
  *     (or the top-level macro call that defines it), the file's
  *     top-level declarations it uses, transitively (helpers, constants,
  *     macros), the file's #include, `using` and conditional lines;
- *   - the headers those #include lines name that exist in the checkout
- *     (c10/metal/X.h and the kernel folder's own headers), recursively;
+ *   - the headers those #include lines name that exist in the checkout,
+ *     found as the compiler finds them with -I ROOT -I ROOT/aten/src
+ *     ("..." beside the including file first): c10/metal/X.h and the
+ *     kernel folder's own headers, recursively;
  *   - for each registration, the dense kernel template of
  *     c10/metal/indexing.h its core macro instantiates (unary_dense,
  *     unary_alpha_dense, binary_dense, binary_alpha_dense, with the
@@ -47,7 +49,8 @@ struct try_opts {
 	size_t nargs;
 	const char *none_as;     /* --none-as VALUE: what a host stub passes
 	                            as ALPHA for an optional scalar that is
-	                            None; NULL: None is not tried */
+	                            None; NULL: what the checkout's code says
+	                            (try_none_value), else None is not tried */
 };
 
 /* One registration of the kernel. */
