@@ -140,7 +140,7 @@ static void test_frac(void **state)
 {
 	static const char *const dead[] = {"frac_out_mps", "frac_mps"};
 	static const char *const names[] = {"frac_out", "frac_out_mps"};
-	struct rt_request rq = {"frac", dead, 2, names, 2, named, NULL};
+	struct rt_request rq = {"frac", dead, 2, names, 2, named, NULL, NULL, NULL};
 	struct rt_plan p;
 	const struct rt_item *it;
 	char *t;
@@ -200,7 +200,7 @@ static void test_macro_line(void **state)
 {
 	static const char *const dead[] = {"neg_out_mps"};
 	static const char *const names[] = {"neg_out", "neg_out_mps"};
-	struct rt_request rq = {"neg", dead, 1, names, 2, named, NULL};
+	struct rt_request rq = {"neg", dead, 1, names, 2, named, NULL, NULL, NULL};
 	struct rt_plan p;
 	const struct rt_item *it;
 	char *t;
@@ -226,7 +226,7 @@ static void test_macro_line(void **state)
 static void test_include_kept(void **state)
 {
 	static const char *const names[] = {"sqrt_out", "sqrt_out_mps"};
-	struct rt_request rq = {"sqrt", NULL, 0, names, 2, NULL, NULL};
+	struct rt_request rq = {"sqrt", NULL, 0, names, 2, NULL, NULL, NULL, NULL};
 	struct rt_plan p;
 	(void)state;
 	rt_plan_op(&p, &m, &rq);

@@ -145,6 +145,7 @@ int mg_derive_pairs(int kind, cs_dtset cpu, int rule, cs_dtset before,
 
 struct priv {
 	int have_hm;                 /* hs_load succeeded */
+	struct hs_map bases;         /* the operators' base names (is_op) */
 	struct strv dead, names;
 	char *stub_default;          /* NAME_stub when the sources cannot tell */
 	char *name_from;             /* why NAME is not the operator's name */
@@ -414,6 +415,196 @@ static void plan_stub(struct mg_plan *p)
 	}
 }
 
+/* the Metal type of a schema scalar: float -> float, int and SymInt ->
+ * long, Scalar -> NULL (the input's dtype: the host's default, the
+ * iterator's common dtype) */
+static const char *scalar_metal(const struct nf_scalar *s)
+{
+	if (strcmp(s->type, "float") == 0)
+		return intern("float");
+	if (strcmp(s->type, "int") == 0 || strcmp(s->type, "SymInt") == 0)
+		return intern("long");
+	return NULL;
+}
+
+/* The scalar of an -alpha kind: how many scalars the planned stub's
+ * kernel takes besides the iterator (its DECLARE_DISPATCH type; the
+ * schema's scalars when the sources cannot tell), which schema argument
+ * it is, its Metal type, and the host stub's parameter and call.  May
+ * turn a unary or binary kind read from the schema into its -alpha kind
+ * (logit's float? eps, round's int decimals, leaky_relu's Scalar), or
+ * give up on the kind when the stub takes more than one scalar. */
+static void plan_scalar(struct mg_plan *p)
+{
+	const struct cs_model *m;
+	struct nf_scalar sc[8];
+	int nsc = -1, i, nop = 0, nother = 0, pick = -1;
+	unsigned tensors;
+	size_t nparams = 0;
+	const struct cs_param *par = NULL;
+	const char *metal = NULL;
+	if (p->kind_given || p->kind < 0 || !p->out || !p->out->schema ||
+	    !p->stub)
+		return;
+	nsc = nf_schema_scalars(p->out->schema, sc, 8);
+	if (nsc > 8)
+		nsc = 8;
+	for (i = 0; i < nsc; i++) {
+		if (sc[i].operand)
+			nop++;
+		else
+			nother++;
+	}
+	tensors = p->out->ninputs - (unsigned)nop;
+	m = p->stub && p->stubs_known ? cs_lazy_get(&p->cs) : NULL;
+	if (m && m->have_sources && cs_stub_signature(m, p->stub, &p->sig) == 0 &&
+	    !p->sig.iterator) {
+		not_planned(p, "kernel",
+		            xasprintf("%s's kernel takes no TensorIterator (%s, %s:%lu): "
+		                      "not an elementwise kernel the REGISTER_*_OP "
+		                      "macros make", p->stub, p->sig.type,
+		                      p->sig.at.file, p->sig.at.line));
+		cs_signature_free(&p->sig);
+		p->kind = -1;
+		return;
+	}
+	if (m && m->have_sources && !p->sig.found) {
+		cs_signature_free(&p->sig);
+		m = NULL; /* undeclared: the schema's scalars */
+	}
+	if (m && m->have_sources) {
+		size_t k;
+		p->have_sig = 1;
+		nparams = p->sig.nparams;
+		for (k = 0; k < nparams; k++)
+			if (p->sig.params[k].kind == CS_PARAM_OTHER ||
+			    p->sig.params[k].kind == CS_PARAM_BOOL ||
+			    p->sig.params[k].kind == CS_PARAM_OPT_DOUBLE ||
+			    p->sig.params[k].kind == CS_PARAM_OPT_INT) {
+				not_planned(p, "kernel",
+				            xasprintf("%s takes %s besides the iterator (%s, "
+				                      "%s:%lu): no REGISTER_*_OP macro passes "
+				                      "that; write the kernel by hand, or give "
+				                      "--kind",
+				                      p->stub, p->sig.params[k].type,
+				                      p->sig.type, p->sig.at.file,
+				                      p->sig.at.line));
+				p->kind = -1;
+				return;
+			}
+		if (nparams == 0) {
+			/* the Scalar operands are tensors to the iterator: kind as
+			 * read from the schema */
+			if (mr_kind_alpha(p->kind) && p->out->alpha) {
+				not_planned(p, "kernel",
+				            xasprintf("%s takes no scalar besides the "
+				                      "iterator (%s, %s:%lu), though %s has "
+				                      "alpha; give --kind", p->stub,
+				                      p->sig.type, p->sig.at.file,
+				                      p->sig.at.line, p->out->name));
+				p->kind = -1;
+			}
+			return;
+		}
+		if (nparams > 1) {
+			not_planned(p, "kernel",
+			            xasprintf("%s takes %zu scalars besides the iterator "
+			                      "(%s, %s:%lu): the -alpha macros carry one; "
+			                      "write the kernel by hand, or give --kind",
+			                      p->stub, nparams, p->sig.type,
+			                      p->sig.at.file, p->sig.at.line));
+			p->kind = -1;
+			return;
+		}
+		par = &p->sig.params[0];
+	} else {
+		/* no sources: the schema's own scalars */
+		if (nother == 0)
+			return;
+		if (nother > 1) {
+			not_planned(p, "kernel",
+			            xasprintf("%s has %d scalar arguments besides its "
+			                      "tensors: the -alpha macros carry one; give "
+			                      "--kind", p->out->name, nother));
+			p->kind = -1;
+			return;
+		}
+	}
+	/* which schema argument it is: the one that is not an operand, else
+	 * the one named alpha, else the only operand */
+	for (i = 0; i < nsc && pick < 0; i++)
+		if (!sc[i].operand && nother == 1)
+			pick = i;
+	for (i = 0; i < nsc && pick < 0; i++)
+		if (strcmp(sc[i].name, "alpha") == 0)
+			pick = i;
+	if (pick < 0 && nop == 1 && par)
+		for (i = 0; i < nsc && pick < 0; i++)
+			if (sc[i].operand)
+				pick = i;
+	if (par && pick >= 0 && sc[pick].operand)
+		tensors = p->out->ninputs - 1; /* the stub takes it as a scalar */
+	else if (par && pick < 0)
+		tensors = p->out->ninputs - (unsigned)nop;
+	if (tensors == 1)
+		p->kind = MR_UNARY_ALPHA;
+	else if (tensors == 2)
+		p->kind = MR_BINARY_ALPHA;
+	else {
+		not_planned(p, "kernel",
+		            xasprintf("%s reads %u tensors and a scalar: not a unary or "
+		                      "binary kernel; give --kind", p->out->name,
+		                      tensors));
+		p->kind = -1;
+		return;
+	}
+	/* its Metal type: the stub's parameter type, else the schema's */
+	if (par && par->kind == CS_PARAM_INT)
+		metal = intern("long");
+	else if (par && par->kind == CS_PARAM_DOUBLE)
+		metal = intern("float");
+	else if (pick >= 0)
+		metal = scalar_metal(&sc[pick]);
+	p->alpha = metal;
+	free(p->scalar_name);
+	p->scalar_name = xstrdup(pick >= 0 ? sc[pick].name
+	                         : par && par->name ? par->name : "alpha");
+	if (par && (par->kind == CS_PARAM_INT || par->kind == CS_PARAM_DOUBLE)) {
+		p->scalar_decl = xasprintf("%s %s", par->kind == CS_PARAM_INT
+		                                        ? "int64_t" : "double",
+		                           p->scalar_name);
+		p->scalar_pass = xasprintf("Scalar(%s)", p->scalar_name);
+	} else {
+		p->scalar_decl = xasprintf("const Scalar& %s", p->scalar_name);
+		p->scalar_pass = xstrdup(p->scalar_name);
+	}
+	p->scalar_dtype = !metal ? NULL
+	                  : metal == intern("long") ? xstrdup("ScalarType::Long")
+	                                            : xstrdup("ScalarType::Float");
+	{
+		struct buf b;
+		buf_init(&b);
+		if (pick >= 0)
+			buf_printf(&b, "%s%s %s in the schema", sc[pick].type,
+			           sc[pick].optional ? "?" : "", sc[pick].name);
+		if (par)
+			buf_printf(&b, "%s%s in the type of %s (%s:%lu)", b.len ? ", " : "",
+			           par->type, p->stub, p->sig.at.file, p->sig.at.line);
+		p->scalar_from = b.data;
+	}
+}
+
+/* the alpha of the registrations: the scalar's Metal type when it has
+ * one of its own */
+static void set_alpha(struct mg_plan *p)
+{
+	size_t i;
+	if (!mr_kind_alpha(p->kind) || !p->alpha)
+		return;
+	for (i = 0; i < p->npairs; i++)
+		p->pairs[i].alpha = p->alpha;
+}
+
 static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 {
 	const struct cs_model *m = cs_lazy_get(&p->cs);
@@ -424,6 +615,13 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		cs_cpu_dtypes(m, p->stub, &p->cpu);
 		p->have_rule = 1;
 		cs_output_rule(m, p->op, kernel, &p->rule);
+		if (!p->rule.meta && kernel) {
+			/* not structured: the iterator the shared kernel builds */
+			p->have_iter = 1;
+			cs_iter_rule(m, kernel, p->stub, &p->iter);
+			if (p->iter.rule != CS_RULE_UNKNOWN)
+				p->rule.rule = p->iter.rule;
+		}
 	}
 	if (o->dtypes) {
 		char *err = NULL;
@@ -436,7 +634,22 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		}
 		p->npairs = (size_t)n;
 		p->dtsource = MG_DT_GIVEN;
-		if (p->have_rule && p->rule.meta)
+		{
+			/* IN:OUT items: the scalar keeps its own type */
+			const char *c = o->dtypes;
+			int three = 0, colons = 0;
+			for (; *c; c++) {
+				if (*c == ':')
+					colons++;
+				else if (*c == ',')
+					colons = 0;
+				if (colons == 2)
+					three = 1;
+			}
+			if (!three)
+				set_alpha(p);
+		}
+		if (p->have_rule && (p->rule.meta || p->rule.rule != CS_RULE_UNKNOWN))
 			p->check = mg_check_of(p->pairs, p->npairs, p->rule.before_stub,
 			                       p->rule.rejects);
 		return 0;
@@ -478,9 +691,11 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 			not_planned(p, "dtypes",
 			            xasprintf("the CPU kernel handles %s, but the output "
 			                      "dtype is not decided by a structured meta "
-			                      "function (%s); give --dtypes IN:OUT,...",
+			                      "function (%s)%s%s; give --dtypes IN:OUT,...",
 			                      names, p->rule.why ? p->rule.why
-			                                         : cs_rule_name(p->rule.rule)));
+			                                         : cs_rule_name(p->rule.rule),
+			                      p->have_iter ? ", nor by an iterator: " : "",
+			                      p->have_iter ? p->iter.why : ""));
 			free(names);
 			return 0;
 		}
@@ -492,6 +707,7 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		}
 		p->npairs = (size_t)n;
 		p->dtsource = MG_DT_CPU;
+		set_alpha(p);
 	}
 	return 0;
 }
@@ -646,6 +862,18 @@ static int named_cb(const char *name, void *arg)
 	return still_named(arg, name);
 }
 
+/* rt_request.is_op: NAME is an operator's base name in the yaml */
+static int is_op_cb(const char *name, void *arg)
+{
+	struct mg_plan *p = arg;
+	struct priv *pv = p->priv;
+	size_t i;
+	if (pv->bases.n == 0)
+		for (i = 0; i < p->ix.nfuncs; i++)
+			hs_map_put(&pv->bases, p->ix.funcs[i].base, 1);
+	return hs_map_get(&pv->bases, name) >= 0;
+}
+
 static int plan_retire(struct mg_plan *p)
 {
 	struct priv *pv = p->priv;
@@ -659,6 +887,8 @@ static int plan_retire(struct mg_plan *p)
 	rq.nnames = pv->names.n;
 	rq.named = named_cb;
 	rq.arg = p;
+	rq.is_op = is_op_cb;
+	rq.op_arg = p;
 	rt_plan_op(&p->rt, &p->hm, &rq);
 	for (f = 0; f < p->hm.nfiles; f++) {
 		struct edit_file *ef;
@@ -795,6 +1025,7 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 	p->name = xstrdup(o->name ? o->name : o->op);
 	plan_kind(p, o);
 	plan_stub(p);
+	plan_scalar(p);
 	if (plan_dtypes(p, o) != 0)
 		return -1;
 
@@ -838,6 +1069,7 @@ void mg_plan_free(struct mg_plan *p)
 	if (pv) {
 		strv_free(&pv->dead);
 		strv_free(&pv->names);
+		hs_map_free(&pv->bases);
 		free(pv->stub_default);
 		free(pv->name_from);
 		free(pv);
@@ -864,6 +1096,15 @@ void mg_plan_free(struct mg_plan *p)
 		cs_dtypes_free(&p->cpu);
 	if (p->have_rule)
 		cs_outrule_free(&p->rule);
+	if (p->have_iter)
+		cs_iterrule_free(&p->iter);
+	if (p->have_sig)
+		cs_signature_free(&p->sig);
+	free(p->scalar_name);
+	free(p->scalar_decl);
+	free(p->scalar_pass);
+	free(p->scalar_dtype);
+	free(p->scalar_from);
 	rg_plan_free(&p->rg);
 	rt_plan_free(&p->rt);
 	fold_plan_free(&p->fold);
@@ -1054,6 +1295,11 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 	if (p->kind >= 0 && ((struct priv *)p->priv)->name_from)
 		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
 		        ((struct priv *)p->priv)->name_from);
+	else if (p->kind >= 0 && p->scalar_from && !(p->out->alpha && !p->alpha))
+		fprintf(out, "kernel: %s %s (%s input%s and a scalar: %s)\n",
+		        mr_kind_name(p->kind), p->name,
+		        p->kind == MR_UNARY_ALPHA ? "one" : "two",
+		        p->kind == MR_UNARY_ALPHA ? "" : "s", p->scalar_from);
 	else if (p->kind >= 0)
 		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
 		        p->kind_given ? "--kind"
@@ -1062,6 +1308,13 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		                            : "one input in the schema"
 		        : p->out->alpha ? "two inputs and alpha in the schema"
 		                        : "two inputs in the schema");
+	if (p->kind >= 0 && mr_kind_alpha(p->kind) && p->scalar_decl &&
+	    !(p->out && p->out->alpha && !p->alpha))
+		fprintf(out, "  scalar: %s, Metal type %s; the host stub takes %s "
+		        "and passes %s%s%s\n", p->scalar_name,
+		        p->alpha ? p->alpha : "of the input",
+		        p->scalar_decl, p->scalar_pass, p->scalar_dtype ? ", " : "",
+		        p->scalar_dtype ? p->scalar_dtype : "");
 	/* dtypes */
 	if (p->dtsource == MG_DT_CPU) {
 		char *names = cs_dtset_names(p->cpu.types, ", ");
@@ -1071,6 +1324,17 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		free(names);
 		if (p->cpu.notes && *p->cpu.notes)
 			fprintf(out, "  read: %s\n", p->cpu.notes);
+		if (p->have_iter && p->iter.builder)
+			fprintf(out, "  output: %s (not structured: %s builds its "
+			        "iterator%s%s with %s, %s:%lu)\n",
+			        p->rule.rule == CS_RULE_SAME    ? "the input's dtype"
+			        : p->rule.rule == CS_RULE_FLOAT ? "float for integral and bool inputs"
+			                                        : "bool",
+			        out_kernel(p) ? out_kernel(p) : "?",
+			        strcmp(p->iter.in, out_kernel(p) ? out_kernel(p) : "") ? " in " : "",
+			        strcmp(p->iter.in, out_kernel(p) ? out_kernel(p) : "") ? p->iter.in : "",
+			        p->iter.builder, p->iter.at.file, p->iter.at.line);
+		else
 		fprintf(out, "  output: %s (%s%s%s)\n",
 		        p->rule.rule == CS_RULE_SAME    ? "the input's dtype"
 		        : p->rule.rule == CS_RULE_FLOAT ? "float for integral and bool inputs"

@@ -442,4 +442,88 @@ int cs_output_rule(const struct cs_model *m, const char *op,
 
 void cs_outrule_free(struct cs_outrule *r);
 
+/* ---- B. the TensorIterator a shared kernel builds ---- */
+
+struct cs_iterrule {
+	int rule;            /* enum cs_rule: CS_RULE_UNKNOWN when none read */
+	char *builder;       /* "TensorIterator::unary_float_op",
+	                        "build_borrowing_binary_op",
+	                        "TensorIteratorConfig()...build()" (owned) */
+	char *in;            /* the function that calls it (owned) */
+	struct cs_loc at;    /* the call */
+	char *stub_args;     /* what the stub gets after the iterator, as
+	                        written, ", "-joined: the arguments after
+	                        (device, iter) of its call, or those after it
+	                        in the call it is passed to
+	                        ("Scalar(eps ? eps.value() : -1.0)"); NULL
+	                        when none or STUB not reached (owned) */
+	struct cs_loc stub_at; /* that reach */
+	char *why;           /* one line for people (owned) */
+};
+
+/* cs_iter_rule: the output dtype rule of the shared kernel KERNEL (an
+ * identifier: the value of a `CPU, CUDA: K` line) when it is not
+ * structured, from the TensorIterator it builds: its definitions in
+ * namespace at::native (outside cpu/), then the functions they call
+ * (followed as cs_discover does, breadth first, at most CS_CPU_DEPTH
+ * calls deep), until one builds an iterator with a builder of
+ * TensorIterator.h (2.6.0): TensorIterator::unary_op, borrowing_unary_op,
+ * binary_op, borrowing_binary_op, nullary_op, borrowing_nullary_op ->
+ * same; unary_float_op, binary_float_op -> float; comparison_op -> bool;
+ * the build_* helpers of cs_output_rule; a TensorIteratorConfig() chain
+ * (read as cs_output_rule reads build(TensorIteratorConfig()...); one
+ * with .check_all_same_dtype(false) and neither promotion nor a static
+ * dtype: mixed, the output's dtype is the out tensor's, complex_out).
+ * logit_out -> unary_op_impl_float_out -> TensorIterator::unary_float_op:
+ * float.  STUB (or NULL): the stub whose arguments to record (stub_args).
+ * Fills *out (cs_iterrule_free) and returns out->rule. */
+int cs_iter_rule(const struct cs_model *m, const char *kernel,
+                 const char *stub, struct cs_iterrule *out);
+
+void cs_iterrule_free(struct cs_iterrule *r);
+
+/* ---- the stub's function type ---- */
+
+enum cs_param_kind {
+	CS_PARAM_OTHER = 0,  /* Generator, a tensor, ... */
+	CS_PARAM_SCALAR,     /* const Scalar&, Scalar */
+	CS_PARAM_INT,        /* int64_t, int, long */
+	CS_PARAM_DOUBLE,     /* double, float */
+	CS_PARAM_BOOL,
+	CS_PARAM_OPT_DOUBLE, /* std::optional<double> */
+	CS_PARAM_OPT_INT     /* std::optional<int64_t> */
+};
+
+struct cs_param {
+	char *type;          /* as written, trimmed ("const Scalar&") (owned) */
+	char *name;          /* the parameter's name, or NULL (owned) */
+	int kind;            /* enum cs_param_kind */
+};
+
+struct cs_signature {
+	int found;
+	struct cs_loc at;    /* the DECLARE_DISPATCH */
+	char *type;          /* the function type, alias resolved:
+	                        "void(*)(TensorIteratorBase&, const Scalar& a)"
+	                        (owned) */
+	int iterator;        /* its first parameter is a TensorIterator(Base)& */
+	struct cs_param *params; /* the parameters after the first (owned) */
+	size_t nparams;
+	char *why;           /* when !found (owned) */
+};
+
+/* cs_stub_signature: the function type of stub STUB, from its
+ * DECLARE_DISPATCH(TYPE, STUB) (a header's first): TYPE written as a
+ * function pointer `void(*)(...)`, or an alias of one declared by `using
+ * NAME = ...;` or `typedef R (*NAME)(...);` in the same file or another
+ * header under CS_NATIVE_REL (UnaryOps.h: using unary_fn_with_scalar =
+ * void(*)(TensorIteratorBase&, const Scalar& a)).  The parameters after
+ * the iterator are what the stub's kernel takes besides it: logit_stub
+ * one Scalar, round_decimals_stub one int64_t.  Returns 0 (out->found),
+ * or -1 with out->why.  Free with cs_signature_free. */
+int cs_stub_signature(const struct cs_model *m, const char *stub,
+                      struct cs_signature *out);
+
+void cs_signature_free(struct cs_signature *s);
+
 #endif

@@ -161,6 +161,11 @@ struct priv {
 	char **lits;             /* host string literals cut at '{', without a
 	                            trailing '_', 3 bytes or more; sorted */
 	size_t nlits, caplits;
+	char **sufs;             /* literals the host appends to a name it
+	                            builds ("_alpha" of op_name + "_alpha",
+	                            of fmt::format("{}_alpha", op_name)) */
+	size_t nsufs, capsufs;
+	int sufs_done;
 	struct caps cap;         /* per model: two models may coexist */
 };
 
@@ -1552,6 +1557,36 @@ int hs_xfail_names_op(const char *key, const char *op)
 	return key[i] == '\0' && op[i] == '\0' && strchr(key, '.') != NULL;
 }
 
+char *hs_xfail_op(const char *key, int (*is_op)(const char *name, void *arg),
+                  void *arg)
+{
+	static const char nnf[] = "nn.functional.";
+	const char *t;
+	char *s, *u, *p;
+	size_t n;
+	if (is_op(key, arg))
+		return xstrdup(key);
+	if (strncmp(key, nnf, sizeof nnf - 1) == 0 &&
+	    is_op(key + sizeof nnf - 1, arg))
+		return xstrdup(key + sizeof nnf - 1);
+	s = xstrdup(key);
+	for (p = s; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	if (is_op(s, arg))
+		return s;
+	t = strncmp(key, nnf, sizeof nnf - 1) == 0 ? s + sizeof nnf - 1 : s;
+	u = xstrdup(t);
+	free(s);
+	for (n = strlen(u); n-- > 3;) {
+		u[n] = '\0';
+		if (is_op(u, arg))
+			return u;
+	}
+	free(u);
+	return NULL;
+}
+
 static void scan_python(struct hs_model *m, size_t file, const char *t,
                         size_t n, struct mk_re *re)
 {
@@ -1616,10 +1651,13 @@ static void compile_patterns(struct priv *p)
 	re_compile(&p->re_hostname, "\\bhost_name\\s*\\(\\s*\"(\\w+)\"", 0);
 	re_compile(&p->re_kvoid,
 	           "\\b(?:kernel\\s+void|void\\s+kernel)\\s+(\\w+)\\s*\\(", 0);
+	/* NAME = {, NAME |= {, NAME.update({, and the annotated assignment
+	 * NAME: dict[str, list | None] = { (a statement of its own line) */
 	re_compile(&p->re_xlist,
-	           "\\b(\\w*(?i:xfail|skip)\\w*)\\s*(?:\\.\\s*update\\s*\\(\\s*|"
-	           "[|+]?=\\s*)([\\[{(])",
-	           0);
+	           "(?|^[ \\t]*(\\w*(?i:xfail|skip)\\w*)\\s*:[^=\\n]*[^=\\n|+<>!]="
+	           "\\s*|\\b(\\w*(?i:xfail|skip)\\w*)\\s*(?:\\.\\s*update\\s*\\(\\s*|"
+	           "[|+]?=\\s*))([\\[{(])",
+	           PCRE2_MULTILINE);
 	/* the stub is the last argument: the ')' that ends the line */
 	re_compile(&p->re_decl,
 	           "\\bDECLARE_DISPATCH\\s*\\([^;]*?,\\s*(\\w+)\\s*\\)[ \\t\\r]*;?"
@@ -1630,9 +1668,11 @@ static void compile_patterns(struct priv *p)
 	           "\\bstruct\\s+(\\w+_functor)\\s*(?:final\\s*)?(?::[^{;]*)?\\{", 0);
 	/* test_mps.py: upper-case constants only (see hostscan.h) */
 	re_compile(&p->re_tlist,
+	           "(?|^[ \\t]*([A-Z0-9_]*(?:XFAIL|SKIP|BLOCKLIST)[A-Z0-9_]*)\\s*:"
+	           "[^=\\n]*[^=\\n|+<>!]=\\s*|"
 	           "\\b([A-Z0-9_]*(?:XFAIL|SKIP|BLOCKLIST)[A-Z0-9_]*)\\s*"
-	           "(?:\\.\\s*update\\s*\\(\\s*|[|+]?=\\s*)([\\[{(])",
-	           0);
+	           "(?:\\.\\s*update\\s*\\(\\s*|[|+]?=\\s*))([\\[{(])",
+	           PCRE2_MULTILINE);
 	p->re_ready = 1;
 }
 
@@ -1925,6 +1965,75 @@ int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix)
 	return 0;
 }
 
+/* The literals of host code that end a name the host builds: a literal
+ * written after '+' ("op_name + \"_alpha\""), or a format string starting
+ * with "{}" ("{}_alpha"), taken without the "{}".  Found once, on the
+ * first question. */
+static void index_suffixes(struct priv *p)
+{
+	size_t f;
+	if (p->sufs_done)
+		return;
+	p->sufs_done = 1;
+	for (f = 0; f < p->nidtext; f++) {
+		const char *t = p->idtext[f];
+		size_t n = p->idlen[f], i = 0;
+		while (i < n) {
+			size_t e, a, b, q;
+			if (t[i] != '"' && t[i] != '\'') {
+				i++;
+				continue;
+			}
+			e = lex_skip_literal(t, n, i);
+			if (t[i] != '"' || e - i < 3 || t[e - 1] != '"') {
+				i = e;
+				continue;
+			}
+			a = i + 1;
+			b = e - 1;
+			q = i;
+			while (q > 0 && is_space(t[q - 1]))
+				q--;
+			if (b - a > 2 && t[a] == '{' && t[a + 1] == '}')
+				a += 2;
+			else if (!(q > 0 && t[q - 1] == '+'))
+				a = b;
+			if (b > a && b - a < 128) {
+				size_t k;
+				int ok = 1;
+				for (k = a; k < b && ok; k++)
+					ok = id_char(t[k]);
+				if (ok) {
+					GROW(p->sufs, p->nsufs, p->capsufs);
+					p->sufs[p->nsufs++] = xstrndup(t + a, b - a);
+				}
+			}
+			i = e;
+		}
+	}
+}
+
+int hs_kernel_built(const struct hs_model *m, const char *name)
+{
+	struct priv *p = m->priv;
+	size_t n = strlen(name), i;
+	index_strings(p);
+	index_suffixes(p);
+	for (i = 0; i < p->nsufs; i++) {
+		size_t k = strlen(p->sufs[i]);
+		char *head;
+		int hit;
+		if (k >= n || strcmp(name + n - k, p->sufs[i]) != 0)
+			continue;
+		head = xstrndup(name, n - k);
+		hit = hs_map_get(&p->reqnames, head) >= 0;
+		free(head);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
 int hs_defined(const struct hs_model *m, const char *name)
 {
 	const struct priv *p = m->priv;
@@ -2066,6 +2175,7 @@ void hs_free(struct hs_model *m)
 			re_free(&p->re_kvoid);
 		}
 		lex_strv_free(p->lits, p->nlits);
+		lex_strv_free(p->sufs, p->nsufs);
 		free(p);
 	}
 	free(m->root);

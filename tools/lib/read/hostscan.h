@@ -189,8 +189,19 @@ struct hs_xfail {             /* an entry of an xfail / skip list */
 /* hs_xfail_names_op: 1 when the xfail key KEY (an OpInfo name) names
  * operator OP (a base name): KEY is OP, or "nn.functional." + OP, or
  * KEY with its dots made '_' is OP ("special.i0e" names special_i0e).
- * The rule of mps-verify's xfail-leftover. */
+ * The exact forms only; hs_xfail_op also reads variant names. */
 int hs_xfail_names_op(const char *key, const char *op);
+
+/* hs_xfail_op: the operator an xfail key KEY names, given IS_OP(name,
+ * arg), 1 when name is an operator's base name: KEY itself, KEY without
+ * "nn.functional.", KEY with its dots made '_', else the longest start of
+ * that (at least 3 characters) that is an operator: the test suite names
+ * entries OpInfo name + variant_test_name ("scatter_reduceamax",
+ * "divno_rounding_mode" name scatter_reduce and div).  malloc'd (caller
+ * frees); NULL when none.  The rule of mps-verify's xfail-leftover and
+ * of the entries mps-migrate deletes. */
+char *hs_xfail_op(const char *key, int (*is_op)(const char *name, void *arg),
+                  void *arg);
 
 struct hs_decl {              /* DECLARE_DISPATCH(type, stub) */
 	char *stub;
@@ -255,6 +266,15 @@ int hs_kernel_requested(const struct hs_model *m, const char *name);
  * assembled from pieces that are not literals is not seen (unused-kernel
  * is a warning). */
 int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix);
+
+/* hs_kernel_built: 1 when host code builds the kernel name NAME from
+ * pieces: NAME is H + S where S is a literal the host appends to a name
+ * (written after '+', as op_name + "_alpha", or a format string "{}S")
+ * and H is a whole string literal of host code or a kernel name it asks
+ * for (add_sub_alpha_kernel(iter, alpha, "add") beside
+ * exec_binary_kernel(iter, op_name + "_alpha", alpha): add_alpha is
+ * built).  For mps-verify's unused-kernel, with hs_kernel_requested. */
+int hs_kernel_built(const struct hs_model *m, const char *name);
 
 /* hs_defined: 1 when some host file defines a function NAME (as
  * hs_defs_named, macro-generated ones included) or #defines a macro
