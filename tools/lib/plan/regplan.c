@@ -6,6 +6,10 @@
 #include "edit/edit.h"
 #include "base/scan.h"
 #include "base/walk.h"
+#include "base/lex.h"
+#include "read/clangfmt.h"
+
+#include <ctype.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,6 +109,26 @@ static size_t match_brace(const char *t, size_t len, size_t open)
 			depth++;
 		else if (c == '}' && --depth == 0)
 			return i + 1;
+	}
+	return len;
+}
+
+/* the offset of the ')' matching the '(' at t[open] (literals skipped),
+ * or len */
+static size_t match_paren(const char *t, size_t len, size_t open)
+{
+	size_t i;
+	long depth = 0;
+	for (i = open; i < len; i++) {
+		char c = t[i];
+		if (c == '"' || c == '\'') {
+			i = lex_skip_literal(t, len, i) - 1;
+			continue;
+		}
+		if (c == '(')
+			depth++;
+		else if (c == ')' && --depth == 0)
+			return i;
 	}
 	return len;
 }
@@ -763,6 +787,353 @@ static int namespace_end(const char *c, size_t len, size_t *at)
 	return 0;
 }
 
+/* ---- lines within the file's column limit (clangfmt.h) ---- */
+
+/* the pieces of a condition `a || b || c` at top level (a copy each);
+ * one piece when it has no top-level || */
+static size_t or_pieces(const char *s, char **out, size_t max)
+{
+	size_t n = 0, i, start = 0, len = strlen(s);
+	long depth = 0;
+	for (i = 0; i + 1 < len && n + 1 < max; i++) {
+		if (s[i] == '"') {
+			for (i++; i < len && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			continue;
+		}
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')')
+			depth--;
+		else if (depth == 0 && s[i] == '|' && s[i + 1] == '|') {
+			size_t e = i;
+			while (e > start && s[e - 1] == ' ')
+				e--;
+			out[n++] = xstrndup(s + start, e - start);
+			i += 2;
+			while (i < len && s[i] == ' ')
+				i++;
+			start = i;
+			i--;
+		}
+	}
+	out[n++] = xstrdup(s + start);
+	return n;
+}
+
+/* a string literal "..." too wide for COL at column AT: split at blanks
+ * into adjacent literals (the compiler joins them), each piece's line
+ * within the limit where a blank allows; a copy, pieces joined by EOL and
+ * INDENT */
+static char *split_literal(const char *lit, size_t at, unsigned col,
+                           const char *eol, const char *indent)
+{
+	size_t n = strlen(lit), i = 1, room;
+	struct buf b;
+	if (!col || at + n + 1 <= col || n < 2 || lit[0] != '"' || lit[n - 1] != '"')
+		return xstrdup(lit);
+	buf_init(&b);
+	room = col > at + 3 ? col - at - 3 : 8;
+	while (i < n - 1) {
+		size_t take = n - 1 - i, k;
+		if (take > room) {
+			/* the last blank that fits (kept at the end of the piece) */
+			for (k = i + room; k > i && lit[k - 1] != ' '; k--)
+				;
+			take = k > i ? k - i : room;
+		}
+		if (b.len)
+			buf_printf(&b, "%s%s", eol, indent);
+		buf_printf(&b, "\"%.*s\"", (int)take, lit + i);
+		i += take;
+		room = col > strlen(indent) + 3 ? col - strlen(indent) - 3 : 8;
+	}
+	return b.data;
+}
+
+/* INDENT HEAD ARG, ARG, ... TAIL, where HEAD ends with '(' (a call or a
+ * function header) and TAIL starts with ')', written as clang-format
+ * would within st (PyTorch's BinPackArguments/Parameters false): on one
+ * line; else broken after '(' with every argument on the next line,
+ * ContinuationIndentWidth in; else one argument a line, aligned after
+ * '(' (Align) or indented (AlwaysBreak, DontAlign), or as many a line
+ * as fit with BinPackArguments.  An argument that still does not fit is
+ * broken after its top-level || and a string literal at its blanks.
+ * Every line ends with EOL. */
+static void fit_call(struct buf *b, const char *indent, const char *head,
+                     char *const *args, size_t na, const char *tail,
+                     const struct cf_style *st, const char *eol)
+{
+	size_t il = strlen(indent), hl = strlen(head), tl = strlen(tail), i;
+	size_t one = il + hl + tl, rest = tl;
+	unsigned lim = st->column ? st->column : (unsigned)-1;
+	char *cind = xasprintf("%s%*s", indent, (int)st->cont, "");
+	char *aind = xasprintf("%*s", (int)(il + hl), "");
+	for (i = 0; i < na; i++) {
+		one += strlen(args[i]) + (i ? 2 : 0);
+		rest += strlen(args[i]) + (i ? 2 : 0);
+	}
+	if (one <= lim) {
+		buf_printf(b, "%s%s", indent, head);
+		for (i = 0; i < na; i++)
+			buf_printf(b, "%s%s", i ? ", " : "", args[i]);
+		buf_printf(b, "%s%s", tail, eol);
+	} else if (strlen(cind) + rest <= lim) {
+		buf_printf(b, "%s%s%s%s", indent, head, eol, cind);
+		for (i = 0; i < na; i++)
+			buf_printf(b, "%s%s", i ? ", " : "", args[i]);
+		buf_printf(b, "%s%s", tail, eol);
+	} else {
+		int align = st->align == CF_ALIGN && il + hl + 24 <= lim;
+		const char *ai = align ? aind : cind;
+		buf_printf(b, "%s%s", indent, head);
+		if (!align)
+			buf_printf(b, "%s", eol);
+		size_t used = align ? il + hl : 0;
+		for (i = 0; i < na; i++) {
+			const char *end = i + 1 < na ? "," : tail;
+			size_t col = strlen(ai);
+			char *pieces[16];
+			size_t np = 1, k;
+			if (st->binpack && i > 0 && used > 0 &&
+			    used + 1 + strlen(args[i]) + strlen(end) <= lim) {
+				/* packed after the previous argument */
+				b->len -= strlen(eol);
+				b->data[b->len] = '\0';
+				buf_printf(b, " %s%s%s", args[i], end, eol);
+				used += 1 + strlen(args[i]) + strlen(end);
+				continue;
+			}
+			if (i > 0 || !align)
+				buf_puts(b, ai);
+			used = col + strlen(args[i]) + strlen(end);
+			if (col + strlen(args[i]) + strlen(end) > lim)
+				np = or_pieces(args[i], pieces, 16);
+			else
+				pieces[0] = xstrdup(args[i]);
+			for (k = 0; k < np; k++) {
+				const char *pe = k + 1 < np ? " ||" : end;
+				char *deep = xasprintf("%s%*s", ai, k ? (int)st->cont : 0, "");
+				char *lit = pieces[k][0] == '"'
+				                ? split_literal(pieces[k], strlen(deep), lim, eol,
+				                                deep)
+				                : xstrdup(pieces[k]);
+				if (k > 0)
+					buf_printf(b, "%s", deep);
+				buf_printf(b, "%s%s%s", lit, pe, eol);
+				free(lit);
+				free(deep);
+				free(pieces[k]);
+			}
+			if (np > 1)
+				used = 0; /* nothing packed after a broken argument */
+		}
+	}
+	free(cind);
+	free(aind);
+}
+
+/* ---- the host file's own conventions ---- */
+
+/* A host kernel of the file: `static void FN(TensorIteratorBase& ...) {`
+ * and the first kernel name its body asks for. */
+struct hostfn {
+	char *fn;
+	char *kname;        /* exec_*_kernel(iter, "KNAME"), or NULL */
+	size_t open, close; /* its body's braces (offsets in the masked text) */
+};
+
+static size_t host_functions(const char *code, const char *m, size_t len,
+                             struct hostfn **out)
+{
+	struct mk_re re, rk;
+	size_t ov[4], start = 0, n = 0, cap = 0;
+	struct hostfn *v = NULL;
+	re_compile(&re, "\\bstatic[ \\t]+void[ \\t]+(\\w+)[ \\t]*\\([ \\t]*"
+	                "(?:const[ \\t]+)?TensorIteratorBase[ \\t]*&", 0);
+	re_compile(&rk, "\\bexec_\\w+_kernel\\s*\\(\\s*\\w+\\s*,\\s*\"(\\w+)\"", 0);
+	while (start < len && re_match(&re, code, len, start, ov, 2)) {
+		const char *br = memchr(m + ov[1], '{', len - ov[1]);
+		const char *semi = memchr(m + ov[1], ';', len - ov[1]);
+		size_t ko[4];
+		start = ov[1];
+		if (!br || (semi && semi < br))
+			continue; /* a declaration */
+		GROW(v, n, cap);
+		v[n].fn = xstrndup(code + ov[2], ov[3] - ov[2]);
+		v[n].open = (size_t)(br - m);
+		v[n].close = match_brace(m, len, v[n].open);
+		v[n].kname = NULL;
+		if (re_match(&rk, m, v[n].close, v[n].open, ko, 2))
+			v[n].kname = xstrndup(m + ko[2], ko[3] - ko[2]);
+		start = v[n].close > start ? v[n].close : start;
+		n++;
+	}
+	re_free(&re);
+	re_free(&rk);
+	*out = v;
+	return n;
+}
+
+static void host_functions_free(struct hostfn *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		free(v[i].fn);
+		free(v[i].kname);
+	}
+	free(v);
+}
+
+/* The suffix the file's host kernels put after the kernel name they ask
+ * for: "_kernel" (UnaryKernel.mm's erfcx_kernel asks "erfcx"),
+ * "_mps_kernel" (BinaryKernel.mm's hypot_mps_kernel); the most common,
+ * the later one on a tie; "_mps_kernel" when no function tells. */
+static const char *learn_suffix(const struct hostfn *v, size_t n, char **own)
+{
+	size_t i, j, best = 0;
+	const char *pick = NULL;
+	*own = NULL;
+	for (i = 0; i < n; i++) {
+		size_t kl, c = 0;
+		if (!v[i].kname || strncmp(v[i].fn, v[i].kname, kl = strlen(v[i].kname)) ||
+		    v[i].fn[kl] != '_')
+			continue;
+		for (j = 0; j < n; j++) {
+			size_t jl;
+			if (v[j].kname && !strncmp(v[j].fn, v[j].kname, jl = strlen(v[j].kname)) &&
+			    strcmp(v[j].fn + jl, v[i].fn + kl) == 0)
+				c++;
+		}
+		if (c >= best) {
+			best = c;
+			pick = v[i].fn + kl;
+		}
+	}
+	if (!pick)
+		return "_mps_kernel";
+	*own = xstrdup(pick);
+	return *own;
+}
+
+/* s with its blank runs made one space, malloc'd */
+static char *squeeze(const char *s)
+{
+	char *o = xmalloc(strlen(s) + 1), *w = o;
+	int blank = 0;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+			blank = 1;
+			continue;
+		}
+		if (blank && w > o)
+			*w++ = ' ';
+		blank = 0;
+		*w++ = *s;
+	}
+	*w = '\0';
+	return o;
+}
+
+/* LIT (a literal, quotes included) with its first FROM replaced by TO */
+static char *replace_first(const char *lit, const char *from, const char *to)
+{
+	const char *at = from && *from ? strstr(lit, from) : NULL;
+	if (!at)
+		return xstrdup(lit);
+	return xasprintf("%.*s%s%s", (int)(at - lit), lit, to, at + strlen(from));
+}
+
+static char *check_cond(unsigned allowed, const char *dt, char **adesc,
+                        char **rdesc);
+
+/* The arguments of the host stub's TORCH_CHECK_TYPE (args[0] the
+ * condition), worded as the file's own checks word theirs: a check of the
+ * same condition gives its message, with its function's or kernel's name
+ * made ours (BinaryKernel.mm: "zeta_mps not implemented for non-floating
+ * types"); a message "... not implemented for ..." of another condition
+ * gives the same shape, naming the dtypes refused; else "OP on MPS
+ * supports only DESC inputs, got " and the dtype.  Returns the count
+ * (at most 4); *how says which. */
+static size_t check_args(const char *op, const char *name, const char *fn,
+                         unsigned allowed, const struct hostfn *v, size_t nv,
+                         const char *m, char **args, const char **how)
+{
+	static const char dt[] = "iter.common_dtype()";
+	char *adesc, *rdesc, *cond = check_cond(allowed, dt, &adesc, &rdesc);
+	char *ncond = squeeze(cond);
+	char *tmpl = NULL;
+	const struct hostfn *tv = NULL;
+	size_t n = 0, i;
+	args[n++] = cond;
+	*how = "default";
+	for (i = 0; i < nv && n == 1; i++) {
+		size_t k;
+		for (k = v[i].open; k + 17 < v[i].close && n == 1; k++) {
+			size_t o, c, na, j;
+			char **a, *c0;
+			if (!(m[k] == 'T' && strncmp(m + k, "TORCH_CHECK_TYPE", 16) == 0 &&
+			      (k == 0 || !(isalnum((unsigned char)m[k - 1]) || m[k - 1] == '_'))))
+				continue;
+			o = k + 16;
+			while (o < v[i].close && (m[o] == ' ' || m[o] == '\t' ||
+			                          m[o] == '\n' || m[o] == '\r'))
+				o++;
+			if (o >= v[i].close || m[o] != '(')
+				continue;
+			c = match_paren(m, v[i].close, o);
+			if (c >= v[i].close)
+				continue;
+			a = lex_split_args(m, o, c, &na);
+			c0 = na >= 2 ? squeeze(a[0]) : NULL;
+			if (c0 && strcmp(c0, ncond) == 0 && a[1][0] == '"') {
+				/* the same check: its words, the name made ours */
+				args[n++] = strstr(a[1], v[i].fn) ? replace_first(a[1], v[i].fn, fn)
+				            : replace_first(a[1], v[i].kname, name);
+				for (j = 2; j < na && n < 4; j++)
+					args[n++] = xstrdup(a[j]);
+				*how = "same";
+			} else if (c0 && !tmpl && a[1][0] == '"' &&
+			           strstr(a[1], " not implemented for ")) {
+				tmpl = xstrdup(a[1]);
+				tv = &v[i];
+			}
+			free(c0);
+			lex_strv_free(a, na);
+			k = c;
+		}
+	}
+	if (n == 1 && tmpl) {
+		/* its shape: SUBJECT ... not implemented for REFUSED types */
+		const char *subj_n = NULL, *subj = NULL, *rest, *nif;
+		if (strncmp(tmpl + 1, tv->fn, strlen(tv->fn)) == 0) {
+			subj_n = tv->fn;
+			subj = fn;
+		} else if (tv->kname && strncmp(tmpl + 1, tv->kname, strlen(tv->kname)) == 0) {
+			subj_n = tv->kname;
+			subj = name;
+		}
+		if (subj) {
+			rest = tmpl + 1 + strlen(subj_n);
+			nif = strstr(rest, " not implemented for ");
+			args[n++] = xasprintf("\"%s%.*s not implemented for %s types\"",
+			                      subj, (int)(nif - rest), rest, rdesc);
+			*how = "shape";
+		}
+	}
+	if (n == 1) {
+		args[n++] = xasprintf("\"%s on MPS supports only %s inputs, got \"",
+		                      op, adesc);
+		args[n++] = xstrdup(dt);
+	}
+	free(tmpl);
+	free(ncond);
+	free(adesc);
+	free(rdesc);
+	return n;
+}
+
 static int plan_host(struct rg_plan *p, const char *root,
                      const struct rg_file *ef, const struct rg_request *rq,
                      const char *stub)
@@ -779,8 +1150,6 @@ static int plan_host(struct rg_plan *p, const char *root,
 	const char *exec = kind == MR_UNARY || kind == MR_UNARY_ALPHA
 	                       ? "exec_unary_kernel"
 	                       : "exec_binary_kernel";
-	char *check = NULL;
-
 	own = xasprintf("%s_stub", name);
 	own_stub = strcmp(own, stub) == 0;
 	free(own);
@@ -868,10 +1237,14 @@ static int plan_host(struct rg_plan *p, const char *root,
 	} else {
 		size_t fo[4], ro[4], fn_end = 0, reg_off = 0;
 		int have_fn, have_reg, semi = 1, amp = 1;
-		char *fn, *regline, *bind = xstrdup("  ");
-		const char *sig = mr_kind_alpha(kind)
-		                      ? "TensorIteratorBase& iter, const Scalar& alpha"
-		                      : "TensorIteratorBase& iter";
+		char *fn, *regline, *bind = xstrdup("  "), *fname, *sigbuf;
+		const char *sig;
+		sigbuf = mr_kind_alpha(kind)
+		             ? xasprintf("TensorIteratorBase& iter, %s",
+		                         rq->scalar_decl ? rq->scalar_decl
+		                                         : "const Scalar& alpha")
+		             : xstrdup("TensorIteratorBase& iter");
+		sig = sigbuf;
 
 		have_fn = find_last("^([ \\t]*)static[ \\t]+void[ \\t]+\\w+[ \\t]*\\("
 		                    "[ \\t]*(?:const[ \\t]+)?TensorIteratorBase[ \\t]*&",
@@ -910,35 +1283,65 @@ static int plan_host(struct rg_plan *p, const char *root,
 			semi = e < len && m[e] == ';';
 			reg_off = text_next_line(t, len, e > 0 ? e - 1 : 0);
 		}
-		if (rq->check) {
-			char *cont = xasprintf("%s%*s", bind, 17, "");
-			char *c = rg_check_text(rq->op ? rq->op : name, rq->check, eol,
-			                        cont);
-			if (c)
-				check = xasprintf("%s%s%s", bind, c, eol);
-			free(c);
-			free(cont);
-			it->check = check != NULL;
+		{
+			/* the file's conventions: its kernels' names, its checks'
+			 * words, its clang-format column limit */
+			struct hostfn *hv;
+			size_t nh = host_functions(code, m, len, &hv), na, k;
+			char *own = NULL, *args[6], *hd, *ex, *q;
+			struct buf fb;
+			struct cf_style st;
+			const char *how = NULL;
+			cf_style_for(root, cf_lang_of(ef->display), &st);
+			fname = xasprintf("%s%s", name, learn_suffix(hv, nh, &own));
+			free(own);
+			buf_init(&fb);
+			hd = xasprintf("static void %s(", fname);
+			args[0] = "TensorIteratorBase& iter";
+			args[1] = (char *)(rq->scalar_decl ? rq->scalar_decl
+			                                   : "const Scalar& alpha");
+			fit_call(&fb, "", hd, args, mr_kind_alpha(kind) ? 2 : 1, ") {", &st,
+			         eol);
+			free(hd);
+			if (rq->check && (rq->check & RG_ALL_DTYPES) != RG_ALL_DTYPES) {
+				na = check_args(rq->op ? rq->op : name, name, fname, rq->check,
+				                hv, nh, m, args, &how);
+				fit_call(&fb, bind, "TORCH_CHECK_TYPE(", args, na, ");", &st, eol);
+				for (k = 0; k < na; k++)
+					free(args[k]);
+				it->check = 1;
+			}
+			ex = xasprintf("lib.%s(", exec);
+			q = xasprintf("\"%s\"", name);
+			na = 0;
+			args[na++] = "iter";
+			args[na++] = q;
+			if (mr_kind_alpha(kind)) {
+				args[na++] = (char *)(rq->scalar_pass ? rq->scalar_pass : "alpha");
+				if (rq->scalar_dtype)
+					args[na++] = (char *)rq->scalar_dtype;
+			}
+			fit_call(&fb, bind, ex, args, na, ");", &st, eol);
+			free(ex);
+			free(q);
+			buf_printf(&fb, "}%s", eol);
+			fn = fb.data;
+			host_functions_free(hv, nh);
+			p->check_words = !how ? 0 : strcmp(how, "same") == 0 ? 2
+			                 : strcmp(how, "shape") == 0 ? 3 : 1;
+			p->column = st.column;
+			snprintf(p->column_source, sizeof p->column_source, "%s",
+			         st.source);
 		}
-		fn = mr_kind_alpha(kind)
-		         ? xasprintf("static void %s_mps_kernel(%s) {%s%s%slib.%s(iter, "
-		                     "\"%s\", alpha);%s}%s",
-		                     name, sig, eol, check ? check : "", bind, exec, name,
-		                     eol, eol)
-		         : xasprintf("static void %s_mps_kernel(%s) {%s%s%slib.%s(iter, "
-		                     "\"%s\");%s}%s",
-		                     name, sig, eol, check ? check : "", bind, exec, name,
-		                     eol, eol);
-		free(check);
-		regline = xasprintf("REGISTER_DISPATCH(%s, %s%s_mps_kernel)%s", stub,
-		                    amp ? "&" : "", name, semi ? ";" : "");
+		regline = xasprintf("REGISTER_DISPATCH(%s, %s%s)%s", stub,
+		                    amp ? "&" : "", fname, semi ? ";" : "");
 		if (have_fn && have_reg && fn_end <= ro[0]) {
 			struct rg_item *r2;
 			char *rind = xstrndup(t + ro[2], ro[3] - ro[2]);
 			buf_puts(&b, eol);
 			buf_puts(&b, fn);
 			it->off = fn_end;
-			it->label = xasprintf("static void %s_mps_kernel(%s)", name, sig);
+			it->label = xasprintf("static void %s(%s)", fname, sig);
 			r2 = new_item(p, RG_HOST_STUB, RG_HOST);
 			r2->off = reg_off;
 			r2->text = xasprintf("%s%s%s", rind, regline, eol);
@@ -959,6 +1362,8 @@ static int plan_host(struct rg_plan *p, const char *root,
 				        ? "UnaryKernel.mm"
 				        : "BinaryKernel.mm");
 				free(fn);
+				free(fname);
+				free(sigbuf);
 				free(regline);
 				free(bind);
 				buf_free(&b);
@@ -974,9 +1379,11 @@ static int plan_host(struct rg_plan *p, const char *root,
 			if (!next_line_blank(t, len, at))
 				buf_puts(&b, eol);
 			it->off = at;
-			it->label = xasprintf("static void %s_mps_kernel(%s)", name, sig);
+			it->label = xasprintf("static void %s(%s)", fname, sig);
 		}
 		free(fn);
+		free(fname);
+		free(sigbuf);
 		free(regline);
 		free(bind);
 	}
@@ -1196,29 +1603,49 @@ static void join_desc(struct buf *b, const struct terms *x)
 		           x->d[i]);
 }
 
+/* the condition letting through ALLOWED (on the dtype expression DT),
+ * malloc'd; *adesc the words for the allowed dtypes ("floating-point
+ * and integral"), *rdesc for the others ("complex") */
+static char *check_cond(unsigned allowed, const char *dt, char **adesc,
+                        char **rdesc)
+{
+	struct terms a, r;
+	struct buf b, d, e;
+	size_t i;
+	/* the allowed dtypes, always: one this set does not name (uint16,
+	 * float8, ...) is refused too, with the message, instead of reaching
+	 * a kernel that is not there */
+	terms_of(allowed & RG_ALL_DTYPES, &a, dt);
+	terms_of(~allowed & RG_ALL_DTYPES, &r, dt);
+	buf_init(&b);
+	for (i = 0; i < a.nt; i++)
+		buf_printf(&b, "%s%s", i ? " || " : "", a.t[i]);
+	buf_init(&d);
+	join_desc(&d, &a);
+	buf_init(&e);
+	join_desc(&e, &r);
+	*adesc = d.data ? d.data : xstrdup("");
+	*rdesc = e.data ? e.data : xstrdup("");
+	terms_free(&a);
+	terms_free(&r);
+	return b.data;
+}
+
 char *rg_check_text(const char *op, unsigned allowed, const char *eol,
                     const char *indent)
 {
 	static const char dt[] = "iter.common_dtype()";
-	struct terms a;
-	struct buf b;
-	size_t i;
+	char *cond, *adesc, *rdesc, *t;
 	allowed &= RG_ALL_DTYPES;
 	if (allowed == 0 || allowed == RG_ALL_DTYPES)
 		return NULL;
-	/* the allowed dtypes, always: one this set does not name (uint16,
-	 * float8, ...) is refused too, with the message, instead of reaching
-	 * a kernel that is not there */
-	terms_of(allowed, &a, dt);
-	buf_init(&b);
-	buf_puts(&b, "TORCH_CHECK_TYPE(");
-	for (i = 0; i < a.nt; i++)
-		buf_printf(&b, "%s%s", i ? " || " : "", a.t[i]);
-	buf_printf(&b, ",%s%s\"%s on MPS supports only ", eol, indent, op);
-	join_desc(&b, &a);
-	buf_printf(&b, " inputs, got \", %s);", dt);
-	terms_free(&a);
-	return b.data;
+	cond = check_cond(allowed, dt, &adesc, &rdesc);
+	t = xasprintf("TORCH_CHECK_TYPE(%s,%s%s\"%s on MPS supports only %s "
+	              "inputs, got \", %s);", cond, eol, indent, op, adesc, dt);
+	free(cond);
+	free(adesc);
+	free(rdesc);
+	return t;
 }
 
 const char *rg_what_name(enum rg_what w)

@@ -109,6 +109,21 @@ struct rg_request {
 	unsigned check;        /* host dtype check: the input dtypes the stub
 	                          lets through, a bit (1u << i) per mr_dtypes[i];
 	                          0: no check.  See rg_check_text. */
+	/* -alpha kinds: the scalar (mps-migrate's mg_plan scalar_*); NULL
+	 * each: const Scalar& alpha, passed as alpha, no dtype */
+	const char *scalar_decl;  /* the host stub's parameter: "const Scalar&
+	                             eps", "int64_t decimals" */
+	const char *scalar_pass;  /* what it hands exec_*_kernel: "eps",
+	                             "Scalar(decimals)" */
+	const char *scalar_dtype; /* the scalar's dtype argument
+	                             ("ScalarType::Float"): the alpha type
+	                             of the kernels it asks for; NULL: the
+	                             iterator's common dtype (the host's
+	                             default) */
+	int opmath;            /* the CPU kernel computes half and bfloat in
+	                          float: binary kinds register with
+	                          REGISTER_OPMATH_BINARY_OP (or a helper that
+	                          expands to it) where the file has it */
 };
 
 struct rg_plan {
@@ -122,6 +137,13 @@ struct rg_plan {
 	int functor_exists;    /* NAME_functor (or DEFINE_*FUNCTOR(NAME)) is
 	                          in the kernel file already */
 	int host_ti;           /* the host stub uses REGISTER_UNARY_TI_DISPATCH */
+	int check_words;       /* the dtype check's message: 0 none, 1 the
+	                          default words, 2 those of the file's check of
+	                          the same condition, 3 the shape of the file's
+	                          "... not implemented for ..." checks */
+	unsigned column;       /* the host file's column limit (clangfmt.h),
+	                          0 none; when a function stub is planned */
+	char column_source[64];/* where it comes from */
 	const char *ns_metal, *ns_c10; /* private: prefixes of the skeleton */
 };
 
