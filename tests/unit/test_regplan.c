@@ -203,7 +203,9 @@ static void test_host_stub(void **state)
 	free(host);
 	rg_plan_free(&p);
 
-	/* a dtype check: the function form, the check first in the body */
+	/* a dtype check: the function form, the check first in the body,
+	 * within 80 columns (no .clang-format under the root: LLVM's
+	 * default), an argument a line once broken */
 	rq = float_request("frac");
 	rq.host = 1;
 	rq.op = "frac";
@@ -212,9 +214,11 @@ static void test_host_stub(void **state)
 	assert_non_null(strstr(host,
 	    "static void frac_mps_kernel(TensorIteratorBase& iter) {\n"
 	    "  TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()),\n"
-	    "                   \"frac on MPS supports only floating-point inputs, got \", "
-	    "iter.common_dtype());\n"
+	    "                   \"frac on MPS supports only floating-point inputs, got \",\n"
+	    "                   iter.common_dtype());\n"
 	    "  lib.exec_unary_kernel(iter, \"frac\");\n}\n"));
+	assert_int_equal(p.column, 80);
+	assert_int_equal(p.check_words, 1);
 	free(t);
 	free(host);
 	rg_plan_free(&p);
