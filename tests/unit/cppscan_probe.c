@@ -8,6 +8,7 @@
  *   cppscan_probe ROOT iter KERNEL[=STUB]...  the TensorIterator a shared
  *                                        kernel builds (+ the stub's args)
  *   cppscan_probe ROOT sig STUB...       the stub's function type
+ *   cppscan_probe ROOT opmath STUB...    half/bfloat computed in float
  *   cppscan_probe ROOT stats [N]         counts; load time in ms (best of N)
  *   cppscan_probe table NAME...          what a dispatch macro covers
  *
@@ -178,6 +179,15 @@ static void sig(const struct cs_model *m, const char *stub)
 	cs_signature_free(&s);
 }
 
+static void opmath(const struct cs_model *m, const char *stub)
+{
+	struct cs_opmath o;
+	cs_cpu_opmath(m, stub, &o);
+	printf("%s: %s\n  %s\n", stub, !o.found ? "unknown" : o.opmath ? "opmath" : "own",
+	       o.why);
+	cs_opmath_free(&o);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: cppscan_probe ROOT stubs|dtypes|rule|rules|stats ARGS..."
@@ -245,6 +255,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[2], "iter") == 0) {
 		for (i = 3; i < argc; i++)
 			iter(&m, argv[i]);
+	} else if (strcmp(argv[2], "opmath") == 0) {
+		for (i = 3; i < argc; i++)
+			opmath(&m, argv[i]);
 	} else if (strcmp(argv[2], "sig") == 0) {
 		for (i = 3; i < argc; i++)
 			sig(&m, argv[i]);

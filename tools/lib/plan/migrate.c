@@ -709,6 +709,13 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		p->dtsource = MG_DT_CPU;
 		set_alpha(p);
 	}
+	if (p->kind == MR_BINARY) {
+		/* REGISTER_OPMATH_BINARY_OP when the CPU kernel computes half
+		 * and bfloat in float */
+		p->have_opmath = 1;
+		cs_cpu_opmath(m, p->stub, &p->om);
+		p->opmath = p->om.opmath;
+	}
 	return 0;
 }
 
@@ -795,6 +802,12 @@ static int plan_registration(struct mg_plan *p)
 	rq.functor = 1;
 	rq.host = 1;
 	rq.check = p->check;
+	if (mr_kind_alpha(p->kind)) {
+		rq.scalar_decl = p->scalar_decl;
+		rq.scalar_pass = p->scalar_pass;
+		rq.scalar_dtype = p->scalar_dtype;
+	}
+	rq.opmath = p->opmath;
 	if (rg_plan(&p->rg, p->root, &rq, &kr, &hr) != 0) {
 		char *mr = rg_reasons(&p->rg, metal_ids), *hrs = rg_reasons(&p->rg, host_ids);
 		if (mr)
@@ -1098,6 +1111,8 @@ void mg_plan_free(struct mg_plan *p)
 		cs_outrule_free(&p->rule);
 	if (p->have_iter)
 		cs_iterrule_free(&p->iter);
+	if (p->have_opmath)
+		cs_opmath_free(&p->om);
 	if (p->have_sig)
 		cs_signature_free(&p->sig);
 	free(p->scalar_name);
@@ -1348,6 +1363,13 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 	} else if (p->dtsource == MG_DT_GIVEN) {
 		fputs("dtypes: given (--dtypes)\n", out);
 	}
+	if (p->have_opmath && p->om.opmath)
+		fprintf(out, "  computed in float for half and bfloat, as the CPU "
+		        "kernel does (%s at %s:%lu)%s\n", p->om.marker,
+		        p->om.marker_at.file, p->om.marker_at.line,
+		        p->rg_ok && p->rg.opmath ? ": REGISTER_OPMATH_BINARY_OP"
+		        : p->rg_ok ? "; the kernel file has no REGISTER_OPMATH_BINARY_OP"
+		                   : "");
 	if (p->npairs) {
 		fputs("  registered: ", out);
 		pairs_text(out, p->pairs, p->npairs);

@@ -134,6 +134,10 @@ struct mg_plan {
 	cs_dtset dropped;             /* CPU dtypes without a Metal type */
 	unsigned check;               /* host check: inputs let through (bits
 	                                 as regplan.h), 0 none */
+	int opmath;                   /* the CPU kernel computes half and
+	                                 bfloat in float (cs_cpu_opmath) */
+	int have_opmath;
+	struct cs_opmath om;          /* when have_opmath */
 
 	/* what is written */
 	int rg_ok;                    /* regplan planned (rg valid) */

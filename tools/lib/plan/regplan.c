@@ -390,8 +390,12 @@ static void blank_directives(char *m, size_t len)
 
 /* ---- planning the .metal file ---- */
 
+#define OPMATH_MACRO "REGISTER_OPMATH_BINARY_OP"
+
 struct kfile {
 	const struct rg_file *f;
+	int opmath_ok;       /* REGISTER_OPMATH_BINARY_OP is used or #defined
+	                        in the file, or #defined in c10/metal/ */
 	char *masked;        /* comments and #if 0 blanked */
 	char *code;          /* masked, directives blanked too */
 	struct mr_file mf;
@@ -542,6 +546,290 @@ static size_t pair_index(const struct mr_pair *list, size_t n,
 	return (size_t)-1;
 }
 
+/* ---- a kernel file that keeps its functors together ---- */
+
+/* 1 when top-level call c registers only NAME (at least once), any kind */
+static int call_names_only(const struct kfile *k, size_t c, const char *name)
+{
+	size_t j, n = 0;
+	for (j = 0; j < k->mf.nregs; j++) {
+		if (k->mf.regs[j].call != c)
+			continue;
+		if (strcmp(k->mf.regs[j].name, name) != 0)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/* the dtype class of input token d: 'f' float, half, bfloat; 'c' float2,
+ * half2; 'i' the integral ones and bool */
+static char dclass(const char *d)
+{
+	return is_float(d) ? 'f' : is_complex(d) ? 'c' : 'i';
+}
+
+/* the class of the inputs call c registers: 'f', 'c', 'i', or 'm' mixed,
+ * 0 none */
+static char call_class(const struct kfile *k, size_t c)
+{
+	size_t j;
+	char cl = 0;
+	for (j = 0; j < k->mf.nregs; j++) {
+		char x;
+		if (k->mf.regs[j].call != c)
+			continue;
+		x = dclass(k->mf.regs[j].in);
+		cl = !cl ? x : cl == x ? cl : 'm';
+	}
+	return cl;
+}
+
+/* The layout of the kernel file: 1 when it keeps its functors together
+ * and its registrations in blocks of their own (BinaryKernel.metal of
+ * PyTorch main: each functor followed by the next functor), 0 when each
+ * functor is followed by its own registrations (UnaryKernel.metal).  The
+ * functors are `struct X_functor {...};` and DEFINE_*FUNCTOR(X...) lines;
+ * what follows one (blanks, comments and preprocessor lines skipped) is
+ * another functor, X's registrations, or anything else; blocked when
+ * functors followed by a functor are at least two and more than those
+ * followed by their own registrations.  *end: the end (the start of the
+ * line after it) of the last functor before the file's first top-level
+ * registration call, 0 when none. */
+static int blocked_layout(const struct kfile *k, size_t *end)
+{
+	const char *c = k->code;
+	size_t len = k->f->len, start = 0, ov[6], first_call = len;
+	struct mk_re re;
+	struct fn {
+		size_t s, e;
+		char *name;
+	} *v = NULL;
+	size_t n = 0, cap = 0, i, stacked = 0, paired = 0;
+	if (k->mf.ncalls)
+		first_call = k->mf.calls[0].start;
+	re_compile(&re, "^[ \\t]*(?:struct[ \\t]+(\\w+)_functor\\b[^;{]*\\{|"
+	                "DEFINE_\\w*FUNCTOR\\s*\\(\\s*(\\w+))", PCRE2_MULTILINE);
+	while (start < len && re_match(&re, c, len, start, ov, 3)) {
+		size_t e;
+		GROW(v, n, cap);
+		if (ov[2] != (size_t)-1 && ov[3] > ov[2]) {
+			e = match_brace(c, len, ov[1] - 1);
+			while (e < len && (c[e] == ' ' || c[e] == '\t'))
+				e++;
+			if (e < len && c[e] == ';')
+				e++;
+			v[n].name = xstrndup(c + ov[2], ov[3] - ov[2]);
+		} else {
+			const char *semi = memchr(c + ov[1], ';', len - ov[1]);
+			e = semi ? (size_t)(semi - c) + 1 : text_next_line(c, len, ov[1]);
+			v[n].name = xstrndup(c + ov[4], ov[5] - ov[4]);
+		}
+		v[n].s = ov[0];
+		v[n].e = e;
+		start = e > ov[1] ? e : ov[1];
+		n++;
+	}
+	re_free(&re);
+	*end = 0;
+	for (i = 0; i < n; i++) {
+		size_t q = v[i].e, j;
+		while (q < len && (c[q] == ' ' || c[q] == '\t' || c[q] == '\n' ||
+		                   c[q] == '\r'))
+			q++;
+		if (i + 1 < n && q == v[i + 1].s)
+			stacked++;
+		else
+			for (j = 0; j < k->mf.ncalls; j++)
+				if (k->mf.calls[j].start == q) {
+					if (call_names_only(k, j, v[i].name))
+						paired++;
+					break;
+				}
+		if (v[i].e <= first_call)
+			*end = text_next_line(k->f->text, len, v[i].e > 0 ? v[i].e - 1 : 0);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	return stacked >= 2 && stacked > paired;
+}
+
+/* The blocks of registration calls: runs of top-level calls with no
+ * blank line (comments are blank in k->code) and no other code between
+ * them.  block[i] is the block of call i; returns the count. */
+static size_t call_blocks(const struct kfile *k, size_t *block)
+{
+	const char *c = k->code;
+	size_t i, nb = 0;
+	for (i = 0; i < k->mf.ncalls; i++) {
+		int split = i == 0;
+		if (i > 0) {
+			size_t a = k->mf.calls[i - 1].end, e = k->mf.calls[i].start, q;
+			int nl = 0;
+			for (q = a; q < e && !split; q++) {
+				if (c[q] == '\n') {
+					if (++nl >= 2)
+						split = 1;
+				} else if (c[q] != ' ' && c[q] != '\t' && c[q] != '\r') {
+					split = 1;
+				}
+			}
+		}
+		if (split)
+			nb++;
+		block[i] = nb - 1;
+	}
+	return nb;
+}
+
+/* Where a unit goes in a blocked file: after the last call, in the block
+ * holding most calls written with the same macro (and, for a core macro,
+ * of the same input class; the later block on a tie), that has that
+ * macro and class, extended over the calls that follow it registering
+ * the same NAME (another operator's calls stay together).  Returns the
+ * call index, or -1 when no block has such a call. */
+static long unit_anchor(const struct kfile *k, const size_t *block, size_t nb,
+                        const struct unit *u)
+{
+	size_t *count = xcalloc(nb + 1, sizeof *count), i, best_b = 0, best_n = 0;
+	char ucl = dclass(u->pairs[0].in);
+	int core = mr_core_find(u->macro, strlen(u->macro)) != NULL;
+	long at = -1;
+	for (i = 0; i < k->mf.ncalls; i++) {
+		const struct mr_call *c = &k->mf.calls[i];
+		if (strcmp(c->macro, u->macro) != 0 ||
+		    (core && call_class(k, i) != ucl))
+			continue;
+		if (++count[block[i]] >= best_n) {
+			best_n = count[block[i]];
+			best_b = block[i];
+		}
+	}
+	for (i = 0; best_n && i < k->mf.ncalls; i++) {
+		const struct mr_call *c = &k->mf.calls[i];
+		if (block[i] == best_b && strcmp(c->macro, u->macro) == 0 &&
+		    (!core || call_class(k, i) == ucl))
+			at = (long)i;
+	}
+	free(count);
+	if (at >= 0) {
+		/* the rest of that operator's run */
+		size_t j;
+		const char *nm = NULL;
+		for (j = 0; j < k->mf.nregs && !nm; j++)
+			if (k->mf.regs[j].call == (size_t)at)
+				nm = k->mf.regs[j].name;
+		while (nm && (size_t)at + 1 < k->mf.ncalls &&
+		       block[at + 1] == block[at] && call_names_only(k, (size_t)at + 1, nm))
+			at++;
+	}
+	return at;
+}
+
+/* the call a unit follows by class alone: the last call of the file, of
+ * the same kind, whose inputs are all of the unit's class */
+static long class_anchor(const struct kfile *k, int kind, const struct unit *u)
+{
+	size_t i, j;
+	long at = -1;
+	char ucl = dclass(u->pairs[0].in);
+	for (i = 0; i < k->mf.ncalls; i++) {
+		int same_kind = 0;
+		for (j = 0; j < k->mf.nregs; j++)
+			if (k->mf.regs[j].call == i && k->mf.regs[j].core->kind == kind)
+				same_kind = 1;
+		if (same_kind && call_class(k, i) == ucl)
+			at = (long)i;
+	}
+	return at;
+}
+
+/* Plan the units (and the functor, FUNCTOR set) of a blocked kernel file
+ * (blocked_layout): the functor after the last functor of the file's
+ * functor block (FEND), each unit in its block (unit_anchor), the units
+ * of one block together.  Returns 1 when planned, 0 when some unit has no
+ * block (the caller plans as for a file of groups). */
+static int plan_blocked(struct rg_plan *p, const struct kfile *k, int kind,
+                        const char *name, struct unit *units, size_t nunits,
+                        char *functor, const struct mr_pair *want,
+                        size_t nwant, size_t fend)
+{
+	const char *t = k->f->text, *eol = edit_eol(k->f->text, k->f->len);
+	size_t len = k->f->len, i, j;
+	size_t *block = xcalloc(k->mf.ncalls + 1, sizeof *block);
+	long anchor[MR_MAX_PAIRS];
+	int done[MR_MAX_PAIRS];
+	size_t nb = call_blocks(k, block);
+	struct buf b;
+
+	/* NAME registered already: the new calls join its last one */
+	long own = -1;
+	for (i = 0; i < k->mf.nregs; i++)
+		if (strcmp(k->mf.regs[i].name, name) == 0)
+			own = (long)k->mf.regs[i].call;
+	for (i = 0; i < nunits; i++) {
+		anchor[i] = own >= 0 ? own : unit_anchor(k, block, nb, &units[i]);
+		if (anchor[i] < 0)
+			anchor[i] = class_anchor(k, kind, &units[i]);
+		if (anchor[i] < 0) {
+			free(block);
+			return 0;
+		}
+		done[i] = 0;
+	}
+	if (functor && fend == 0) {
+		free(block);
+		return 0;
+	}
+	if (functor) {
+		struct rg_item *fi = new_item(p, RG_FUNCTOR, RG_KERNEL);
+		fi->off = fend;
+		buf_init(&b);
+		if (!prev_line_blank(t, len, fend))
+			buf_puts(&b, eol);
+		buf_puts(&b, functor);
+		if (!next_line_blank(t, len, fend))
+			buf_puts(&b, eol);
+		fi->text = b.data;
+		fi->label = xasprintf("struct %s_functor", name);
+		memcpy(fi->pairs, want, nwant * sizeof *want);
+		fi->npairs = nwant;
+	}
+	for (i = 0; i < nunits; i++) {
+		const struct mr_call *c;
+		struct rg_item *reg;
+		char *indent;
+		if (done[i])
+			continue;
+		c = &k->mf.calls[anchor[i]];
+		reg = new_item(p, RG_REG, RG_KERNEL);
+		reg->off = text_next_line(t, len, c->end > 0 ? c->end - 1 : 0);
+		reg->macro = mr_kind_macro(kind);
+		indent = indent_of(t, c->start);
+		buf_init(&b);
+		for (j = i; j < nunits; j++) {
+			size_t q;
+			if (done[j] || block[anchor[j]] != block[anchor[i]])
+				continue;
+			done[j] = 1;
+			buf_printf(&b, "%s%s%s%s", indent, units[j].call, c->semi ? ";" : "",
+			           eol);
+			reg->calls[reg->ncalls++] =
+			    xasprintf("%s%s", units[j].call, c->semi ? ";" : "");
+			for (q = 0; q < units[j].npairs; q++)
+				reg->pairs[reg->npairs++] = units[j].pairs[q];
+		}
+		reg->text = b.data;
+		reg->label = xstrdup(reg->calls[0]);
+		free(indent);
+	}
+	for (i = 0; i < nunits; i++)
+		free(units[i].call);
+	free(block);
+	return 1;
+}
+
 static int plan_metal(struct rg_plan *p, struct kfile *k,
                       const struct rg_request *rq)
 {
@@ -552,7 +840,8 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 	size_t nwant = rq->npairs;
 	size_t len = k->f->len, i, j, nmissing, off, nunits = 0, reg_off;
 	struct mr_pair missing[MR_MAX_PAIRS];
-	int used[MR_MAX_PAIRS];
+	int used[MR_MAX_PAIRS], opm[MR_MAX_PAIRS];
+	int opmath = rq->opmath && kind == MR_BINARY && k->opmath_ok;
 	struct unit units[MR_MAX_PAIRS];
 	struct rg_item *reg = NULL;
 	long anchor = -1;
@@ -607,8 +896,14 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 	}
 
 	if (nmissing > 0) {
-		/* helpers that register exactly a subset of what is missing */
+		/* helpers that register exactly a subset of what is missing; the
+		 * floating-point pairs of an opmath kernel only through helpers
+		 * of REGISTER_OPMATH_BINARY_OP, the others through the kind's */
+		int opm_pass;
 		memset(used, 0, sizeof used);
+		for (i = 0; i < nmissing; i++)
+			opm[i] = opmath && is_float(missing[i].in);
+		for (opm_pass = opmath ? 1 : 0; opm_pass >= 0; opm_pass--)
 		for (;;) {
 			const struct mr_helper *best = NULL;
 			struct mr_pair bp[MR_MAX_PAIRS];
@@ -620,12 +915,14 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 				int ok = 1;
 				if (h->end > reg_off)
 					continue;
-				hn = mr_helper_pairs(&k->mf, h, kind, hp);
+				hn = mr_helper_pairs_via(&k->mf, h, kind,
+				                         opm_pass ? OPMATH_MACRO
+				                                  : mr_kind_macro(kind), hp);
 				if (hn == 0 || hn <= bn)
 					continue;
 				for (j = 0; j < hn && ok; j++) {
 					size_t x = pair_index(missing, nmissing, &hp[j]);
-					ok = x != (size_t)-1 && !used[x];
+					ok = x != (size_t)-1 && !used[x] && opm[x] == opm_pass;
 				}
 				if (ok) {
 					best = h;
@@ -651,13 +948,13 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		}
 		for (i = 0; i < nmissing; i++) {
 			char *a;
+			const char *mac = opm[i] ? OPMATH_MACRO : mr_kind_macro(kind);
 			if (used[i])
 				continue;
 			a = pair_args(kind, &missing[i]);
 			units[nunits].pos = pair_index(want, nwant, &missing[i]);
-			units[nunits].call =
-			    xasprintf("%s(%s, %s)", mr_kind_macro(kind), name, a);
-			units[nunits].macro = mr_kind_macro(kind);
+			units[nunits].call = xasprintf("%s(%s, %s)", mac, name, a);
+			units[nunits].macro = mac;
 			units[nunits].pairs[0] = missing[i];
 			units[nunits].npairs = 1;
 			nunits++;
@@ -666,16 +963,41 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		qsort(units, nunits, sizeof *units, unit_cmp);
 	}
 
+	if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+metal[ \\t]*;",
+	                 PCRE2_MULTILINE, k->masked, len))
+		p->ns_metal = "";
+	if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+c10::metal[ \\t]*;",
+	                 PCRE2_MULTILINE, k->masked, len))
+		p->ns_c10 = "";
+	{
+		/* a file that keeps its functors together and its registrations
+		 * in blocks: each in its place (see regplan.h) */
+		size_t fend;
+		if ((nunits > 0 || (rq->functor && !functor_exists)) &&
+		    blocked_layout(k, &fend)) {
+			char *body = rq->functor && !functor_exists
+			                 ? functor_text(p, eol, kind, name, want, nwant)
+			                 : NULL;
+			int ok = plan_blocked(p, k, kind, name, units, nunits, body, want,
+			                      nwant, fend);
+			free(body);
+			if (ok) {
+				p->blocked = 1;
+				if (!rq->functor && !functor_exists && nmissing > 0)
+					msg(p, 0,
+					    "%s: note: no %s_functor found; write one before the "
+					    "registrations, or rerun with --functor",
+					    k->f->display, name);
+				free(indent);
+				return 0;
+			}
+		}
+	}
+
 	if (rq->functor && !functor_exists) {
 		size_t first = first_call_of(k, name);
 		struct rg_item *fi;
 		char *body;
-		if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+metal[ \\t]*;",
-		                 PCRE2_MULTILINE, k->masked, len))
-			p->ns_metal = "";
-		if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+c10::metal[ \\t]*;",
-		                 PCRE2_MULTILINE, k->masked, len))
-			p->ns_c10 = "";
 		fi = new_item(p, RG_FUNCTOR, RG_KERNEL);
 		body = functor_text(p, eol, kind, name, want, nwant);
 		buf_init(&b);
@@ -1420,6 +1742,13 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 	 * after the kernel file's */
 	bad = check_core(p, root, k.masked, kf->len, kf->display, rq->kind,
 	                 rq->name) != 0;
+	if (rq->opmath && rq->kind == MR_BINARY) {
+		char *h = NULL;
+		k.opmath_ok = mr_text_uses_macro(k.masked, kf->len, OPMATH_MACRO) ||
+		              (h = core_header(root, OPMATH_MACRO)) != NULL;
+		free(h);
+		p->opmath = k.opmath_ok;
+	}
 	if (rq->host && hf && plan_host(p, root, hf, rq, stub) != 0)
 		bad = 1;
 	if (!bad) {

@@ -137,6 +137,10 @@ struct rg_plan {
 	int functor_exists;    /* NAME_functor (or DEFINE_*FUNCTOR(NAME)) is
 	                          in the kernel file already */
 	int host_ti;           /* the host stub uses REGISTER_UNARY_TI_DISPATCH */
+	int blocked;           /* the kernel file keeps its functors together
+	                          and its registrations in blocks: planned so */
+	int opmath;            /* rq->opmath and the kernel file can use
+	                          REGISTER_OPMATH_BINARY_OP: planned with it */
 	int check_words;       /* the dtype check's message: 0 none, 1 the
 	                          default words, 2 those of the file's check of
 	                          the same condition, 3 the shape of the file's

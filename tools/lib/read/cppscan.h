@@ -482,6 +482,38 @@ int cs_iter_rule(const struct cs_model *m, const char *kernel,
 
 void cs_iterrule_free(struct cs_iterrule *r);
 
+/* ---- B. half and bfloat computed in float ---- */
+
+struct cs_opmath {
+	int found;           /* the stub's CPU kernel was found */
+	int opmath;          /* it computes Half and BFloat16 in float */
+	size_t nsites;       /* its dispatch sites covering Half or BFloat16
+	                        (the scalar-operand special case aside) */
+	struct cs_loc at;    /* the first of them */
+	char *marker;        /* the first conversion seen ("float(...)",
+	                        "static_cast<float>", "opmath_type",
+	                        "acc_type", "convert_to_float") (owned) */
+	struct cs_loc marker_at;
+	char *why;           /* one line for people (owned) */
+};
+
+/* cs_cpu_opmath: whether the CPU kernel registered for STUB (found as
+ * cs_cpu_dtypes finds it) computes half and bfloat in float, the reading
+ * behind REGISTER_OPMATH_BINARY_OP: every AT_DISPATCH_* site of its own
+ * body (AT_DISPATCH_V2 and the CASE forms too) whose dtypes include Half
+ * or BFloat16 converts its operands to float in its lambdas (float(a),
+ * static_cast<float>(a), opmath_t / at::opmath_type, acc_type,
+ * convert_to_float), leaving out the sites that read a scalar operand
+ * apart (original_scalar_value, remove_operand: mul and div_true's
+ * special case).  2.6.0: tanh_backward_kernel's reduced-float branch
+ * converts (opmath); div_trunc_kernel's general site and nextafter's
+ * reduced branch compute in the type itself (not).  The CUDA kernels are
+ * not read.  Returns out->opmath; free with cs_opmath_free. */
+int cs_cpu_opmath(const struct cs_model *m, const char *stub,
+                  struct cs_opmath *out);
+
+void cs_opmath_free(struct cs_opmath *o);
+
 /* ---- the stub's function type ---- */
 
 enum cs_param_kind {
