@@ -1004,6 +1004,116 @@ static void rule_undefined_calls(struct ctx *c, const struct hs_map *hostns)
 	hs_map_free(&seen);
 }
 
+static int float_tok(const char *t)
+{
+	return !strcmp(t, "float") || !strcmp(t, "half") || !strcmp(t, "bfloat") ||
+	       !strcmp(t, "float2") || !strcmp(t, "half2");
+}
+
+/* The kernel a request asks for given input IN of a registration of its
+ * NAME: NAME_dense_OUT_IN, and with a scalar _ALPHA, ALPHA the dtype the
+ * call passes (ScalarType::Float) or, without one, the iterator's common
+ * dtype (OperationUtils.mm's exec_*_kernel): the input's, or the output's
+ * when an integral input is promoted to a floating output. */
+static char *asked_alpha(const struct hs_req *q, const struct hs_metal *k)
+{
+	if (!q->scalar)
+		return NULL;
+	if (q->scalar_dtype)
+		return xstrdup(q->scalar_dtype);
+	if (!float_tok(k->in) && float_tok(k->out))
+		return xstrdup(k->out);
+	return xstrdup(k->in);
+}
+
+/* unregistered-kernel, the full name: each input dtype a NAME is
+ * registered for must be reached by one of the host's requests of NAME
+ * with the kernel it registers: with a scalar of the registered alpha
+ * type when the kernels take one (REGISTER_UNARY_ALPHA_OP(logit, half,
+ * float, half) makes logit_dense_half_half_float, which
+ * exec_unary_kernel(iter, "logit", eps) does not ask for: its alpha is
+ * the common dtype, half), without one when they do not.  A request
+ * whose dtype argument is not a literal tells nothing and is left out. */
+static void rule_kernel_names(struct ctx *c)
+{
+	struct hs_model *hm = c->hm;
+	struct hs_map done;
+	size_t i, j, r;
+	memset(&done, 0, sizeof done);
+	for (i = 0; i < hm->nreqs; i++) {
+		const struct hs_req *q0 = &hm->reqs[i];
+		long o = op_of(c, q0->kernel);
+		int unknown = 0;
+		if (hs_map_get(&done, q0->kernel) >= 0)
+			continue;
+		hs_map_put(&done, q0->kernel, 1);
+		if (o < 0 && q0->in_def >= 0)
+			for (j = 0; j < hm->nregs; j++)
+				if (hm->regs[j].def == q0->in_def &&
+				    (o = op_of(c, hm->regs[j].stub)) >= 0)
+					break;
+		if (!sel(c, o))
+			continue;
+		for (j = i; j < hm->nreqs; j++)
+			if (strcmp(hm->reqs[j].kernel, q0->kernel) == 0 &&
+			    hm->reqs[j].scalar_dtype &&
+			    strcmp(hm->reqs[j].scalar_dtype, "?") == 0)
+				unknown = 1;
+		if (unknown)
+			continue;
+		for (r = 0; r < hm->nmetals; r++) {
+			const struct hs_metal *k = &hm->metals[r];
+			int reached = 0;
+			size_t x;
+			char *want = NULL;
+			if (strcmp(k->name, q0->kernel) != 0)
+				continue;
+			/* once per input dtype: the first registration of it */
+			for (x = 0; x < r; x++)
+				if (!strcmp(hm->metals[x].name, k->name) &&
+				    !strcmp(hm->metals[x].in, k->in))
+					break;
+			if (x < r)
+				continue;
+			for (j = i; j < hm->nreqs && !reached; j++) {
+				const struct hs_req *q = &hm->reqs[j];
+				char *a;
+				if (strcmp(q->kernel, q0->kernel) != 0)
+					continue;
+				a = asked_alpha(q, k);
+				for (x = 0; x < hm->nmetals && !reached; x++) {
+					const struct hs_metal *h = &hm->metals[x];
+					reached = !strcmp(h->name, k->name) && !strcmp(h->in, k->in) &&
+					          ((!a && !h->alpha) ||
+					           (a && h->alpha && !strcmp(a, h->alpha)));
+				}
+				if (!reached && !want)
+					want = a ? xasprintf("%s_dense_%s_%s_%s", k->name, k->out,
+					                     k->in, a)
+					         : xasprintf("%s_dense_%s_%s", k->name, k->out, k->in);
+				free(a);
+			}
+			if (!reached) {
+				int d = k->alpha ? cs_dtype_parse(k->alpha) : -1;
+				add_at(c, q0->at, VF_UNREGISTERED, o,
+				       xasprintf("for %s input the host asks for Metal kernel "
+				                 "%s, which no .metal file registers: %s makes "
+				                 "%s%s%s%s",
+				                 k->in, want ? want : "?", k->call, k->kernel,
+				                 k->alpha && !q0->scalar
+				                     ? "; pass the scalar" : "",
+				                 k->alpha && q0->scalar && d >= 0
+				                     ? "; pass the scalar's dtype, ScalarType::"
+				                     : "",
+				                 k->alpha && q0->scalar && d >= 0
+				                     ? cs_dtype_name(d) : ""));
+			}
+			free(want);
+		}
+	}
+	hs_map_free(&done);
+}
+
 static void rule_entities(struct ctx *c)
 {
 	struct hs_model *hm = c->hm;
@@ -1071,6 +1181,7 @@ static void rule_entities(struct ctx *c)
 		free(key);
 	}
 	hs_map_free(&seen);
+	rule_kernel_names(c);
 
 	/* unused-kernel: the REGISTER_*_OP kernels, one finding per NAME at
 	 * its first registration; then the other kernels of the files */

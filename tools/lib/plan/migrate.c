@@ -581,6 +581,16 @@ static void plan_scalar(struct mg_plan *p)
 	p->scalar_dtype = !metal ? NULL
 	                  : metal == intern("long") ? xstrdup("ScalarType::Long")
 	                                            : xstrdup("ScalarType::Float");
+	if (pick >= 0 && sc[pick].optional && m && m->have_sources) {
+		/* its None: what the shared kernel passes the stub instead */
+		struct cs_iterrule ir;
+		const char *k = out_kernel(p);
+		cs_iter_rule(m, k, p->stub, &ir);
+		if (ir.stub_args)
+			p->scalar_none = xasprintf("%s at %s:%lu", ir.stub_args,
+			                           ir.stub_at.file, ir.stub_at.line);
+		cs_iterrule_free(&ir);
+	}
 	{
 		struct buf b;
 		buf_init(&b);
@@ -961,6 +971,16 @@ static void plan_left(struct mg_plan *p)
 			     p->kernel_rel, line);
 		}
 	}
+	if (p->scalar_none && p->rg_ok)
+		left(p, "functor",
+		     xasprintf("%s is optional: the stub gets what the shared kernel "
+		               "passes, %s, and %s's alpha is that value; treat it as "
+		               "the CPU kernel %s does (%s:%lu)",
+		               p->scalar_name, p->scalar_none, p->name,
+		               p->have_cpu && p->cpu.fn ? p->cpu.fn : "?",
+		               p->have_cpu && p->cpu.def.file ? p->cpu.def.file : "?",
+		               p->have_cpu ? p->cpu.def.line : 0UL),
+		     NULL, 0);
 	if (p->stuck)
 		return;
 	left(p, "tests",
@@ -1120,6 +1140,7 @@ void mg_plan_free(struct mg_plan *p)
 	free(p->scalar_pass);
 	free(p->scalar_dtype);
 	free(p->scalar_from);
+	free(p->scalar_none);
 	rg_plan_free(&p->rg);
 	rt_plan_free(&p->rt);
 	fold_plan_free(&p->fold);
@@ -1566,6 +1587,19 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		                    : p->out      ? json_string(p->out->name)
 		                                  : json_null());
 		json_object_set_new(o, "stub", str_or_null(p->stub));
+		if (p->kind >= 0 && mr_kind_alpha(p->kind) && p->scalar_decl) {
+			json_t *sc = json_object();
+			json_object_set_new(sc, "name", json_string(p->scalar_name));
+			json_object_set_new(sc, "metal", str_or_null(p->alpha));
+			json_object_set_new(sc, "parameter", json_string(p->scalar_decl));
+			json_object_set_new(sc, "passed", json_string(p->scalar_pass));
+			json_object_set_new(sc, "dtype", str_or_null(p->scalar_dtype));
+			json_object_set_new(sc, "from", str_or_null(p->scalar_from));
+			json_object_set_new(sc, "none", str_or_null(p->scalar_none));
+			json_object_set_new(o, "scalar", sc);
+		} else {
+			json_object_set_new(o, "scalar", json_null());
+		}
 		emit(out, o);
 	}
 	{
@@ -1595,6 +1629,10 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		} else {
 			json_object_set_new(o, "rule", json_null());
 		}
+		json_object_set_new(o, "iterator",
+		                    p->have_iter && p->iter.builder
+		                        ? json_string(p->iter.builder) : json_null());
+		json_object_set_new(o, "opmath", json_boolean(p->opmath));
 		json_object_set_new(o, "dropped", names_json(p->dropped));
 		json_object_set_new(o, "pairs", rg_pairs_json(p->pairs, p->npairs));
 		json_object_set_new(o, "check", check_json(p->check));

@@ -112,6 +112,11 @@ struct mg_plan {
 	char *scalar_dtype;           /* "ScalarType::Float", NULL: none (the
 	                                 host then uses the common dtype) */
 	char *scalar_from;            /* for people: where it comes from */
+	char *scalar_none;            /* an optional scalar (float? eps): how
+	                                 the shared kernel hands it to the stub,
+	                                 "Scalar(eps ? eps.value() : -1.0) at
+	                                 FILE:LINE", NULL when not optional or
+	                                 not read (owned) */
 
 	/* the stubs */
 	struct mg_stub *stubs;        /* every stub the shared kernels reach */

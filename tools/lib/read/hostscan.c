@@ -19,6 +19,7 @@
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/lex.h"
+#include "read/cppscan.h"
 #include "read/metalreg.h"
 #include "base/walk.h"
 #include "base/scan.h"
@@ -986,6 +987,25 @@ static void scan_events(struct hs_model *m, struct unit *u)
 		r->binary = u->t[ov[2]] == 'b';
 		r->kernel = xstrndup(u->t + ov[4], ov[5] - ov[4]);
 		r->macro = u->macro ? xstrdup(u->macro) : NULL;
+		r->scalar = 0;
+		r->scalar_dtype = NULL;
+		{
+			/* the scalar after the name, and its dtype argument */
+			const char *o = memchr(u->t + ov[0], '(', ov[1] - ov[0]);
+			size_t open = o ? (size_t)(o - u->t) : ov[1], close, na;
+			close = match_close_lang(u->t, u->n, open, '(', ')', 0);
+			if (o && close < u->n) {
+				char **a = lex_split_args(u->t, open, close, &na);
+				if (na >= 3)
+					r->scalar = 1;
+				if (na >= 4) {
+					int d = cs_dtype_parse(a[3]);
+					const char *tok = d >= 0 ? cs_metal_token(d) : NULL;
+					r->scalar_dtype = xstrdup(tok ? tok : "?");
+				}
+				lex_strv_free(a, na);
+			}
+		}
 		r->at = where(u, ov[0]);
 		r->in_def = containing_def(u, ov[0]);
 		hs_map_put(&p->reqnames, r->kernel, 1);
@@ -1443,6 +1463,8 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		pr.out = r->out;
 		h->name = xstrdup(r->name);
 		h->in = xstrdup(r->in);
+		h->out = xstrdup(r->out);
+		h->alpha = r->alpha ? xstrdup(r->alpha) : NULL;
 		h->kernel = mr_kernel_name(r->name, "dense", &pr);
 		if (r->alpha)
 			h->call = xasprintf("%s(%s, %s, %s, %s)", r->core->macro, r->name,
@@ -2105,6 +2127,7 @@ void hs_free(struct hs_model *m)
 	for (i = 0; i < m->nreqs; i++) {
 		free(m->reqs[i].kernel);
 		free(m->reqs[i].macro);
+		free(m->reqs[i].scalar_dtype);
 	}
 	free(m->reqs);
 	for (i = 0; i < m->nincs; i++)
@@ -2113,6 +2136,8 @@ void hs_free(struct hs_model *m)
 	for (i = 0; i < m->nmetals; i++) {
 		free(m->metals[i].name);
 		free(m->metals[i].in);
+		free(m->metals[i].out);
+		free(m->metals[i].alpha);
 		free(m->metals[i].kernel);
 		free(m->metals[i].call);
 		free(m->metals[i].via);

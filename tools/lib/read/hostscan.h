@@ -119,6 +119,15 @@ struct hs_reg {               /* REGISTER_DISPATCH(stub, fn) */
 struct hs_req {               /* exec_unary_kernel(iter, "NAME") */
 	char *kernel;             /* "NAME" */
 	int binary;               /* exec_binary_kernel */
+	int scalar;               /* a scalar follows: the kernels asked are
+	                             NAME_dense_OUT_IN_ALPHA (the -alpha
+	                             macros' names) */
+	char *scalar_dtype;       /* the Metal token of the dtype argument
+	                             after it (ScalarType::Float, kInt, ...;
+	                             as OperationUtils.mm's exec_*_kernel take
+	                             it), "?" when it is not a dtype literal,
+	                             NULL when there is none: the alpha is
+	                             then the iterator's common dtype */
 	char *macro;              /* macro whose expansion asks, or NULL */
 	struct hs_where at;
 	long in_def;              /* definition whose body asks, -1 none */
@@ -132,6 +141,9 @@ struct hs_include {           /* #include <ATen/ops/X_native.h> */
 struct hs_metal {             /* one .metal registration (per dtype) */
 	char *name;               /* kernel NAME ("sqrt") */
 	char *in;                 /* input dtype token as written ("half") */
+	char *out;                /* output dtype token */
+	char *alpha;              /* the scalar's dtype token of an -alpha
+	                             macro, NULL for the others */
 	char *kernel;             /* first kernel it produces
 	                             ("sqrt_dense_float_half") */
 	char *call;               /* the core call, "REGISTER_UNARY_OP(sqrt,
