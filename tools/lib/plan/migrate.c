@@ -1259,7 +1259,7 @@ static void set_line(FILE *out, const char *label, cs_dtset s)
 	free(names);
 }
 
-static void check_words(FILE *out, unsigned allowed)
+static void check_words(FILE *out, unsigned allowed, const char *who)
 {
 	static const char *const st[] = {"Float", "Half", "BFloat16", "Long",
 	                                 "Int", "Short", "Char", "Byte", "Bool",
@@ -1270,8 +1270,8 @@ static void check_words(FILE *out, unsigned allowed)
 	for (i = 0; i < 11; i++)
 		if (allowed & (1u << i))
 			fprintf(out, "%s%s", k++ ? ", " : "", st[i]);
-	fputs(" (the meta function lets other dtypes through, and no kernel is "
-	      "registered for them: ", out);
+	fprintf(out, " (%s lets other dtypes through, and no kernel is "
+	        "registered for them: ", who);
 	k = 0;
 	for (i = 0; i < 11; i++)
 		if (!(allowed & (1u << i)))
@@ -1396,7 +1396,9 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		pairs_text(out, p->pairs, p->npairs);
 		fputc('\n', out);
 		if (p->check)
-			check_words(out, p->check);
+			check_words(out, p->check,
+			            p->have_iter && p->iter.builder ? "the shared kernel's iterator"
+			                                            : "the meta function");
 	}
 	/* insertions */
 	if (p->rg_ok) {

@@ -1384,7 +1384,9 @@ static size_t check_args(const char *op, const char *name, const char *fn,
 {
 	static const char dt[] = "iter.common_dtype()";
 	char *adesc, *rdesc, *cond = check_cond(allowed, dt, &adesc, &rdesc);
-	char *ncond = squeeze(cond);
+	char *mc = mask_code(cond, strlen(cond), LANG_C); /* as the file's: no
+	                                                   comments */
+	char *ncond = squeeze(mc);
 	char *tmpl = NULL;
 	const struct hostfn *tv = NULL;
 	size_t n = 0, i;
@@ -1451,6 +1453,7 @@ static size_t check_args(const char *op, const char *name, const char *fn,
 	}
 	free(tmpl);
 	free(ncond);
+	free(mc);
 	free(adesc);
 	free(rdesc);
 	return n;
