@@ -64,10 +64,13 @@ const struct vf_rule_info vf_rules[VF_NRULES] = {
      "Check that MPS never takes the path to that stub (a branch for another "
      "device, an option MPS does not use), or register it too."},
     {"unregistered-kernel", VF_ERROR, VF_KERNEL,
-     "host code asks for a Metal kernel name that no .metal file registers",
+     "host code asks for a Metal kernel name that no .metal file registers "
+     "(the whole name: with a scalar, NAME_dense_OUT_IN_ALPHA, ALPHA the "
+     "dtype the call passes or else the common dtype)",
      "Register the kernel in the .metal file (REGISTER_UNARY_OP(NAME, IN, "
      "OUT) and friends, mps-register), or ask for the name the file "
-     "registers."},
+     "registers: with a scalar, pass the dtype its registrations take "
+     "(exec_unary_kernel(iter, \"NAME\", eps, ScalarType::Float))."},
     {"functor-placeholder", VF_ERROR, VF_KERNEL,
      "NAME_functor still holds the marker " HS_PLACEHOLDER
      " that mps-register --functor writes",
@@ -78,7 +81,9 @@ const struct vf_rule_info vf_rules[VF_NRULES] = {
      "Add an integral overload to the functor, or drop the integral "
      "registrations (the .metal file does not compile as it is)."},
     {"unused-kernel", VF_WARNING, VF_KERNEL,
-     "a Metal kernel of the kernel files that no host code asks for",
+     "a Metal kernel of the kernel files that no host code asks for (a name "
+     "the host builds, op_name + \"_alpha\" beside a literal \"add\", "
+     "counts as asked)",
      "Delete the kernel, or launch it from the host stub (its name, or the "
      "start the host completes with a dtype suffix, as a string literal)."},
     {"stale-include", VF_WARNING, VF_HOST,
