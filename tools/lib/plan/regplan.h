@@ -20,15 +20,45 @@
  *     no such group: after the last registration call of that kind; with
  *     none: at the end of the file.  When NAME is already registered but
  *     has no functor, the functor goes before NAME's first registration;
+ *   - a file that keeps its functors together and its registrations in
+ *     blocks (PyTorch main's BinaryKernel.metal: more functors followed
+ *     by another functor than by their own registrations, and at least
+ *     two): the new functor after the last functor before the file's
+ *     first registration call; each registration call in its block (the
+ *     runs of calls between blank or comment lines): the block holding
+ *     most calls of the same macro (for a core macro, of the same input
+ *     class: floating, integral, complex), after the last such call and
+ *     the calls of the same operator that follow it; NAME's own last
+ *     call when NAME is registered already; by class alone when no call
+ *     has the macro; the calls of one block together.  So a float helper
+ *     call goes among the helper calls, a complex registration among the
+ *     complex ones (issue #21: not into the middle of the complex block);
+ *   - rq->opmath (binary kinds): the floating-point pairs register with
+ *     REGISTER_OPMATH_BINARY_OP, through a helper that expands to it
+ *     (REGISTER_OPMATH_FLOAT_BINARY_OP) when one fits, when the file uses
+ *     or defines that macro or c10/metal/ defines it;
  *   - the host stub: REGISTER_UNARY_TI_DISPATCH(NAME); after the last such
  *     line (or the macro's #define) when the host file defines that macro,
  *     the kind is unary, the stub is NAME_stub and no dtype check is
- *     asked; otherwise `static void NAME_mps_kernel(TensorIteratorBase&
- *     iter[, const Scalar& alpha])` calling lib.exec_unary_kernel or
- *     lib.exec_binary_kernel with "NAME" (and alpha), plus
- *     REGISTER_DISPATCH(STUB, &NAME_mps_kernel), after the file's last
- *     such function and REGISTER_DISPATCH line, else before the '}' that
- *     closes its last namespace block.
+ *     asked; otherwise `static void FN(TensorIteratorBase& iter[, SCALAR])`
+ *     calling lib.exec_unary_kernel or lib.exec_binary_kernel with "NAME"
+ *     (and the scalar, and its dtype when rq gives one), plus
+ *     REGISTER_DISPATCH(STUB, &FN) (the '&' and ';' as the file writes
+ *     them), after the file's last such function and REGISTER_DISPATCH
+ *     line, else before the '}' that closes its last namespace block.
+ *     In the file's own conventions (issue #21): FN is NAME plus the
+ *     suffix its host kernels put after the kernel name they ask for
+ *     (UnaryKernel.mm's erfcx_kernel: "_kernel"; BinaryKernel.mm's
+ *     hypot_mps_kernel: "_mps_kernel", also the default); the dtype
+ *     check's message is that of a check of the same condition in the
+ *     file (its function's or kernel's name made ours), else the shape
+ *     of its "X not implemented for ..." messages naming the dtypes
+ *     refused, else "OP on MPS supports only ... inputs, got " DTYPE; and
+ *     every line is kept within the column limit of ROOT/.clang-format
+ *     for the host file's language (clangfmt.h; 80 when absent), broken
+ *     as clang-format breaks a call (after '(', then one argument a line,
+ *     aligned or indented; BinPackArguments), a condition after its ||,
+ *     a string literal into adjacent ones.
  *
  * Refusals (rg_plan returns -1, the messages say why, with a rule id):
  *   no-c10-metal     the kind's core macro is neither used nor #defined in

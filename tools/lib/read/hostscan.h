@@ -30,7 +30,11 @@
  *     expands to (read from its #define; a built-in definition is used when
  *     no host file defines that macro);
  *   - kernel-name requests exec_unary_kernel(x, "NAME"...) /
- *     exec_binary_kernel(x, "NAME"...), also inside macro expansions;
+ *     exec_binary_kernel(x, "NAME"...), also inside macro expansions,
+ *     with the scalar after the name and its dtype argument
+ *     (exec_unary_kernel(iter, "round_decimals", Scalar(decimals),
+ *     ScalarType::Long)); the literals host code appends to a name it
+ *     builds (op_name + "_alpha");
  *   - `#include <ATen/ops/X_native.h>` lines;
  *   - .metal registrations through metalreg.h (REGISTER_UNARY_OP and
  *     friends, file-local helper macros expanded from their #define), and
@@ -43,9 +47,12 @@
  *     names holding XFAIL, SKIP or BLOCKLIST (1.13's BLOCKLIST; 2.6's
  *     UNIMPLEMENTED_XFAILLIST, SKIPLIST, ...), so that local variables of
  *     the tests do not count.  Each assigned a dict, set, list or tuple
- *     literal (`=`, `|=`, `+=`) or extended with `.update(`; the entries
- *     are the quoted strings at the literal's first level followed by
- *     `:`, `,` or its end.  Comments are not read.
+ *     literal (`=`, `|=`, `+=`, or an annotated assignment written as a
+ *     statement of its own line, `NAME: dict[str, list | None] = {`, as
+ *     2.14.1 writes four of its lists) or extended with `.update(`; the
+ *     entries are the quoted strings at the literal's first level
+ *     followed by `:`, `,` or its end, the literal spanning any number of
+ *     lines.  Comments are not read.
  *
  * Locations are byte offsets into a file's text; for things a macro call
  * produces, the offset of the macro call.  Errors: hs_load prints
