@@ -265,6 +265,11 @@ static const struct tr_row rows[] = {
      "complex * complex: c10::metal::mul (float2 * float2 is elementwise)"},
     {"operator/", TQ_BARE, TR_FN, 2, NULL, NULL, NULL, "div", TY_CPLX,
      "complex / complex: c10::metal::div (float2 / float2 is elementwise)"},
+    {"operator==", TQ_BARE, TR_FN, 2, NULL, NULL, "metal::all($1 == $2)", NULL,
+     TY_BOOL, "complex == complex: both parts equal (float2 == float2 is a "
+     "bool2)"},
+    {"operator!=", TQ_BARE, TR_FN, 2, NULL, NULL, "metal::any($1 != $2)", NULL,
+     TY_BOOL, "complex != complex: either part differs"},
 };
 
 const struct tr_row *tr_table(size_t *n)
@@ -327,8 +332,11 @@ static int sp(char c)
 	       c == '\v';
 }
 
-static const char *const ops3[] = {"<<=", ">>=", "...", NULL};
-static const char *const ops2[] = {"::", "->", "++", "--", "<<", ">>", "<=",
+/* ">>" is never one token: it may close two template argument lists
+ * (`static_cast<opmath_type<T>>(x)`); the expression parser reads two
+ * adjacent '>' as a shift */
+static const char *const ops3[] = {"<<=", "...", NULL};
+static const char *const ops2[] = {"::", "->", "++", "--", "<<", "<=",
                                    ">=", "==", "!=", "&&", "||", "+=", "-=",
                                    "*=", "/=", "%=", "&=", "|=", "^=", NULL};
 
@@ -587,7 +595,7 @@ static int parse_targs(struct parser *p, struct type *ty)
 	if (!is_op(p, "<"))
 		return -1;
 	p->i++;
-	while (!is_op(p, ">") && !is_op(p, ">>")) {
+	while (!is_op(p, ">")) {
 		if (cur(p)->k == K_NUM || is_word(p, "true") || is_word(p, "false")) {
 			p->i++;
 		} else {
@@ -601,15 +609,10 @@ static int parse_targs(struct parser *p, struct type *ty)
 		}
 		if (is_op(p, ","))
 			p->i++;
-		else if (!is_op(p, ">") && !is_op(p, ">>")) {
+		else if (!is_op(p, ">")) {
 			p->i = save;
 			return -1;
 		}
-	}
-	if (is_op(p, ">>")) {
-		/* `a<b<c>>`: not read (the token would have to be split) */
-		p->i = save;
-		return -1;
 	}
 	p->i++;
 	return 0;
@@ -998,6 +1001,13 @@ static int binprec(const struct parser *p, char *op)
 	const struct tok *tk = cur(p);
 	if (tk->k != K_OP)
 		return 0;
+	/* two adjacent '>': a shift */
+	if (tk->e - tk->s == 1 && p->t[tk->s] == '>' && p->tk[p->i + 1].k == K_OP &&
+	    p->tk[p->i + 1].s == tk->e && p->t[tk->e] == '>' &&
+	    p->tk[p->i + 1].e - p->tk[p->i + 1].s == 1) {
+		strcpy(op, ">>");
+		return 8;
+	}
 	for (k = 0; t[k].op; k++)
 		if (tk->e - tk->s == strlen(t[k].op) &&
 		    memcmp(p->t + tk->s, t[k].op, tk->e - tk->s) == 0) {
@@ -1018,7 +1028,7 @@ static struct node *parse_bin(struct parser *p, int minprec)
 			break;
 		n = nnew(p, N_BINARY, cur(p)->s);
 		strcpy(n->op, op);
-		p->i++;
+		p->i += !strcmp(op, ">>") ? 2 : 1;
 		n->a = l;
 		n->b = parse_bin(p, prec + 1);
 		if (!n->b)
@@ -1377,7 +1387,7 @@ static char *type_metal(struct wctx *w, const struct type *ty, size_t off,
 		werr(w, off, xasprintf("the type %s", ty->name));
 		return NULL;
 	}
-	if (r->nargs > 0) {
+	if (r->nargs > 0 && r->ty != TY_CPLX) {
 		/* opmath_type<scalar_t>, acc_type<scalar_t, true>: of the branch's
 		 * type only */
 		if (ty->nargs < 1 || (strcmp(ty->args[0]->name, "scalar_t") != 0 &&
@@ -1694,12 +1704,15 @@ static int emit_binary(struct wctx *w, const struct node *n, char **out,
 				return -1;
 			}
 		} else if (!strcmp(op, "==") || !strcmp(op, "!=")) {
-			char *x = as_cplx(a, ta), *y = as_cplx(b, tb);
-			*out = xasprintf("metal::%s(%s %s %s)", !strcmp(op, "==") ? "all" : "any",
-			                 x, op, y);
-			free(x);
-			free(y);
-			*ty = TY_BOOL;
+			const struct tr_row *r =
+			    row_find(!strcmp(op, "==") ? "operator==" : "operator!=", TR_FN, 2);
+			char *args[2];
+			args[0] = as_cplx(a, ta);
+			args[1] = as_cplx(b, tb);
+			*out = apply(r->cplx, args, 2, NULL);
+			*ty = r->ty;
+			free(args[0]);
+			free(args[1]);
 		} else {
 			werr(w, n->off, xasprintf("the operator %s on complex values", op));
 			free(a);

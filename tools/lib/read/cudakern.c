@@ -58,6 +58,7 @@ struct kfile {
 	size_t *lines; size_t nlines;
 	struct def *defs; size_t ndefs, capdefs;
 	int indexed;
+	int ready;              /* c and lines made (kfile_ready) */
 };
 
 static void kfile_free(struct kfile *f)
@@ -72,16 +73,25 @@ static void kfile_free(struct kfile *f)
 
 static void kfile_take(struct kfile *f, const char *rel, char *raw, size_t n)
 {
-	size_t i, cap = 64;
 	memset(f, 0, sizeof *f);
 	f->rel = xstrdup(rel);
 	f->raw = raw;
 	f->n = n;
-	f->c = mask_code(raw, n, LANG_C);
+}
+
+/* the masked text and the line starts, made on first need: most files of
+ * the folder are only searched for a name in their raw text */
+static void kfile_ready(struct kfile *f)
+{
+	size_t i, cap = 64;
+	if (f->ready)
+		return;
+	f->ready = 1;
+	f->c = mask_code(f->raw, f->n, LANG_C);
 	f->lines = xmalloc(cap * sizeof *f->lines);
 	f->lines[f->nlines++] = 0;
-	for (i = 0; i < n; i++)
-		if (raw[i] == '\n') {
+	for (i = 0; i < f->n; i++)
+		if (f->raw[i] == '\n') {
 			if (f->nlines == cap) {
 				cap *= 2;
 				f->lines = xrealloc(f->lines, cap * sizeof *f->lines);
@@ -325,6 +335,7 @@ static void index_range(struct kfile *f, size_t from, size_t to)
 
 static void kfile_index(struct kfile *f)
 {
+	kfile_ready(f);
 	if (f->indexed)
 		return;
 	f->indexed = 1;
@@ -1362,6 +1373,7 @@ int ck_cuda_kernel(const char *root, const char *stub, struct ck_kernel *out)
 		struct kfile *f = &fo.files[i];
 		if (!str_ends_with(f->rel, ".cu") || !strstr(f->raw, stub))
 			continue;
+		kfile_ready(f);
 		if (re_match(&re, f->c, f->n, 0, ov, 2)) {
 			rf = f;
 			{
