@@ -147,6 +147,24 @@ static void test_cpu(void **state)
 	assert_int_equal(k.lambdas[1].how, CK_CPU_KERNEL);
 	assert_int_equal(k.lambdas[1].dtypes, CS_BIT(CS_BOOL));
 	ck_kernel_free(&k);
+	/* a dispatch macro of the file's own, read from its #define */
+	{
+		static const char local[] =
+		    "#define _MY_DISPATCH(TYPE, NAME, ...) \\\n"
+		    "  AT_DISPATCH_FLOATING_TYPES_AND(kHalf, TYPE, NAME, __VA_ARGS__)\n"
+		    "void same_kernel(TensorIteratorBase& iter) {\n"
+		    "  _MY_DISPATCH(iter.dtype(), \"same\", [&]() {\n"
+		    "    cpu_kernel(iter, [](scalar_t a, scalar_t b) -> bool { return a == b; });\n"
+		    "  });\n"
+		    "}\n";
+		assert_int_equal(ck_lambdas_text("cpu/S.cpp", local, strlen(local),
+		                                 "same_kernel", 1, &k), 0);
+		assert_int_equal(k.nlambdas, 1);
+		assert_int_equal(k.lambdas[0].dtypes, CS_BIT(CS_DOUBLE) | CS_BIT(CS_FLOAT) |
+		                                      CS_BIT(CS_HALF));
+		assert_string_equal(k.lambdas[0].branch, "_MY_DISPATCH");
+		ck_kernel_free(&k);
+	}
 }
 
 static char *root;

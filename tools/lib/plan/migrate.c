@@ -1428,6 +1428,16 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 			                                   : json_null());
 			json_object_set_new(o, "construct", str_or_null(ov->construct));
 			json_object_set_new(o, "verdict", str_or_null(ov->verdict_text));
+			if (p->math.cuda_fn) {
+				char *k = xasprintf("%s:%lu: %s", p->math.cuda_file,
+				                    p->math.cuda_line, p->math.cuda_fn);
+				json_object_set_new(o, "cuda_kernel", json_string(k));
+				free(k);
+			} else {
+				json_object_set_new(o, "cuda_kernel", json_null());
+			}
+			json_object_set_new(o, "cuda_lambdas",
+			                    json_integer((json_int_t)p->math.cuda_lambdas));
 			json_object_set_new(o, "text", json_string(ov->body));
 			emit(out, o);
 		}

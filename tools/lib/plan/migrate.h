@@ -179,7 +179,8 @@ void mg_write_text(FILE *out, const struct mg_plan *p);
  * registration, functor, host-stub), "math" (one per overload of a new
  * functor: "overload", "in", "out", "status" translated or left, "side"
  * CUDA or CPU, "file", "line", "construct", "verdict" (null until mps-try
- * runs), "text"), "delete" (what: definition, helper, include, xfail),
+ * runs), "cuda_kernel" ("FILE:LINE: FN" of the CUDA function read, or
+ * null), "cuda_lambdas" (how many were read in it), "text"), "delete" (what: definition, helper, include, xfail),
  * "keep", "not-planned", "left", and last "summary"
  * (files changed, action "plan", "written" or "nothing").  WRITTEN: the
  * change was written (actions then read "inserted", "deleted"). */

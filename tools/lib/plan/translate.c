@@ -2848,6 +2848,12 @@ int tr_plan_functor(struct tr_plan *tp, const char *root, const char *stub,
 	have_cu = 1;
 	if (cu.why)
 		tp->cuda_why = xstrdup(cu.why);
+	if (cu.found) {
+		tp->cuda_fn = xstrdup(cu.fn);
+		tp->cuda_file = xstrdup(cu.def_file);
+		tp->cuda_line = cu.def_line;
+		tp->cuda_lambdas = cu.nlambdas;
+	}
 	if (cpu && cpu->found && cpu->def.file && cpu->fn) {
 		if (ck_cpu_kernel(root, cpu->def.file, cpu->def.line, cpu->fn, &cp) < 0) {
 			ck_kernel_free(&cu);
@@ -2957,5 +2963,7 @@ void tr_plan_free(struct tr_plan *tp)
 	}
 	free(tp->why);
 	free(tp->cuda_why);
+	free(tp->cuda_fn);
+	free(tp->cuda_file);
 	memset(tp, 0, sizeof *tp);
 }

@@ -179,6 +179,11 @@ struct tr_plan {
 	struct rg_math math;  /* for rg_request.math: points into ov */
 	char *why;            /* when no lambda was read at all (owned) */
 	char *cuda_why;       /* the CUDA reader's note (owned; NULL) */
+	char *cuda_fn;        /* the CUDA kernel function read, NULL when
+	                         none was found (owned) */
+	char *cuda_file;      /* its definition (owned) */
+	unsigned long cuda_line;
+	size_t cuda_lambdas;  /* the lambdas read in it */
 };
 
 /* tr_plan_functor: read the kernels of STUB (the CUDA folder of ROOT,

@@ -711,9 +711,81 @@ static cs_dtset cond_types(const char *c, size_t s, size_t e)
 	return set;
 }
 
-/* the dispatch branch of c[o] inside a body c[b0, b1) */
-static void branch_of(const char *c, size_t b0, size_t b1, size_t o,
-                      const struct ck_code *cd, cs_dtset *types, char **why)
+/* the n bytes at s hold w */
+static int memmem_ident(const char *s, size_t n, const char *w)
+{
+	size_t l = strlen(w), i;
+	for (i = 0; i + l <= n; i++)
+		if (memcmp(s + i, w, l) == 0)
+			return 1;
+	return 0;
+}
+
+/* the dtypes of the dispatch call NAME(ARGS) (cs_dispatch_call_types),
+ * also when NAME is a macro #defined in the file F that expands to one
+ * (`#define _AT_DISPATCH_ALL_TYPES_AND_BOOL(TYPE, NAME, ...)
+ * AT_DISPATCH_V2(...)`), at most DEPTH expansions deep: 0, or -1 */
+static int dispatch_types(const struct kfile *f, const char *name,
+                          char *const *args, size_t na, cs_dtset *out,
+                          int depth)
+{
+	char *pat;
+	struct mk_re re;
+	size_t ov[2];
+	int rc = -1;
+	if (cs_dispatch_call_types(name, args, na, out) == 0)
+		return 0;
+	if (!f || depth <= 0)
+		return -1;
+	pat = xasprintf("^[ \\t]*#[ \\t]*define[ \\t]+%s[ \\t]*\\(", name);
+	re_compile(&re, pat, PCRE2_MULTILINE);
+	free(pat);
+	if (re_match(&re, f->c, f->n, 0, ov, 1)) {
+		size_t a = ov[0], b, ns, ne, open, close;
+		while (f->c[a] != '#')
+			a++;
+		b = lex_directive_end(f->c, f->n, a);
+		if (lex_define_head(f->c, a, b, &ns, &ne, &open, &close)) {
+			struct lex_macro mc;
+			char *x;
+			size_t i, xn;
+			memset(&mc, 0, sizeof mc);
+			lex_define_take(f->c, b, ns, ne, open, close, &mc);
+			x = lex_expand(&mc, args, na);
+			xn = strlen(x);
+			/* the first dispatch call of the expansion */
+			for (i = 0; i + 11 < xn && rc != 0; i++) {
+				size_t e, q, k, nxa;
+				char **xa, *xname;
+				if (memcmp(x + i, "AT_DISPATCH", 11) != 0 || (i && idc(x[i - 1])))
+					continue;
+				for (e = i; e < xn && idc(x[e]); e++)
+					;
+				q = skip_ws(x, xn, e);
+				if (q >= xn || x[q] != '(')
+					continue;
+				k = match_close(x, xn, q);
+				if (k >= xn)
+					break;
+				xname = xstrndup(x + i, e - i);
+				xa = lex_split_args(x, q, k, &nxa);
+				rc = dispatch_types(f, xname, xa, nxa, out, depth - 1);
+				lex_strv_free(xa, nxa);
+				free(xname);
+				break;
+			}
+			free(x);
+			lex_macro_free(&mc);
+		}
+	}
+	re_free(&re);
+	return rc;
+}
+
+/* the dispatch branch of c[o] inside a body c[b0, b1) of file F */
+static void branch_of(const struct kfile *f, const char *c, size_t b0,
+                      size_t b1, size_t o, const struct ck_code *cd,
+                      cs_dtset *types, char **why)
 {
 	size_t i, best = 0, bclose = 0, bname = 0, bname_e = 0;
 	int found = 0;
@@ -722,11 +794,16 @@ static void branch_of(const char *c, size_t b0, size_t b1, size_t o,
 	/* the innermost AT_DISPATCH_* call */
 	for (i = b0; i + 12 < o; i++) {
 		size_t e, p, k;
-		if (c[i] != 'A' || memcmp(c + i, "AT_DISPATCH", 11) != 0 ||
-		    (i > b0 && idc(c[i - 1])))
+		/* an identifier holding AT_DISPATCH: the macros, and file-local
+		 * ones such as _AT_DISPATCH_ALL_TYPES_AND_BOOL */
+		if (!id0(c[i]) || (i > b0 && idc(c[i - 1])))
 			continue;
 		for (e = i; e < b1 && idc(c[e]); e++)
 			;
+		if (e - i < 11 || !memmem_ident(c + i, e - i, "AT_DISPATCH")) {
+			i = e - 1;
+			continue;
+		}
 		p = skip_ws(c, b1, e);
 		if (p >= b1 || c[p] != '(')
 			continue;
@@ -745,7 +822,7 @@ static void branch_of(const char *c, size_t b0, size_t b1, size_t o,
 		char *name = xstrndup(c + bname, bname_e - bname);
 		size_t na;
 		char **args = lex_split_args(c, best, bclose, &na);
-		if (cs_dispatch_call_types(name, args, na, types) == 0 || *types) {
+		if (dispatch_types(f, name, args, na, types, 2) == 0 || *types) {
 			*why = name;
 			name = NULL;
 		}
@@ -961,7 +1038,7 @@ static void jit_lambda(struct ck_kernel *out, struct kfile *f, size_t ta,
 				code_of_def(&cd, f, &f->defs[pick]);
 				hfrom = out->nhelpers;
 				add_helpers(out, f, open + 1, close, f->defs[pick].ns);
-				branch_of(c, b0, b1, site, &cd, &types, &why);
+				branch_of(f, c, b0, b1, site, &cd, &types, &why);
 				add_lambda(out, CK_JITERATOR, call, &cd, types, why, hfrom,
 				           out->nhelpers);
 			}
@@ -1125,7 +1202,7 @@ static size_t scan_body(struct ck_kernel *out, struct folder *fo,
 			if (got) {
 				cs_dtset types;
 				char *why;
-				branch_of(c, b0, b1, i, &cd, &types, &why);
+				branch_of(f, c, b0, b1, i, &cd, &types, &why);
 				file_helpers_inc(out, fr, nfr, fo, f, &hfrom, &hto);
 				add_lambda(out, how, ln->name, &cd, types, why, hfrom, hto);
 				if (cd.captures && *cd.captures)
