@@ -150,10 +150,10 @@ static void test_cpu(void **state)
 	/* a dispatch macro of the file's own, read from its #define */
 	{
 		static const char local[] =
-		    "#define _MY_DISPATCH(TYPE, NAME, ...) \\\n"
+		    "#define _AT_DISPATCH_MINE(TYPE, NAME, ...) \\\n"
 		    "  AT_DISPATCH_FLOATING_TYPES_AND(kHalf, TYPE, NAME, __VA_ARGS__)\n"
 		    "void same_kernel(TensorIteratorBase& iter) {\n"
-		    "  _MY_DISPATCH(iter.dtype(), \"same\", [&]() {\n"
+		    "  _AT_DISPATCH_MINE(iter.dtype(), \"same\", [&]() {\n"
 		    "    cpu_kernel(iter, [](scalar_t a, scalar_t b) -> bool { return a == b; });\n"
 		    "  });\n"
 		    "}\n";
@@ -162,7 +162,7 @@ static void test_cpu(void **state)
 		assert_int_equal(k.nlambdas, 1);
 		assert_int_equal(k.lambdas[0].dtypes, CS_BIT(CS_DOUBLE) | CS_BIT(CS_FLOAT) |
 		                                      CS_BIT(CS_HALF));
-		assert_string_equal(k.lambdas[0].branch, "_MY_DISPATCH");
+		assert_string_equal(k.lambdas[0].branch, "_AT_DISPATCH_MINE");
 		ck_kernel_free(&k);
 	}
 }
