@@ -1169,8 +1169,9 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 			const struct tr_overload *o = &p->math.ov[i];
 			fprintf(out, "  %s (%s -> %s): ", tr_cls_name(o->cls), o->in, o->out);
 			if (o->translated)
-				fprintf(out, "translated from %s:%lu (%s)\n", o->file, o->line,
-				        o->side);
+				fprintf(out, "translated from %s:%lu (%s)%s%s\n", o->file,
+				        o->line, o->side, o->verdict_text ? "; " : "",
+				        o->verdict_text ? o->verdict_text : "");
 			else if (o->file)
 				fprintf(out, "left to you: %s at %s:%lu\n", o->construct,
 				        o->file, o->line);

@@ -2949,6 +2949,47 @@ int tr_plan_functor(struct tr_plan *tp, const char *root, const char *stub,
 	return 0;
 }
 
+void tr_plan_verdict(struct tr_plan *tp, size_t i, int verdict,
+                     const char *text)
+{
+	struct tr_overload *o;
+	if (i >= tp->nov)
+		return;
+	o = &tp->ov[i];
+	o->verdict = verdict;
+	free(o->verdict_text);
+	o->verdict_text = text ? xstrdup(text) : NULL;
+	if (verdict == TR_VERDICT_MISMATCH && o->translated) {
+		/* the translation becomes a comment above the placeholder */
+		struct buf b;
+		const char *p = o->body;
+		buf_init(&b);
+		buf_printf(&b, "    // left to you by mps-migrate: the translation "
+		               "does not match the CPU (%s):\n",
+		           text ? text : "mismatch");
+		while (*p) {
+			const char *e = strchr(p, '\n');
+			size_t l = e ? (size_t)(e - p) : strlen(p), k = 0;
+			while (k < l && p[k] == ' ')
+				k++;
+			buf_printf(&b, "    //   %.*s\n", (int)(l - k), p + k);
+			p = e ? e + 1 : p + l;
+		}
+		free(o->body);
+		o->body = b.data;
+		o->translated = 0;
+		free(o->construct);
+		o->construct = xasprintf("a translation that does not match the CPU (%s)",
+		                         text ? text : "mismatch");
+		free(o->params[0]);
+		free(o->params[1]);
+		o->params[0] = o->params[1] = NULL;
+		tp->math.body[o->cls] = NULL;
+		tp->math.params[o->cls][0] = tp->math.params[o->cls][1] = NULL;
+		tp->math.note[o->cls] = o->body;
+	}
+}
+
 void tr_plan_free(struct tr_plan *tp)
 {
 	size_t i;

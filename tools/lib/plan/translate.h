@@ -197,6 +197,17 @@ int tr_plan_functor(struct tr_plan *tp, const char *root, const char *stub,
                     const struct cs_dtypes *cpu, int kind, const char *name,
                     const struct mr_pair *pairs, size_t n);
 
+/* tr_plan_verdict: record what mps-try found for overload I (an index of
+ * tp->ov) of a translated functor: TR_VERDICT_MATCH with TEXT ("matches
+ * CPU on 64 values"), or TR_VERDICT_MISMATCH with the first mismatch.  A
+ * mismatching translation is never written as code: the overload then
+ * holds the placeholder, with the translation and TEXT in the comment
+ * above it (tp->math follows).  TEXT is copied.  For the plan's data: the
+ * translated functor (rg_functor_text with tp->math) is what mps-try
+ * compiles before anything is written. */
+void tr_plan_verdict(struct tr_plan *tp, size_t i, int verdict,
+                     const char *text);
+
 void tr_plan_free(struct tr_plan *tp);
 
 /* tr_cls_name: "floating-point", "integral", "bool", "complex". */

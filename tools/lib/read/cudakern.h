@@ -28,7 +28,10 @@
  *
  * The dtype branch of a lambda: the innermost AT_DISPATCH_* call around
  * it (cs_dispatch_call_types: AT_DISPATCH_X[_ANDn], AT_DISPATCH_V2,
- * AT_DISPATCH_CASE_X / AT_DISPATCH_CASE in an AT_DISPATCH_SWITCH), else
+ * AT_DISPATCH_CASE_X / AT_DISPATCH_CASE in an AT_DISPATCH_SWITCH; a
+ * macro of the file's own whose name holds AT_DISPATCH is expanded from
+ * its #define, as cpu/BinaryOpsKernel.cpp's
+ * _AT_DISPATCH_ALL_TYPES_AND_BOOL), else
  * the innermost `if (COND) {` around it whose COND tests a dtype
  * (`== kT`, `== ScalarType::T`, isComplexType, isFloatingType,
  * isIntegralType(t, includeBool)), else the type of its first parameter
