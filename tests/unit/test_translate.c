@@ -583,6 +583,29 @@ static void test_functor(void **state)
 	assert_string_equal(tp.ov[2].file, "aten/src/ATen/native/cuda/Flip.cu");
 	assert_int_equal(tp.ov[2].line, 5);
 	assert_int_equal(tp.ov[0].verdict, TR_VERDICT_NONE);
+	/* a verdict of mps-try: a match is kept, a mismatch becomes a comment */
+	tr_plan_verdict(&tp, 0, TR_VERDICT_MATCH, "matches CPU on 64 values");
+	assert_true(tp.ov[0].translated);
+	assert_string_equal(tp.ov[0].verdict_text, "matches CPU on 64 values");
+	tr_plan_verdict(&tp, 1, TR_VERDICT_MISMATCH, "int 3: 6, CPU -6");
+	assert_false(tp.ov[1].translated);
+	assert_null(tp.math.body[RG_CLS_INTEGRAL]);
+	assert_string_equal(tp.math.note[RG_CLS_INTEGRAL],
+	                    "    // left to you by mps-migrate: the translation does "
+	                    "not match the CPU (int 3: 6, CPU -6):\n"
+	                    "    //   // translated by mps-migrate from "
+	                    "aten/src/ATen/native/cuda/Flip.cu:8 (gpu_kernel)\n"
+	                    "    //   return static_cast<T>((-a) + (-a));\n");
+	text = rg_functor_text(MR_UNARY, "flip", pairs, 4, &tp.math, "\n", 1, 1);
+	assert_non_null(strstr(text, "  inline T operator()(const T x) {\n"
+	                             "    // left to you by mps-migrate: the "
+	                             "translation does not match"));
+	assert_non_null(strstr(text, "    // TODO(mps-register): the math of flip "
+	                             "for integral inputs goes here\n    return x;\n"));
+	free(text);
+	tr_plan_free(&tp);
+	assert_int_equal(tr_plan_functor(&tp, root, "flip_stub", NULL, MR_UNARY,
+	                                 "flip", pairs, 4), 0);
 	text = rg_functor_text(MR_UNARY, "flip", pairs, 4, &tp.math, "\n", 1, 1);
 	assert_string_equal(
 	    text,
