@@ -387,6 +387,24 @@ static void test_refusals(void **state)
 		assert_int_equal(r.line, v[i].line);
 		tr_out_free(&r);
 	}
+	/* nesting too deep for the parser's recursion */
+	{
+		char *deep = xmalloc(2 * 1000 + 16);
+		struct tr_out r;
+		size_t k;
+		strcpy(deep, "return ");
+		for (k = 0; k < 1000; k++)
+			strcat(deep, "(");
+		strcat(deep, "a");
+		for (k = 0; k < 1000; k++)
+			strcat(deep, ")");
+		strcat(deep, ";");
+		r = run(deep, RG_CLS_FLOAT, "float", "float", MR_BINARY, "", NULL, 0);
+		assert_false(r.ok);
+		assert_string_equal(r.construct, "nesting deeper than 200 levels");
+		tr_out_free(&r);
+		free(deep);
+	}
 	/* parameters */
 	{
 		struct ck_code c;

@@ -480,7 +480,15 @@ struct parser {
 	size_t err_off;
 	char **aliases;         /* `using X = ...` names seen: types */
 	size_t naliases;
+	int depth;              /* nesting of the calls below */
 };
+
+/* how deep expressions, statements and types may nest (the recursion of
+ * the parser, and of the writer that follows the tree) */
+#define TR_MAX_DEPTH 200
+
+/* enter one level: 0, or -1 (an error set) when too deep */
+static int deeper(struct parser *p);
 
 static void perr(struct parser *p, size_t off, char *msg)
 {
@@ -493,6 +501,16 @@ static void perr(struct parser *p, size_t off, char *msg)
 }
 
 static const struct tok *cur(const struct parser *p) { return &p->tk[p->i]; }
+
+static int deeper(struct parser *p)
+{
+	if (++p->depth > TR_MAX_DEPTH) {
+		perr(p, p->tk[p->i].s, xasprintf("nesting deeper than %d levels",
+		                                 TR_MAX_DEPTH));
+		return -1;
+	}
+	return 0;
+}
 static int is_op(const struct parser *p, const char *op)
 {
 	const struct tok *k = cur(p);
@@ -630,8 +648,17 @@ static int builtin_word(const struct parser *p, size_t i)
 	return 0;
 }
 
+static struct type *parse_type_in(struct parser *p);
+
 /* a type at the cursor, or NULL (cursor unchanged) */
 static struct type *parse_type(struct parser *p)
+{
+	struct type *t = deeper(p) == 0 ? parse_type_in(p) : NULL;
+	p->depth--;
+	return t;
+}
+
+static struct type *parse_type_in(struct parser *p)
 {
 	size_t save = p->i;
 	struct type *ty = anew(p->ar, sizeof *ty);
@@ -951,7 +978,16 @@ static struct node *parse_postfix(struct parser *p)
 	return n;
 }
 
+static struct node *parse_unary_in(struct parser *p);
+
 static struct node *parse_unary(struct parser *p)
+{
+	struct node *n = deeper(p) == 0 ? parse_unary_in(p) : NULL;
+	p->depth--;
+	return n;
+}
+
+static struct node *parse_unary_in(struct parser *p)
 {
 	size_t off = cur(p)->s;
 	if (is_op(p, "!") || is_op(p, "~") || is_op(p, "-") || is_op(p, "+")) {
@@ -1054,7 +1090,16 @@ static struct node *parse_cond(struct parser *p)
 	return c;
 }
 
+static struct node *parse_assign_in(struct parser *p);
+
 static struct node *parse_assign(struct parser *p)
+{
+	struct node *n = deeper(p) == 0 ? parse_assign_in(p) : NULL;
+	p->depth--;
+	return n;
+}
+
+static struct node *parse_assign_in(struct parser *p)
 {
 	static const char *const aops[] = {"=",  "+=", "-=", "*=", "/=", "%=",
 	                                   "&=", "|=", "^=", NULL};
@@ -1137,7 +1182,16 @@ static int decl_ahead(struct parser *p)
 	return yes;
 }
 
+static struct stmt *parse_stmt_in(struct parser *p);
+
 static struct stmt *parse_stmt(struct parser *p)
+{
+	struct stmt *s = deeper(p) == 0 ? parse_stmt_in(p) : NULL;
+	p->depth--;
+	return s;
+}
+
+static struct stmt *parse_stmt_in(struct parser *p)
 {
 	const struct tok *k = cur(p);
 	size_t off = k->s;
