@@ -102,9 +102,10 @@ struct tr_env {
 	size_t nc10;
 };
 
-/* tr_env_load: the functions the headers ROOT/c10/metal/NAME.h define in namespace
- * c10::metal (metalreg.h mr_c10_functions), into *env (release with
- * tr_env_free).  A tree without c10/metal gives none. */
+/* tr_env_load: the functions the headers ROOT/c10/metal/NAME.h define in
+ * namespace c10::metal (cudakern.h ck_c10_metal_functions), into *env
+ * (release with tr_env_free).  A tree without c10/metal, or one whose
+ * headers cannot be read, gives none. */
 void tr_env_load(struct tr_env *env, const char *root);
 void tr_env_free(struct tr_env *env);
 

@@ -47,10 +47,14 @@
  * f;` of the body).
  *
  * How it reads: comments and `#if 0` groups never count (scan.h
- * mask_code); literals are skipped; macros are not expanded (a kernel a
- * macro writes is not found: said so).  The parsing here is small on
- * purpose: the shared C++ model (cppscan) does not read cuda/ yet; when it
- * does, ck_index_file and the dtype branch can be taken from it.
+ * mask_code); literals are skipped; macros are not expanded, but for the
+ * dispatch macros above (a kernel a macro writes is not found: said so).
+ * The parsing here is small on purpose: the shared C++ model (cppscan)
+ * does not read cuda/ yet.  What would come from it is behind three
+ * functions of cudakern.c: index_range (the namespace-level definitions
+ * of a file: functions, structs, with their namespaces), match_close (the
+ * extent of a bracket) and dispatch_types (a dispatch call's dtypes,
+ * macros of the file expanded); the rest reads their answers.
  */
 #ifndef MK_CUDAKERN_H
 #define MK_CUDAKERN_H
