@@ -287,13 +287,16 @@ const char *tr_cls_name(int cls)
 
 /* ---- environment ---- */
 
-void tr_env_load(struct tr_env *env, const char *root)
+int tr_env_load(struct tr_env *env, const char *root)
 {
 	memset(env, 0, sizeof *env);
 	if (ck_c10_metal_functions(root, &env->c10, &env->nc10) != 0) {
+		lex_strv_free(env->c10, env->nc10);
 		env->c10 = NULL;
 		env->nc10 = 0;
+		return -1;
 	}
+	return 0;
 }
 
 void tr_env_free(struct tr_env *env)
@@ -2915,8 +2918,12 @@ int tr_plan_functor(struct tr_plan *tp, const char *root, const char *stub,
 		}
 		have_cp = 1;
 	}
+	if (tr_env_load(&env, root) != 0) {
+		ck_kernel_free(&cu);
+		ck_kernel_free(&cp);
+		return -1;
+	}
 	tp->tried = 1;
-	tr_env_load(&env, root);
 
 	/* bool gets its own overload when its lambda is not the integers' */
 	{

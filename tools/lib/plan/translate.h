@@ -104,9 +104,10 @@ struct tr_env {
 
 /* tr_env_load: the functions the headers ROOT/c10/metal/NAME.h define in
  * namespace c10::metal (cudakern.h ck_c10_metal_functions), into *env
- * (release with tr_env_free).  A tree without c10/metal, or one whose
- * headers cannot be read, gives none. */
-void tr_env_load(struct tr_env *env, const char *root);
+ * (release with tr_env_free).  A tree without c10/metal gives none.
+ * Returns 0, or -1 after a diagnostic when a header that exists cannot be
+ * read (env then empty). */
+int tr_env_load(struct tr_env *env, const char *root);
 void tr_env_free(struct tr_env *env);
 
 /* The result of translating one piece of code into one overload. */
