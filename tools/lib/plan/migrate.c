@@ -765,6 +765,33 @@ static void current(struct edit_file *f, struct rg_file *rf)
 	rf->len = f->new ? f->newlen : f->oldlen;
 }
 
+/* the kernel file has a functor of NAME already (hostscan's functors) */
+static int functor_known(const struct mg_plan *p)
+{
+	size_t i;
+	for (i = 0; i < p->hm.nfunctors; i++) {
+		const struct hs_functor *fu = &p->hm.functors[i];
+		if (strcmp(fu->kernel, p->name) == 0 &&
+		    strcmp(p->hm.files[fu->at.file].rel, p->kernel_rel) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* the new functor's item, or NULL */
+static const struct rg_item *new_functor(const struct mg_plan *p)
+{
+	size_t i;
+	if (!p->rg_ok)
+		return NULL;
+	for (i = 0; i < p->rg.nitems; i++) {
+		const struct rg_item *it = &p->rg.items[i];
+		if (it->what == RG_FUNCTOR && !it->present && it->text)
+			return it;
+	}
+	return NULL;
+}
+
 static int plan_registration(struct mg_plan *p)
 {
 	static const char *const metal_ids[] = {"[no-c10-metal]",
@@ -802,7 +829,14 @@ static int plan_registration(struct mg_plan *p)
 	kf = find_loaded(p, p->kernel_rel); /* the array may have moved */
 	current(kf, &kr);
 	current(hf, &hr);
+	if (!functor_known(p)) {
+		if (tr_plan_functor(&p->math, p->root, p->stub,
+		                    p->have_cpu && p->cpu.found ? &p->cpu : NULL,
+		                    p->kind, p->name, p->pairs, p->npairs) != 0)
+			return -1;
+	}
 	memset(&rq, 0, sizeof rq);
+	rq.math = p->math.tried ? &p->math.math : NULL;
 	rq.kind = p->kind;
 	rq.name = p->name;
 	rq.stub = p->stub;
@@ -946,16 +980,30 @@ static void plan_left(struct mg_plan *p)
 	}
 	if (p->rg_ok) {
 		int added = 0;
-		for (i = 0; i < p->rg.nitems; i++) {
-			const struct rg_item *it = &p->rg.items[i];
-			if (it->what == RG_FUNCTOR && !it->present && it->text) {
-				added = 1;
+		const struct rg_item *it = new_functor(p);
+		if (it) {
+			struct buf b;
+			size_t k, nleft = 0;
+			added = 1;
+			buf_init(&b);
+			for (k = 0; k < p->math.nov; k++)
+				if (!p->math.ov[k].translated)
+					buf_printf(&b, "%s%s", nleft++ ? ", " : "",
+					           tr_cls_name(p->math.ov[k].cls));
+			if (!p->math.tried)
 				left(p, "functor",
 				     xasprintf("write the math of %s_functor (each "
 				               "TODO(mps-register) line)",
 				               p->name),
 				     p->kernel_rel, it->line);
-			}
+			else if (nleft)
+				left(p, "functor",
+				     xasprintf("write the math of %s_functor's %s overload%s "
+				               "(each TODO(mps-register) line; the CUDA and CPU "
+				               "bodies are in the comment above it)",
+				               p->name, b.data, nleft > 1 ? "s" : ""),
+				     p->kernel_rel, it->line);
+			buf_free(&b);
 		}
 		/* a skeleton written before and not filled in yet */
 		for (i = 0; i < p->hm.nfunctors && !added; i++) {
@@ -1141,6 +1189,7 @@ void mg_plan_free(struct mg_plan *p)
 	free(p->scalar_dtype);
 	free(p->scalar_from);
 	free(p->scalar_none);
+	tr_plan_free(&p->math);
 	rg_plan_free(&p->rg);
 	rt_plan_free(&p->rt);
 	fold_plan_free(&p->fold);
@@ -1421,6 +1470,24 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 				        it->check ? ", with the dtype check" : "");
 		}
 	}
+	/* the functor's math */
+	if (new_functor(p) && p->math.tried) {
+		fprintf(out, "functor math (%s_functor, from the kernels of %s):\n",
+		        p->name, p->stub);
+		for (i = 0; i < p->math.nov; i++) {
+			const struct tr_overload *o = &p->math.ov[i];
+			fprintf(out, "  %s (%s -> %s): ", tr_cls_name(o->cls), o->in, o->out);
+			if (o->translated)
+				fprintf(out, "translated from %s:%lu (%s)%s%s\n", o->file,
+				        o->line, o->side, o->verdict_text ? "; " : "",
+				        o->verdict_text ? o->verdict_text : "");
+			else if (o->file)
+				fprintf(out, "left to you: %s at %s:%lu\n", o->construct,
+				        o->file, o->line);
+			else
+				fprintf(out, "left to you: %s\n", o->construct);
+		}
+	}
 	/* deletions */
 	any = 0;
 	for (i = 0; i < p->rt.n; i++) {
@@ -1667,6 +1734,38 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 				json_object_set_new(o, "check", json_boolean(it->check));
 			if (!it->present)
 				json_object_set_new(o, "text", json_string(it->text));
+			emit(out, o);
+		}
+	if (new_functor(p) && p->math.tried)
+		for (i = 0; i < p->math.nov; i++) {
+			const struct tr_overload *ov = &p->math.ov[i];
+			json_t *o = part("math");
+			char *fn = xasprintf("%s_functor", p->name);
+			json_object_set_new(o, "functor", json_string(fn));
+			free(fn);
+			json_object_set_new(o, "overload", json_string(tr_cls_name(ov->cls)));
+			json_object_set_new(o, "in", json_string(ov->in));
+			json_object_set_new(o, "out", json_string(ov->out));
+			json_object_set_new(o, "status",
+			                    json_string(ov->translated ? "translated" : "left"));
+			json_object_set_new(o, "side", str_or_null(ov->side));
+			json_object_set_new(o, "file", str_or_null(ov->file));
+			json_object_set_new(o, "line", ov->file
+			                                   ? json_integer((json_int_t)ov->line)
+			                                   : json_null());
+			json_object_set_new(o, "construct", str_or_null(ov->construct));
+			json_object_set_new(o, "verdict", str_or_null(ov->verdict_text));
+			if (p->math.cuda_fn) {
+				char *k = xasprintf("%s:%lu: %s", p->math.cuda_file,
+				                    p->math.cuda_line, p->math.cuda_fn);
+				json_object_set_new(o, "cuda_kernel", json_string(k));
+				free(k);
+			} else {
+				json_object_set_new(o, "cuda_kernel", json_null());
+			}
+			json_object_set_new(o, "cuda_lambdas",
+			                    json_integer((json_int_t)p->math.cuda_lambdas));
+			json_object_set_new(o, "text", json_string(ov->body));
 			emit(out, o);
 		}
 	for (i = 0; i < p->rt.n; i++) {

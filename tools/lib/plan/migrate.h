@@ -17,7 +17,10 @@
  *             the structured meta function (cs_output_rule), or, for a
  *             shared kernel that is not structured, the TensorIterator it
  *             builds (cs_iter_rule), see mg_derive_pairs; or given;
- *   metal     regplan.h: the functor skeleton and its registrations;
+ *   metal     regplan.h: the functor and its registrations, the math
+ *             of its overloads translated from the CUDA and CPU kernels
+ *             of the stub where it can be (translate.h), else the
+ *             placeholder with both kernels' bodies in a comment;
  *   host      regplan.h: the host stub registering the discovered stub,
  *             with a TORCH_CHECK_TYPE when the registered inputs do not
  *             cover what the meta function lets through;
@@ -43,6 +46,7 @@
 #include "read/nfyaml.h"
 #include "plan/regplan.h"
 #include "plan/retire.h"
+#include "plan/translate.h"
 
 struct mg_opts {
 	const char *op;       /* base operator name (nf_valid_op_arg, no '.') */
@@ -144,6 +148,10 @@ struct mg_plan {
 	int have_opmath;
 	struct cs_opmath om;          /* when have_opmath */
 
+	/* the new functor's math (translate.h): math.tried when it was
+	   read, which is when the kernel file has no functor of NAME */
+	struct tr_plan math;
+
 	/* what is written */
 	int rg_ok;                    /* regplan planned (rg valid) */
 	struct rg_plan rg;
@@ -202,8 +210,12 @@ void mg_write_text(FILE *out, const struct mg_plan *p);
 
 /* mg_write_json: the plan as JSON Lines, one object per part, each with
  * "part": "row", "stub", "kernel", "dtypes", "insert" (what:
- * registration, functor, host-stub), "delete" (what: definition, helper,
- * include, xfail), "keep", "not-planned", "left", and last "summary"
+ * registration, functor, host-stub), "math" (one per overload of a new
+ * functor: "overload", "in", "out", "status" translated or left, "side"
+ * CUDA or CPU, "file", "line", "construct", "verdict" (null until mps-try
+ * runs), "cuda_kernel" ("FILE:LINE: FN" of the CUDA function read, or
+ * null), "cuda_lambdas" (how many were read in it), "text"), "delete" (what: definition, helper, include, xfail),
+ * "keep", "not-planned", "left", and last "summary"
  * (files changed, action "plan", "written" or "nothing").  WRITTEN: the
  * change was written (actions then read "inserted", "deleted"). */
 void mg_write_json(FILE *out, const struct mg_plan *p, int written);

@@ -171,35 +171,73 @@ static char *pair_args(int kind, const struct mr_pair *p)
 
 /* ---- the functor skeleton ---- */
 
-static void functor_overload(struct buf *b, const struct rg_plan *pl,
-                             const char *eol, int kind, const char *name,
-                             const char *trait, const char *cls,
-                             const struct mr_pair *p)
+/* the lines TEXT ('\n'-ended) into b with EOL line ends */
+static void put_lines(struct buf *b, const char *text, const char *eol)
 {
+	const char *p = text, *q;
+	while (*p) {
+		q = strchr(p, '\n');
+		if (!q) {
+			buf_puts(b, p);
+			buf_puts(b, eol);
+			return;
+		}
+		buf_add(b, p, (size_t)(q - p));
+		buf_puts(b, eol);
+		p = q + 1;
+	}
+}
+
+static void functor_overload(struct buf *b, const char *ns_metal,
+                             const char *ns_c10, const char *eol, int kind,
+                             const char *name, int cls,
+                             const struct mr_pair *p, const struct rg_math *math)
+{
+	static const char *const trait[RG_NCLS] = {
+	    "is_scalar_floating_point_v", "is_scalar_integral_v", NULL,
+	    "is_complex_v"};
+	static const char *const cls_words[RG_NCLS] = {
+	    "floating-point", "integral", "bool", "complex"};
 	int same = p->in == p->out;
 	const char *ret = same ? "T" : p->out;
-	const char *args;
-	const char *ns_metal = pl->ns_metal, *ns_c10 = pl->ns_c10;
+	const char *tin = cls == RG_CLS_BOOL ? "bool" : "T";
+	const char *v0 = kind == MR_UNARY || kind == MR_UNARY_ALPHA ? "x" : "a";
+	const char *n0 = v0, *n1 = "b";
+	char *args;
 	char *retexpr;
 
+	if (cls == RG_CLS_BOOL && same)
+		ret = "bool";
+	if (math && math->params[cls][0])
+		n0 = math->params[cls][0];
+	if (math && math->params[cls][1])
+		n1 = math->params[cls][1];
 	switch (kind) {
-	case MR_UNARY: args = "const T x"; break;
-	case MR_UNARY_ALPHA: args = "const T x, const A alpha"; break;
-	case MR_BINARY: args = "const T a, const T b"; break;
-	default: args = "const T a, const T b, const A alpha"; break;
+	case MR_UNARY: args = xasprintf("const %s %s", tin, n0); break;
+	case MR_UNARY_ALPHA:
+		args = xasprintf("const %s %s, const A alpha", tin, n0);
+		break;
+	case MR_BINARY:
+		args = xasprintf("const %s %s, const %s %s", tin, n0, tin, n1);
+		break;
+	default:
+		args = xasprintf("const %s %s, const %s %s, const A alpha", tin, n0,
+		                 tin, n1);
+		break;
 	}
-	{
-		const char *v = kind == MR_UNARY || kind == MR_UNARY_ALPHA ? "x" : "a";
-		if (same)
-			retexpr = xstrdup(v);
-		else if (is_complex(p->in) && !is_complex(p->out))
-			retexpr = xasprintf("%s(%s.x)", p->out, v);
-		else
-			retexpr = xasprintf("static_cast<%s>(%s)", p->out, v);
-	}
-	{
+	if (same)
+		retexpr = xstrdup(n0);
+	else if (is_complex(p->in) && !is_complex(p->out))
+		retexpr = xasprintf("%s(%s.x)", p->out, n0);
+	else
+		retexpr = xasprintf("static_cast<%s>(%s)", p->out, n0);
+	if (cls == RG_CLS_BOOL) {
+		/* a plain overload: exact for bool, preferred to the templates */
+		if (mr_kind_alpha(kind))
+			buf_printf(b, "  template <typename A>%s", eol);
+	} else {
 		char *cond = xasprintf("%senable_if_t<%s%s<T>, bool> = true", ns_metal,
-		                       ns_c10, trait);
+		                       ns_c10, trait[cls]);
 		char *one = xasprintf("  template <typename T, %s%s>",
 		                      mr_kind_alpha(kind) ? "typename A, " : "", cond);
 		if (strlen(one) <= 80)
@@ -215,44 +253,71 @@ static void functor_overload(struct buf *b, const struct rg_plan *pl,
 		free(cond);
 	}
 	buf_printf(b, "  inline %s operator()(%s) {%s", ret, args, eol);
-	buf_printf(b, "    // TODO(mps-register): the math of %s for %s inputs "
-	              "goes here%s",
-	           name, cls, eol);
-	buf_printf(b, "    return %s;%s", retexpr, eol);
+	if (math && math->body[cls]) {
+		put_lines(b, math->body[cls], eol);
+	} else {
+		if (math && math->note[cls])
+			put_lines(b, math->note[cls], eol);
+		buf_printf(b, "    // TODO(mps-register): the math of %s for %s inputs "
+		              "goes here%s",
+		           name, cls_words[cls], eol);
+		buf_printf(b, "    return %s;%s", retexpr, eol);
+	}
 	buf_printf(b, "  }%s", eol);
+	free(args);
 	free(retexpr);
 }
 
-static char *functor_text(const struct rg_plan *pl, const char *eol, int kind,
-                          const char *name, const struct mr_pair *pairs,
-                          size_t n)
+void rg_overloads(const struct mr_pair *pairs, size_t n, int split_bool,
+                  const struct mr_pair *out[RG_NCLS])
 {
-	struct buf b;
-	const struct mr_pair *fl = NULL, *in = NULL, *cx = NULL;
 	size_t i;
+	int c;
+	for (c = 0; c < RG_NCLS; c++)
+		out[c] = NULL;
 	for (i = 0; i < n; i++) {
-		if (is_float(pairs[i].in)) {
-			if (!fl)
-				fl = &pairs[i];
-		} else if (is_complex(pairs[i].in)) {
-			if (!cx)
-				cx = &pairs[i];
-		} else if (!in) {
-			in = &pairs[i];
-		}
+		if (is_float(pairs[i].in))
+			c = RG_CLS_FLOAT;
+		else if (is_complex(pairs[i].in))
+			c = RG_CLS_COMPLEX;
+		else if (split_bool && !strcmp(pairs[i].in, "bool"))
+			c = RG_CLS_BOOL;
+		else
+			c = RG_CLS_INTEGRAL;
+		if (!out[c])
+			out[c] = &pairs[i];
 	}
+}
+
+static char *functor_text(const char *ns_metal, const char *ns_c10,
+                          const char *eol, int kind, const char *name,
+                          const struct mr_pair *pairs, size_t n,
+                          const struct rg_math *math)
+{
+	/* the order of the overloads in the text */
+	static const int order[RG_NCLS] = {RG_CLS_FLOAT, RG_CLS_INTEGRAL,
+	                                   RG_CLS_COMPLEX, RG_CLS_BOOL};
+	struct buf b;
+	const struct mr_pair *ov[RG_NCLS];
+	int i;
+	rg_overloads(pairs, n, math ? math->split_bool : 0, ov);
 	buf_init(&b);
 	buf_printf(&b, "struct %s_functor {%s", name, eol);
-	if (fl)
-		functor_overload(&b, pl, eol, kind, name, "is_scalar_floating_point_v",
-		                 "floating-point", fl);
-	if (in)
-		functor_overload(&b, pl, eol, kind, name, "is_scalar_integral_v",
-		                 "integral", in);
-	if (cx)
-		functor_overload(&b, pl, eol, kind, name, "is_complex_v", "complex", cx);
+	for (i = 0; i < RG_NCLS; i++)
+		if (ov[order[i]])
+			functor_overload(&b, ns_metal, ns_c10, eol, kind, name, order[i],
+			                 ov[order[i]], math);
 	buf_printf(&b, "};%s", eol);
 	return b.data;
+}
+
+char *rg_functor_text(int kind, const char *name, const struct mr_pair *pairs,
+                      size_t n, const struct rg_math *math, const char *eol,
+                      int using_metal, int using_c10)
+{
+	return functor_text(using_metal ? "" : "::metal::",
+	                    using_c10 ? "" : "::c10::metal::", eol, kind, name,
+	                    pairs, n, math);
 }
 
 /* ---- does the tree have the c10/metal kernels? (see regplan.h) ---- */
@@ -976,7 +1041,8 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		if ((nunits > 0 || (rq->functor && !functor_exists)) &&
 		    blocked_layout(k, &fend)) {
 			char *body = rq->functor && !functor_exists
-			                 ? functor_text(p, eol, kind, name, want, nwant)
+			                 ? functor_text(p->ns_metal, p->ns_c10, eol, kind,
+			                                name, want, nwant, rq->math)
 			                 : NULL;
 			int ok = plan_blocked(p, k, kind, name, units, nunits, body, want,
 			                      nwant, fend);
@@ -999,7 +1065,8 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		struct rg_item *fi;
 		char *body;
 		fi = new_item(p, RG_FUNCTOR, RG_KERNEL);
-		body = functor_text(p, eol, kind, name, want, nwant);
+		body = functor_text(p->ns_metal, p->ns_c10, eol, kind, name, want,
+		                    nwant, rq->math);
 		buf_init(&b);
 		if (first < len) {
 			/* NAME is registered already: its functor goes before */

@@ -125,6 +125,50 @@ struct rg_file {
 	size_t len;
 };
 
+/* The overloads of a functor, one operator() per dtype class. */
+enum rg_cls {
+	RG_CLS_FLOAT = 0,      /* float, half, bfloat */
+	RG_CLS_INTEGRAL,       /* long, int, short, char, uchar (and bool
+	                          unless it has its own overload) */
+	RG_CLS_BOOL,           /* bool, when rg_math.split_bool */
+	RG_CLS_COMPLEX,        /* float2, half2 */
+	RG_NCLS
+};
+
+/* The math of a new functor's overloads (plan/translate.h), per class.
+ * Texts are lines ending in '\n', indented by 4; they are written with
+ * the kernel file's line ends. */
+struct rg_math {
+	int split_bool;        /* bool inputs get an overload of their own: a
+	                          plain `operator()(const bool x)`, which C++
+	                          prefers to the integral template */
+	const char *body[RG_NCLS];  /* the whole body (the translation), or
+	                          NULL: the placeholder and a return */
+	const char *note[RG_NCLS];  /* lines written above the placeholder
+	                          (when body is NULL), or NULL */
+	const char *params[RG_NCLS][2]; /* the parameter names; NULL: x, or
+	                          a and b */
+};
+
+/* rg_overloads: the first pair of each class among PAIRS[0, N) into
+ * out[cls] (NULL: the class has no registration); bool inputs go to
+ * RG_CLS_BOOL when SPLIT_BOOL, else to RG_CLS_INTEGRAL. */
+void rg_overloads(const struct mr_pair *pairs, size_t n, int split_bool,
+                  const struct mr_pair *out[RG_NCLS]);
+
+/* rg_functor_text: the text of `struct NAME_functor {...};` for kind
+ * KIND and the registrations PAIRS[0, N): one overload per class
+ * (rg_overloads), each with MATH's body (NULL math, or a NULL body: the
+ * placeholder "// TODO(mps-register): the math of NAME for CLS inputs
+ * goes here" and a return of the input), lines ending in EOL.  USING_METAL
+ * and USING_C10: the file has `using namespace metal;` / `using namespace
+ * c10::metal;` (the template conditions are then written unqualified).
+ * The same text rg_plan inserts, so that a caller (mps-try) can compile
+ * it before it is written.  malloc'd (caller frees). */
+char *rg_functor_text(int kind, const char *name, const struct mr_pair *pairs,
+                      size_t n, const struct rg_math *math, const char *eol,
+                      int using_metal, int using_c10);
+
 struct rg_request {
 	int kind;              /* enum mr_kind */
 	const char *name;      /* kernel NAME (mr_valid_name) */
@@ -154,6 +198,8 @@ struct rg_request {
 	                          float: binary kinds register with
 	                          REGISTER_OPMATH_BINARY_OP (or a helper that
 	                          expands to it) where the file has it */
+	const struct rg_math *math; /* the new functor's math, NULL: every
+	                          overload holds the placeholder */
 };
 
 struct rg_plan {

@@ -2082,6 +2082,31 @@ static int type_arg(const char *a, cs_dtset *out)
 	return 0;
 }
 
+int cs_dispatch_call_types(const char *name, char *const *args, size_t na,
+                           cs_dtset *out)
+{
+	cs_dtset base = 0;
+	int extra = 0, bad = 0;
+	size_t i, from = 0, to = 0;
+	*out = 0;
+	if (strcmp(name, "AT_DISPATCH_CASE") == 0) {
+		from = 0;
+		to = na ? 1 : 0;
+	} else if (strcmp(name, "AT_DISPATCH_V2") == 0) {
+		from = 3;
+		to = na;
+	} else if (cs_dispatch_macro_types(name, &base, &extra) == 0) {
+		*out = base;
+		to = (size_t)extra < na ? (size_t)extra : na;
+	} else {
+		return -1;
+	}
+	for (i = from; i < to; i++)
+		if (type_arg(args[i], out) != 0)
+			bad = 1;
+	return bad ? -1 : 0;
+}
+
 /* ---------------- the body walker ---------------- */
 
 struct tok {

@@ -144,6 +144,18 @@ char *cs_dtset_metal(cs_dtset set, const char *sep);
  * and return -1 here). */
 int cs_dispatch_macro_types(const char *name, cs_dtset *out, int *extra);
 
+/* cs_dispatch_call_types: the dtypes one dispatch call NAME(ARGS) covers,
+ * its NA arguments as lex_split_args gives them: AT_DISPATCH_X[_ANDn] and
+ * AT_DISPATCH_CASE_X[_ANDn] (the table above plus the n scalar-type
+ * arguments written first), AT_DISPATCH_CASE(kT, ...) (T),
+ * AT_DISPATCH_V2(dtype, name, body, types...) (each type or
+ * AT_EXPAND(list)), read as cs_cpu_dtypes reads them.  Returns 0 and sets
+ * *out, or -1 for a name it does not know (AT_DISPATCH_SWITCH, whose
+ * cases say, AT_DISPATCH_INDEX_TYPES) or a type argument it cannot read
+ * (*out then holds the ones it could). */
+int cs_dispatch_call_types(const char *name, char *const *args, size_t na,
+                           cs_dtset *out);
+
 /* ---- the model ---- */
 
 struct cs_model {
