@@ -2082,6 +2082,31 @@ static int type_arg(const char *a, cs_dtset *out)
 	return 0;
 }
 
+int cs_dispatch_call_types(const char *name, char *const *args, size_t na,
+                           cs_dtset *out)
+{
+	cs_dtset base = 0;
+	int extra = 0, bad = 0;
+	size_t i, from = 0, to = 0;
+	*out = 0;
+	if (strcmp(name, "AT_DISPATCH_CASE") == 0) {
+		from = 0;
+		to = na ? 1 : 0;
+	} else if (strcmp(name, "AT_DISPATCH_V2") == 0) {
+		from = 3;
+		to = na;
+	} else if (cs_dispatch_macro_types(name, &base, &extra) == 0) {
+		*out = base;
+		to = (size_t)extra < na ? (size_t)extra : na;
+	} else {
+		return -1;
+	}
+	for (i = from; i < to; i++)
+		if (type_arg(args[i], out) != 0)
+			bad = 1;
+	return bad ? -1 : 0;
+}
+
 /* ---------------- the body walker ---------------- */
 
 struct tok {
@@ -3706,6 +3731,40 @@ static cs_dtset reject_dtypes(const char *t, size_t a, size_t b)
 	return set;
 }
 
+/* The output rule a TensorIteratorConfig chain in t[a, b) sets up:
+ * float with .promote_integer_inputs_to_float(true), bool with
+ * .declare_static_dtype(kBool) (or _and_device), else same; *config: the
+ * chain names TensorIteratorConfig. */
+static int config_rule(const char *t, size_t a, size_t b, int *config)
+{
+	size_t i;
+	int rr = CS_RULE_SAME;
+	for (i = a; i < b; i++) {
+		if (!id0(t[i]) || (i > a && idc(t[i - 1])))
+			continue;
+		if (word_at(t, b, i, "TensorIteratorConfig"))
+			*config = 1;
+		if (word_at(t, b, i, "promote_integer_inputs_to_float")) {
+			size_t q = skip_ws(t, b, i + 31);
+			if (q < b && t[q] == '(' &&
+			    word_at(t, b, skip_ws(t, b, q + 1), "true"))
+				rr = CS_RULE_FLOAT;
+		}
+		if (word_at(t, b, i, "declare_static_dtype") ||
+		    word_at(t, b, i, "declare_static_dtype_and_device")) {
+			size_t q = skip_ws(t, b, ident_end(t, b, i));
+			if (q < b && t[q] == '(') {
+				size_t e = q + 1;
+				while (e < b && t[e] != ',' && t[e] != ')')
+					e++;
+				if (dtype_span(t + q + 1, e - q - 1) == CS_BOOL)
+					rr = CS_RULE_BOOL;
+			}
+		}
+	}
+	return rr;
+}
+
 static void rule_tok(void *ctx, const struct tok *k)
 {
 	struct rulex *x = ctx;
@@ -3728,32 +3787,8 @@ static void rule_tok(void *ctx, const struct tok *k)
 	}
 	if (span_is(s, n, "build") && k->close < k->tn) {
 		/* build(TensorIteratorConfig()...) */
-		const char *t = k->t;
-		size_t a = k->open, b = k->close, i;
-		int rr = CS_RULE_SAME, config = 0;
-		for (i = a; i < b; i++) {
-			if (!id0(t[i]) || (i > a && idc(t[i - 1])))
-				continue;
-			if (word_at(t, b, i, "TensorIteratorConfig"))
-				config = 1;
-			if (word_at(t, b, i, "promote_integer_inputs_to_float")) {
-				size_t q = skip_ws(t, b, i + 31);
-				if (q < b && t[q] == '(' &&
-				    word_at(t, b, skip_ws(t, b, q + 1), "true"))
-					rr = CS_RULE_FLOAT;
-			}
-			if (word_at(t, b, i, "declare_static_dtype") ||
-			    word_at(t, b, i, "declare_static_dtype_and_device")) {
-				size_t q = skip_ws(t, b, ident_end(t, b, i));
-				if (q < b && t[q] == '(') {
-					size_t e = q + 1;
-					while (e < b && t[e] != ',' && t[e] != ')')
-						e++;
-					if (dtype_span(t + q + 1, e - q - 1) == CS_BOOL)
-						rr = CS_RULE_BOOL;
-				}
-			}
-		}
+		int config = 0;
+		int rr = config_rule(k->t, k->open, k->close, &config);
 		if (!config)
 			return;
 		x->rules |= 1 << rr;
@@ -4064,6 +4099,622 @@ void cs_outrule_free(struct cs_outrule *r)
 	free(r->impl);
 	free(r->why);
 	memset(r, 0, sizeof *r);
+}
+
+/* ---------------- B. the TensorIterator of a shared kernel ---------------- */
+
+/* The TensorIterator builders of TensorIterator.h (2.6.0) a shared kernel
+ * that is not structured calls: static members (TensorIterator::
+ * unary_float_op) and, as a meta function does, build_* on an iterator. */
+static int iter_builder_rule(const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		int rule;
+	} b[] = {{"unary_op", CS_RULE_SAME},
+	         {"borrowing_unary_op", CS_RULE_SAME},
+	         {"binary_op", CS_RULE_SAME},
+	         {"borrowing_binary_op", CS_RULE_SAME},
+	         {"nullary_op", CS_RULE_SAME},
+	         {"borrowing_nullary_op", CS_RULE_SAME},
+	         {"unary_float_op", CS_RULE_FLOAT},
+	         {"binary_float_op", CS_RULE_FLOAT},
+	         {"comparison_op", CS_RULE_BOOL},
+	         {NULL, 0}};
+	size_t i;
+	for (i = 0; b[i].name; i++)
+		if (span_is(s, n, b[i].name))
+			return b[i].rule;
+	return -1;
+}
+
+/* the arguments of the call t[open..close] from index `from` on,
+ * ", "-joined (malloc'd); NULL when there are none */
+static char *args_from(const char *t, size_t open, size_t close, size_t from)
+{
+	size_t na, i;
+	char **args = lex_split_args(t, open, close, &na);
+	struct buf b;
+	buf_init(&b);
+	for (i = from; i < na; i++)
+		buf_printf(&b, "%s%s", i > from ? ", " : "", args[i]);
+	lex_strv_free(args, na);
+	if (!b.len) {
+		buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+/* the stub token k (named stub) passed as a value: the arguments that
+ * follow it in the call around it (unary_op_impl_float_out(result, self,
+ * logit_stub, Scalar(...)) gives "Scalar(...)"); NULL when none */
+static char *args_after_passed(const struct tok *k, const char *stub)
+{
+	const char *t = k->t;
+	size_t i = k->s, open, close, na, j, from = NOSZ;
+	long depth = 0;
+	char **args;
+	while (i > 0) {
+		i--;
+		if (t[i] == ')')
+			depth++;
+		else if (t[i] == '(' && depth-- == 0)
+			break;
+		else if (t[i] == ';' || t[i] == '{' || t[i] == '}')
+			return NULL;
+	}
+	if (t[i] != '(')
+		return NULL;
+	open = i;
+	close = match_close(t, k->tn, open, '(', ')');
+	if (close >= k->tn)
+		return NULL;
+	args = lex_split_args(t, open, close, &na);
+	for (j = 0; j < na && from == NOSZ; j++) {
+		size_t e = strlen(args[j]), b = e;
+		while (b > 0 && idc(args[j][b - 1]))
+			b--;
+		if (strcmp(args[j] + b, stub) == 0)
+			from = j + 1;
+	}
+	lex_strv_free(args, na);
+	return from == NOSZ ? NULL : args_from(t, open, close, from);
+}
+
+struct irx {
+	struct disc d;        /* first member: disc_resolve takes it */
+	struct cs_iterrule *out;
+	const char *stub;
+	int rule_depth;       /* depth of the builder found, -1 none */
+	int stub_depth;       /* of the stub's reach found, -1 none */
+};
+
+static void ir_tok(void *ctx, const struct tok *k)
+{
+	struct irx *x = ctx;
+	const struct priv *p = P(x->d.m);
+	const struct def *cur = &p->defs[x->d.cur];
+	const char *s = k->t + k->s;
+	size_t n = k->e - k->s;
+	int r;
+	char *q;
+
+	if (x->stub && x->stub_depth < 0 && span_is(s, n, x->stub) &&
+	    !k->member && !k->scope) {
+		char *a = k->call && k->close < k->tn
+		              ? args_from(k->t, k->open, k->close, 2)
+		              : args_after_passed(k, x->stub);
+		x->stub_depth = x->d.depth;
+		x->out->stub_args = a;
+		x->out->stub_at = loc_of(x->d.m, k->file, k->loc);
+		return;
+	}
+	if (!k->call || k->scope)
+		return;
+	if (x->rule_depth < 0) {
+		char *qq = tok_qual(k);
+		size_t ql = strlen(qq);
+		int stat = ql >= 14 && strcmp(qq + ql - 14, "TensorIterator") == 0;
+		int config = 0;
+		free(qq);
+		r = stat ? iter_builder_rule(s, n) : -1;
+		if (r < 0 && !k->member && !stat)
+			r = builder_rule(s, n);
+		if (r < 0 && !k->member && span_is(s, n, "TensorIteratorConfig")) {
+			/* the chain up to the end of its statement; one that lets
+			 * operands differ (check_all_same_dtype(false)) and neither
+			 * promotes nor declares a dtype leaves the output's dtype to
+			 * the caller's out tensor (complex_out, logical_not_out) */
+			size_t e = stmt_end(k->t, k->tn, k->s), i2;
+			r = config_rule(k->t, k->s, e, &config);
+			for (i2 = k->s; r == CS_RULE_SAME && i2 < e; i2++)
+				if (word_at(k->t, e, i2, "check_all_same_dtype")) {
+					size_t o = skip_ws(k->t, e, i2 + 20);
+					if (o < e && k->t[o] == '(' &&
+					    word_at(k->t, e, skip_ws(k->t, e, o + 1), "false"))
+						r = CS_RULE_MIXED;
+				}
+		}
+		if (r >= 0) {
+			x->rule_depth = x->d.depth;
+			x->out->rule = r;
+			x->out->builder = stat ? xasprintf("TensorIterator::%.*s", (int)n, s)
+			                  : config ? xstrdup("TensorIteratorConfig()...build()")
+			                           : xstrndup(s, n);
+			x->out->in = xstrdup(cur->name);
+			x->out->at = loc_of(x->d.m, k->file, k->loc);
+			return;
+		}
+	}
+	if (k->member || is_keyword(s, n) || starts_with(s, n, "AT_DISPATCH"))
+		return;
+	q = tok_qual(k);
+	disc_resolve(&x->d, s, n, q);
+	free(q);
+}
+
+int cs_iter_rule(const struct cs_model *m, const char *kernel,
+                 const char *stub, struct cs_iterrule *out)
+{
+	const struct priv *p = P(m);
+	const struct ilist *l;
+	struct cs_discovery scratch;
+	struct irx x;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	if (!m->have_sources || !kernel) {
+		out->why = xstrdup("no C++ sources in this tree (" CS_NATIVE_REL
+		                   " holds no .cpp file)");
+		return out->rule;
+	}
+	memset(&x, 0, sizeof x);
+	memset(&scratch, 0, sizeof scratch);
+	x.d.m = m;
+	x.d.out = &scratch;
+	x.d.here = DEV_ANY;
+	x.out = out;
+	x.stub = stub;
+	x.rule_depth = x.stub_depth = -1;
+	l = imap_get(&p->defname, kernel, strlen(kernel));
+	for (i = 0; l && i < l->n; i++) {
+		const struct def *d = &p->defs[l->v[i]];
+		if (p->files[d->file].cpu || !ns_is(d->ns, "at::native") || d->owner)
+			continue;
+		disc_push(&x.d, l->v[i], 0);
+	}
+	for (i = 0; i < x.d.qn; i++) {
+		x.d.cur = x.d.q[i];
+		x.d.depth = x.d.qd[i];
+		if (x.d.depth > CS_CPU_DEPTH ||
+		    (x.rule_depth >= 0 && x.d.depth > x.rule_depth &&
+		     (!stub || x.stub_depth >= 0)))
+			break;
+		walk_def(m, &p->defs[x.d.cur], ir_tok, &x);
+	}
+	free(x.d.q);
+	free(x.d.qd);
+	vis_free(&x.d.vis);
+	cs_discovery_free(&scratch);
+	if (x.rule_depth >= 0)
+		out->why = xasprintf("%s%s%s (%s:%lu) builds its iterator with %s: %s%s",
+		                     kernel, strcmp(kernel, out->in) ? " reaches " : "",
+		                     strcmp(kernel, out->in) ? out->in : "",
+		                     out->at.file, out->at.line, out->builder,
+		                     cs_rule_name(out->rule),
+		                     out->rule == CS_RULE_MIXED
+		                         ? " (check_all_same_dtype(false): the out "
+		                           "tensor's dtype, not the inputs')"
+		                         : "");
+	else
+		out->why = xasprintf("%s builds no TensorIterator that could be read "
+		                     "(within %d calls)", kernel, CS_CPU_DEPTH);
+	return out->rule;
+}
+
+void cs_iterrule_free(struct cs_iterrule *r)
+{
+	free(r->builder);
+	free(r->in);
+	free(r->stub_args);
+	free(r->why);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---------------- B. the stub's function type ---------------- */
+
+/* the kind of a parameter type written t (blanks removed) */
+static int param_kind(const char *t)
+{
+	static const struct {
+		const char *w;
+		int k;
+	} tab[] = {{"constScalar&", CS_PARAM_SCALAR}, {"constc10::Scalar&", CS_PARAM_SCALAR},
+	           {"constat::Scalar&", CS_PARAM_SCALAR}, {"Scalar", CS_PARAM_SCALAR},
+	           {"c10::Scalar", CS_PARAM_SCALAR}, {"at::Scalar", CS_PARAM_SCALAR},
+	           {"int64_t", CS_PARAM_INT}, {"constint64_t", CS_PARAM_INT},
+	           {"long", CS_PARAM_INT}, {"int", CS_PARAM_INT},
+	           {"double", CS_PARAM_DOUBLE}, {"constdouble", CS_PARAM_DOUBLE},
+	           {"float", CS_PARAM_DOUBLE}, {"bool", CS_PARAM_BOOL},
+	           {"constbool", CS_PARAM_BOOL},
+	           {"std::optional<double>", CS_PARAM_OPT_DOUBLE},
+	           {"conststd::optional<double>", CS_PARAM_OPT_DOUBLE},
+	           {"c10::optional<double>", CS_PARAM_OPT_DOUBLE},
+	           {"std::optional<int64_t>", CS_PARAM_OPT_INT},
+	           {"c10::optional<int64_t>", CS_PARAM_OPT_INT},
+	           {NULL, 0}};
+	size_t i;
+	for (i = 0; tab[i].w; i++)
+		if (strcmp(t, tab[i].w) == 0)
+			return tab[i].k;
+	return CS_PARAM_OTHER;
+}
+
+/* s without blanks, malloc'd */
+static char *no_blanks(const char *s, size_t n)
+{
+	char *o = xmalloc(n + 1), *w = o;
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!sp(s[i]))
+			*w++ = s[i];
+	*w = '\0';
+	return o;
+}
+
+/* the parameter list of a function pointer type "void(*)(A, B)" or
+ * "void (*NAME)(A, B)" in t[a, b): offsets of its '(' and ')' */
+static int fnptr_params(const char *t, size_t a, size_t b, size_t *po,
+                        size_t *pc)
+{
+	size_t i;
+	for (i = a; i + 1 < b; i++)
+		if (t[i] == '(' && t[skip_ws(t, b, i + 1)] == '*') {
+			size_t c = match_close(t, b, i, '(', ')'), o;
+			if (c >= b)
+				return -1;
+			o = skip_ws(t, b, c + 1);
+			if (o >= b || t[o] != '(')
+				return -1;
+			*pc = match_close(t, b, o, '(', ')');
+			if (*pc >= b)
+				return -1;
+			*po = o;
+			return 0;
+		}
+	return -1;
+}
+
+/* the type an alias NAME stands for: `using NAME = T;` or `typedef R
+ * (*NAME)(...)`, in file f first, then every header; fills the span of
+ * the whole declaration in *file, [*a, *b) */
+static int find_alias(const struct cs_model *m, size_t f0, const char *name,
+                      size_t *file, size_t *a, size_t *b)
+{
+	const struct priv *p = P(m);
+	size_t k, nl = strlen(name);
+	for (k = 0; k <= m->nfiles; k++) {
+			size_t f = k == 0 ? f0 : k - 1;
+			const struct cfile *cf = &p->files[f];
+			const char *t = cf->code;
+			size_t n = cf->len, i;
+			if (k > 0 && (!cf->header || f == f0))
+				continue;
+			for (i = 0; t && i + nl < n; i++) {
+				size_t e, s0;
+				if (!(word_at(t, n, i, "using") || word_at(t, n, i, "typedef")))
+					continue;
+				s0 = i;
+				e = i;
+				while (e < n && t[e] != ';')
+					e++;
+				if (t[i] == 'u') {
+					size_t q = skip_ws(t, n, i + 5);
+					if (word_at(t, n, q, name) &&
+					    t[skip_ws(t, n, q + nl)] == '=') {
+						*file = f;
+						*a = skip_ws(t, n, skip_ws(t, n, q + nl) + 1);
+						*b = e;
+						return 0;
+					}
+				} else {
+					size_t k;
+					for (k = s0; k + nl <= e; k++)
+						if (word_at(t, e, k, name) && k > 0 &&
+						    t[back_ws(t, s0, k) - 1] == '*') {
+							*file = f;
+							*a = skip_ws(t, n, s0 + 7);
+							*b = e;
+							return 0;
+						}
+				}
+				i = e;
+			}
+		}
+	return -1;
+}
+
+int cs_stub_signature(const struct cs_model *m, const char *stub,
+                      struct cs_signature *out)
+{
+	const struct priv *p = P(m);
+	const struct ilist *l;
+	const struct sdecl *sd = NULL;
+	const struct cfile *cf;
+	size_t i, open, close, na, file, a, b, po, pc;
+	char **args;
+
+	memset(out, 0, sizeof *out);
+	l = stub ? imap_get(&p->declname, stub, strlen(stub)) : NULL;
+	for (i = 0; l && i < l->n; i++) {
+		const struct sdecl *s = &p->decls[l->v[i]];
+		if (!sd || (p->files[s->file].header && !p->files[sd->file].header))
+			sd = s;
+	}
+	if (!sd) {
+		out->why = xasprintf("no DECLARE_DISPATCH of %s", stub ? stub : "");
+		return -1;
+	}
+	cf = &p->files[sd->file];
+	out->at = loc_of(m, sd->file, sd->at);
+	open = sd->at;
+	while (open < cf->len && cf->code[open] != '(')
+		open++;
+	close = open < cf->len ? match_close(cf->code, cf->len, open, '(', ')')
+	                       : cf->len;
+	if (close >= cf->len) {
+		out->why = xasprintf("the DECLARE_DISPATCH of %s cannot be read", stub);
+		return -1;
+	}
+	args = lex_split_args(cf->code, open, close, &na);
+	if (na < 2) {
+		lex_strv_free(args, na);
+		out->why = xasprintf("the DECLARE_DISPATCH of %s cannot be read", stub);
+		return -1;
+	}
+	out->type = xstrdup(args[0]);
+	lex_strv_free(args, na);
+	file = sd->file;
+	{
+		/* the type written there, or the alias it names */
+		size_t ta = open + 1, tb = ta;
+		long depth = 0;
+		while (tb < close && !(cf->code[tb] == ',' && depth == 0)) {
+			if (cf->code[tb] == '(' || cf->code[tb] == '<')
+				depth++;
+			else if (cf->code[tb] == ')' || cf->code[tb] == '>')
+				depth--;
+			tb++;
+		}
+		a = ta;
+		b = tb;
+		if (fnptr_params(cf->code, a, b, &po, &pc) != 0) {
+			char *name = no_blanks(cf->code + a, b - a);
+			if (find_alias(m, sd->file, name, &file, &a, &b) != 0) {
+				out->why = xasprintf("the function type %s of %s is not "
+				                     "found", name, stub);
+				free(name);
+				return -1;
+			}
+			free(name);
+			cf = &p->files[file];
+			if (fnptr_params(cf->code, a, b, &po, &pc) != 0) {
+				out->why = xasprintf("the function type %s of %s is not a "
+				                     "function pointer", out->type, stub);
+				return -1;
+			}
+			free(out->type);
+			out->type = lex_trim_dup(cf->code, a, b);
+		}
+	}
+	{
+		/* one line: blank runs made one space, none inside parentheses'
+		 * edges */
+		char *w = out->type, *r = out->type;
+		int blank = 0;
+		for (; *r; r++) {
+			if (sp(*r)) {
+				blank = 1;
+				continue;
+			}
+			if (blank && w > out->type && w[-1] != '(' && *r != ')' &&
+			    *r != ',')
+				*w++ = ' ';
+			blank = 0;
+			*w++ = *r;
+		}
+		*w = '\0';
+	}
+	args = lex_split_args(cf->code, po, pc, &na);
+	out->found = 1;
+	out->iterator = na > 0 && strstr(args[0], "TensorIterator") != NULL;
+	for (i = 1; i < na; i++) {
+		struct cs_param *pr;
+		size_t e = strlen(args[i]), nb;
+		out->params = xrealloc(out->params, (out->nparams + 1) * sizeof *out->params);
+		pr = &out->params[out->nparams++];
+		/* a trailing identifier after the type is the parameter's name */
+		while (e > 0 && sp(args[i][e - 1]))
+			e--;
+		nb = e;
+		while (nb > 0 && idc(args[i][nb - 1]))
+			nb--;
+		pr->name = NULL;
+		if (nb < e && nb > 0 && !span_is(args[i] + nb, e - nb, "int64_t") &&
+		    (sp(args[i][nb - 1]) || args[i][nb - 1] == '&' ||
+		     args[i][nb - 1] == '*')) {
+			pr->name = xstrndup(args[i] + nb, e - nb);
+			e = nb;
+		}
+		pr->type = lex_trim_dup(args[i], 0, e);
+		{
+			char *nbk = no_blanks(pr->type, strlen(pr->type));
+			pr->kind = param_kind(nbk);
+			free(nbk);
+		}
+	}
+	lex_strv_free(args, na);
+	return 0;
+}
+
+void cs_signature_free(struct cs_signature *s)
+{
+	size_t i;
+	for (i = 0; i < s->nparams; i++) {
+		free(s->params[i].type);
+		free(s->params[i].name);
+	}
+	free(s->params);
+	free(s->type);
+	free(s->why);
+	memset(s, 0, sizeof *s);
+}
+
+/* ---------------- B. half and bfloat computed in float ---------------- */
+
+struct omx {
+	const struct cs_model *m;
+	struct cs_opmath *out;
+	size_t converts;      /* reduced-float sites that convert */
+};
+
+/* the conversion to float a dispatch site's text t[a, b) makes: a
+ * static string naming it, or NULL */
+static const char *float_marker(const char *t, size_t a, size_t b)
+{
+	size_t i;
+	for (i = a; i < b; i++) {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = lex_skip_literal(t, b, i) - 1;
+			continue;
+		}
+		if (!id0(t[i]) || (i > a && (idc(t[i - 1]) || t[i - 1] == ':')))
+			continue;
+		if (word_at(t, b, i, "opmath_type") || word_at(t, b, i, "opmath_t"))
+			return "opmath_type";
+		if (word_at(t, b, i, "acc_type"))
+			return "acc_type";
+		if (word_at(t, b, i, "convert_to_float"))
+			return "convert_to_float";
+		if (word_at(t, b, i, "static_cast")) {
+			size_t q = skip_ws(t, b, i + 11);
+			if (q < b && t[q] == '<' &&
+			    word_at(t, b, skip_ws(t, b, q + 1), "float"))
+				return "static_cast<float>";
+		}
+		if (word_at(t, b, i, "float")) {
+			size_t q = skip_ws(t, b, i + 5);
+			if (q < b && t[q] == '(' && (i == a || t[i - 1] != '<'))
+				return "float(...)";
+		}
+	}
+	return NULL;
+}
+
+static void om_tok(void *ctx, const struct tok *k)
+{
+	struct omx *x = ctx;
+	struct cs_opmath *o = x->out;
+	const char *s = k->t + k->s;
+	size_t n = k->e - k->s, na, i;
+	char **args;
+	char *name;
+	cs_dtset types = 0, base = 0;
+	int extra = 0;
+	const char *mk;
+	if (k->member || k->scope || !k->call || k->close >= k->tn ||
+	    !starts_with(s, n, "AT_DISPATCH") || span_is(s, n, "AT_DISPATCH_SWITCH"))
+		return;
+	name = xstrndup(s, n);
+	args = lex_split_args(k->t, k->open, k->close, &na);
+	if (strcmp(name, "AT_DISPATCH_V2") == 0) {
+		for (i = 3; i < na; i++)
+			type_arg(args[i], &types);
+	} else if (strcmp(name, "AT_DISPATCH_CASE") == 0) {
+		if (na >= 1)
+			type_arg(args[0], &types);
+	} else if (cs_dispatch_macro_types(name, &base, &extra) == 0) {
+		types = base;
+		for (i = 0; i < (size_t)extra && i < na; i++)
+			type_arg(args[i], &types);
+	}
+	lex_strv_free(args, na);
+	free(name);
+	if (!(types & (CS_BIT(CS_HALF) | CS_BIT(CS_BFLOAT16))))
+		return;
+	/* the scalar-operand special case (iter.is_scalar(2): the scalar kept
+	 * in opmath_t, removed from the iterator) is not the kernel's math */
+	for (i = k->open; i < k->close; i++)
+		if (word_at(k->t, k->close, i, "remove_operand") ||
+		    word_at(k->t, k->close, i, "original_scalar_value"))
+			return;
+	mk = float_marker(k->t, k->open, k->close);
+	if (!o->nsites)
+		o->at = loc_of(x->m, k->file, k->loc);
+	o->nsites++;
+	if (mk) {
+		x->converts++;
+		if (!o->marker) {
+			o->marker = xstrdup(mk);
+			o->marker_at = loc_of(x->m, k->file, k->loc);
+		}
+	}
+}
+
+int cs_cpu_opmath(const struct cs_model *m, const char *stub,
+                  struct cs_opmath *out)
+{
+	const struct priv *p = P(m);
+	const struct ilist *l;
+	const struct reg *r = NULL;
+	struct omx x;
+	long defs[16];
+	size_t nd, i;
+
+	memset(out, 0, sizeof *out);
+	l = m->have_sources && stub ? imap_get(&p->regname, stub, strlen(stub))
+	                            : NULL;
+	for (i = 0; l && i < l->n; i++) {
+		const struct reg *c = &p->regs[l->v[i]];
+		if (!r || (p->files[c->file].cpu && !p->files[r->file].cpu))
+			r = c;
+	}
+	if (!r || !r->fn) {
+		out->why = xasprintf("no CPU kernel of %s to read", stub ? stub : "");
+		return 0;
+	}
+	nd = reg_fn_defs(m, r, defs, sizeof defs / sizeof *defs);
+	if (!nd) {
+		out->why = xasprintf("the CPU kernel %s of %s is not found", r->fn, stub);
+		return 0;
+	}
+	out->found = 1;
+	memset(&x, 0, sizeof x);
+	x.m = m;
+	x.out = out;
+	for (i = 0; i < nd; i++)
+		walk_def(m, &p->defs[defs[i]], om_tok, &x);
+	out->opmath = out->nsites > 0 && x.converts == out->nsites;
+	if (!out->nsites)
+		out->why = xasprintf("%s dispatches no Half or BFloat16 of its own",
+		                     r->fn);
+	else if (out->opmath)
+		out->why = xasprintf("%s computes Half and BFloat16 in float (%s, "
+		                     "%s:%lu)", r->fn, out->marker, out->marker_at.file,
+		                     out->marker_at.line);
+	else
+		out->why = xasprintf("%s computes Half and BFloat16 in their own type "
+		                     "(%s:%lu)%s", r->fn, out->at.file, out->at.line,
+		                     x.converts ? " in some of its dispatch sites" : "");
+	return out->opmath;
+}
+
+void cs_opmath_free(struct cs_opmath *o)
+{
+	free(o->marker);
+	free(o->why);
+	memset(o, 0, sizeof *o);
 }
 
 const struct cs_model *cs_lazy_get(struct cs_lazy *l)

@@ -144,6 +144,18 @@ char *cs_dtset_metal(cs_dtset set, const char *sep);
  * and return -1 here). */
 int cs_dispatch_macro_types(const char *name, cs_dtset *out, int *extra);
 
+/* cs_dispatch_call_types: the dtypes one dispatch call NAME(ARGS) covers,
+ * its NA arguments as lex_split_args gives them: AT_DISPATCH_X[_ANDn] and
+ * AT_DISPATCH_CASE_X[_ANDn] (the table above plus the n scalar-type
+ * arguments written first), AT_DISPATCH_CASE(kT, ...) (T),
+ * AT_DISPATCH_V2(dtype, name, body, types...) (each type or
+ * AT_EXPAND(list)), read as cs_cpu_dtypes reads them.  Returns 0 and sets
+ * *out, or -1 for a name it does not know (AT_DISPATCH_SWITCH, whose
+ * cases say, AT_DISPATCH_INDEX_TYPES) or a type argument it cannot read
+ * (*out then holds the ones it could). */
+int cs_dispatch_call_types(const char *name, char *const *args, size_t na,
+                           cs_dtset *out);
+
 /* ---- the model ---- */
 
 struct cs_model {
@@ -441,5 +453,121 @@ int cs_output_rule(const struct cs_model *m, const char *op,
                    const char *kernel, struct cs_outrule *out);
 
 void cs_outrule_free(struct cs_outrule *r);
+
+/* ---- B. the TensorIterator a shared kernel builds ---- */
+
+struct cs_iterrule {
+	int rule;            /* enum cs_rule: CS_RULE_UNKNOWN when none read */
+	char *builder;       /* "TensorIterator::unary_float_op",
+	                        "build_borrowing_binary_op",
+	                        "TensorIteratorConfig()...build()" (owned) */
+	char *in;            /* the function that calls it (owned) */
+	struct cs_loc at;    /* the call */
+	char *stub_args;     /* what the stub gets after the iterator, as
+	                        written, ", "-joined: the arguments after
+	                        (device, iter) of its call, or those after it
+	                        in the call it is passed to
+	                        ("Scalar(eps ? eps.value() : -1.0)"); NULL
+	                        when none or STUB not reached (owned) */
+	struct cs_loc stub_at; /* that reach */
+	char *why;           /* one line for people (owned) */
+};
+
+/* cs_iter_rule: the output dtype rule of the shared kernel KERNEL (an
+ * identifier: the value of a `CPU, CUDA: K` line) when it is not
+ * structured, from the TensorIterator it builds: its definitions in
+ * namespace at::native (outside cpu/), then the functions they call
+ * (followed as cs_discover does, breadth first, at most CS_CPU_DEPTH
+ * calls deep), until one builds an iterator with a builder of
+ * TensorIterator.h (2.6.0): TensorIterator::unary_op, borrowing_unary_op,
+ * binary_op, borrowing_binary_op, nullary_op, borrowing_nullary_op ->
+ * same; unary_float_op, binary_float_op -> float; comparison_op -> bool;
+ * the build_* helpers of cs_output_rule; a TensorIteratorConfig() chain
+ * (read as cs_output_rule reads build(TensorIteratorConfig()...); one
+ * with .check_all_same_dtype(false) and neither promotion nor a static
+ * dtype: mixed, the output's dtype is the out tensor's, complex_out).
+ * logit_out -> unary_op_impl_float_out -> TensorIterator::unary_float_op:
+ * float.  STUB (or NULL): the stub whose arguments to record (stub_args).
+ * Fills *out (cs_iterrule_free) and returns out->rule. */
+int cs_iter_rule(const struct cs_model *m, const char *kernel,
+                 const char *stub, struct cs_iterrule *out);
+
+void cs_iterrule_free(struct cs_iterrule *r);
+
+/* ---- B. half and bfloat computed in float ---- */
+
+struct cs_opmath {
+	int found;           /* the stub's CPU kernel was found */
+	int opmath;          /* it computes Half and BFloat16 in float */
+	size_t nsites;       /* its dispatch sites covering Half or BFloat16
+	                        (the scalar-operand special case aside) */
+	struct cs_loc at;    /* the first of them */
+	char *marker;        /* the first conversion seen ("float(...)",
+	                        "static_cast<float>", "opmath_type",
+	                        "acc_type", "convert_to_float") (owned) */
+	struct cs_loc marker_at;
+	char *why;           /* one line for people (owned) */
+};
+
+/* cs_cpu_opmath: whether the CPU kernel registered for STUB (found as
+ * cs_cpu_dtypes finds it) computes half and bfloat in float, the reading
+ * behind REGISTER_OPMATH_BINARY_OP: every AT_DISPATCH_* site of its own
+ * body (AT_DISPATCH_V2 and the CASE forms too) whose dtypes include Half
+ * or BFloat16 converts its operands to float in its lambdas (float(a),
+ * static_cast<float>(a), opmath_t / at::opmath_type, acc_type,
+ * convert_to_float), leaving out the sites that read a scalar operand
+ * apart (original_scalar_value, remove_operand: mul and div_true's
+ * special case).  2.6.0: tanh_backward_kernel's reduced-float branch
+ * converts (opmath); div_trunc_kernel's general site and nextafter's
+ * reduced branch compute in the type itself (not).  The CUDA kernels are
+ * not read.  Returns out->opmath; free with cs_opmath_free. */
+int cs_cpu_opmath(const struct cs_model *m, const char *stub,
+                  struct cs_opmath *out);
+
+void cs_opmath_free(struct cs_opmath *o);
+
+/* ---- the stub's function type ---- */
+
+enum cs_param_kind {
+	CS_PARAM_OTHER = 0,  /* Generator, a tensor, ... */
+	CS_PARAM_SCALAR,     /* const Scalar&, Scalar */
+	CS_PARAM_INT,        /* int64_t, int, long */
+	CS_PARAM_DOUBLE,     /* double, float */
+	CS_PARAM_BOOL,
+	CS_PARAM_OPT_DOUBLE, /* std::optional<double> */
+	CS_PARAM_OPT_INT     /* std::optional<int64_t> */
+};
+
+struct cs_param {
+	char *type;          /* as written, trimmed ("const Scalar&") (owned) */
+	char *name;          /* the parameter's name, or NULL (owned) */
+	int kind;            /* enum cs_param_kind */
+};
+
+struct cs_signature {
+	int found;
+	struct cs_loc at;    /* the DECLARE_DISPATCH */
+	char *type;          /* the function type, alias resolved:
+	                        "void(*)(TensorIteratorBase&, const Scalar& a)"
+	                        (owned) */
+	int iterator;        /* its first parameter is a TensorIterator(Base)& */
+	struct cs_param *params; /* the parameters after the first (owned) */
+	size_t nparams;
+	char *why;           /* when !found (owned) */
+};
+
+/* cs_stub_signature: the function type of stub STUB, from its
+ * DECLARE_DISPATCH(TYPE, STUB) (a header's first): TYPE written as a
+ * function pointer `void(*)(...)`, or an alias of one declared by `using
+ * NAME = ...;` or `typedef R (*NAME)(...);` in the same file or another
+ * header under CS_NATIVE_REL (UnaryOps.h: using unary_fn_with_scalar =
+ * void(*)(TensorIteratorBase&, const Scalar& a)).  The parameters after
+ * the iterator are what the stub's kernel takes besides it: logit_stub
+ * one Scalar, round_decimals_stub one int64_t.  Returns 0 (out->found),
+ * or -1 with out->why.  Free with cs_signature_free. */
+int cs_stub_signature(const struct cs_model *m, const char *stub,
+                      struct cs_signature *out);
+
+void cs_signature_free(struct cs_signature *s);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,6 +406,73 @@ int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
 		return -1;
 	*kind = si.kind;
 	return 0;
+}
+
+int nf_schema_scalars(const char *schema, struct nf_scalar *out, size_t max)
+{
+	static const char *const types[] = {"int", "SymInt", "float", "Scalar",
+	                                    NULL};
+	const char *func = schema_body(schema), *paren = strchr(func, '(');
+	const char *end = NULL, *p, *q;
+	int kwarg = 0, n = 0;
+	if (!paren)
+		return -1;
+	for (q = func + strlen(func); q-- > paren;)
+		if (strncmp(q, ") -> ", 5) == 0) {
+			end = q;
+			break;
+		}
+	if (!end)
+		return -1;
+	/* arguments: split on ", " as torchgen does */
+	for (p = paren + 1; p < end;) {
+		const char *e = p, *sp = NULL, *eq, *nm;
+		size_t tl, nl, k;
+		int opt;
+		while (e < end && !(e[0] == ',' && e + 1 < end && e[1] == ' '))
+			e++;
+		if (e - p == 1 && *p == '*') {
+			kwarg = 1;
+			p = e < end ? e + 2 : e;
+			continue;
+		}
+		for (q = e; q-- > p;)
+			if (*q == ' ') {
+				sp = q;
+				break;
+			}
+		if (!sp) {
+			p = e < end ? e + 2 : e;
+			continue;
+		}
+		tl = (size_t)(sp - p);
+		opt = tl > 0 && p[tl - 1] == '?';
+		if (opt)
+			tl--;
+		nm = sp + 1;
+		eq = memchr(nm, '=', (size_t)(e - nm));
+		nl = eq ? (size_t)(eq - nm) : (size_t)(e - nm);
+		for (k = 0; types[k]; k++)
+			if (strlen(types[k]) == tl && strncmp(p, types[k], tl) == 0)
+				break;
+		if (types[k]) {
+			if ((size_t)n < max) {
+				struct nf_scalar *s = &out[n];
+				snprintf(s->type, sizeof s->type, "%s", types[k]);
+				snprintf(s->name, sizeof s->name, "%.*s",
+				         (int)(nl < sizeof s->name ? nl : sizeof s->name - 1),
+				         nm);
+				s->optional = opt;
+				s->kwarg = kwarg;
+				s->operand = strcmp(types[k], "Scalar") == 0 && !opt &&
+				             !kwarg &&
+				             !(nl == 5 && strncmp(nm, "alpha", 5) == 0);
+			}
+			n++;
+		}
+		p = e < end ? e + 2 : e;
+	}
+	return n;
 }
 
 /* ------------------------------------------------------------------ */

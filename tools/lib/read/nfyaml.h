@@ -142,6 +142,29 @@ int nf_parse_opname(const char *name, char **base, char **overload,
 int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
                     const char **why);
 
+/* A scalar argument of a schema that is not a tensor operand. */
+struct nf_scalar {
+	char type[8];         /* "int", "float", "Scalar" or "SymInt" */
+	char name[64];        /* its name ("eps", "decimals", "alpha"), cut */
+	int optional;         /* written with '?' ("float? eps=None") */
+	int kwarg;            /* after the '*' of keyword-only arguments */
+	int operand;          /* a positional non-optional Scalar other than
+	                         alpha: an operand nf_func.ninputs counts */
+};
+
+/* nf_schema_scalars: the scalar arguments of SCHEMA (a `func:` value, as
+ * nf_func.schema): each argument that is not written, positional or
+ * keyword-only, of type int, SymInt, float or Scalar, optional or not
+ * (torchgen's Arguments: flat_non_out minus the tensor-like ones).  A
+ * positional non-optional `Scalar` other than `alpha` is marked operand:
+ * nf_func.ninputs counts it (TensorIterator wraps it as a tensor; its
+ * stub may take it as a scalar instead, pow.Tensor_Scalar).  Up to MAX
+ * go to out[], in schema order; returns how many there are (possibly
+ * more than MAX), or -1 when SCHEMA has no argument list.
+ * logit.out(Tensor self, float? eps=None, *, Tensor(a!) out): one,
+ * float, optional; add.out(..., *, Scalar alpha=1, ...): one, Scalar. */
+int nf_schema_scalars(const char *schema, struct nf_scalar *out, size_t max);
+
 /* nf_valid_op_arg: 1 when S may be given as an OP argument on a command
  * line: letters, digits, '_' and at most one '.' (not first or last),
  * no '/', "..", spaces or shell characters.  Tools check this before
