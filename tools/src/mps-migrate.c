@@ -17,7 +17,7 @@
 #include <string.h>
 
 static const char *opt_root, *opt_journal, *opt_kind, *opt_name, *opt_dtypes;
-static int opt_in_place, opt_json, opt_undo;
+static int opt_in_place, opt_json, opt_undo, opt_no_try;
 
 static const struct opt opts[] = {
 	{"kind", 0, OPT_STRING, &opt_kind, "K",
@@ -30,6 +30,8 @@ static const struct opt opts[] = {
 	 "write every file (atomically, one undo journal entry), then verify"},
 	{"undo", 0, OPT_FLAG, &opt_undo, NULL,
 	 "restore the files of the newest --in-place edit (the whole migration)"},
+	{"no-try", 0, OPT_FLAG, &opt_no_try, NULL,
+	 "do not run mps-try on the translated math (the plan then says to)"},
 	{"json", 'j', OPT_FLAG, &opt_json, NULL,
 	 "JSON Lines: one object per part of the plan (no diff)"},
 	{"root", 0, OPT_STRING, &opt_root, "DIR",
@@ -40,7 +42,7 @@ static const struct opt opts[] = {
 
 static const struct tool_info info = {
 	"mps-migrate",
-	"OP [--kind K] [--name NAME] [--dtypes LIST] [--in-place] [--json] "
+	"OP [--kind K] [--name NAME] [--dtypes LIST] [--in-place] [--no-try] [--json] "
 	"[--root DIR]\n       mps-migrate --undo [--root DIR] [--journal DIR]",
 	"Plan (or make) the whole mechanical migration of operator OP to a "
 	"native Metal kernel.",
@@ -98,7 +100,16 @@ static const struct tool_info info = {
 	"atomically, and one undo journal entry in the checkout:\n"
 	"ROOT/.git/metal-kernel/journal/ in a git work tree, else\n"
 	"ROOT/.metal-kernel/journal/ (--journal DIR moves it).  Nothing else,\n"
-	"nowhere else.  Never uses the network, never runs other programs.\n"
+	"nowhere else.  Never uses the network.\n"
+	"\n"
+	"The functor's math translated from the CUDA kernel is tried before it\n"
+	"is written, as mps-try OP tries a kernel (the system's C++ compiler on\n"
+	"the functor with the host layer, its harness, python with torch for the\n"
+	"CPU reference; each with a time limit, in a private temporary folder\n"
+	"removed afterwards; see mps-try --help): an overload that does not\n"
+	"match the CPU is written as a comment above the placeholder, never as\n"
+	"code.  --no-try skips that (nothing is run; the plan then says to run\n"
+	"mps-try).  Nothing else is run.\n"
 	"\n"
 	"--json: one object per part (\"part\": row, stub, kernel, dtypes,\n"
 	"insert, math, delete, keep, not-planned, left, summary), no diff; after\n"
@@ -117,6 +128,8 @@ int main(int argc, char **argv)
 	struct mg_plan plan;
 	struct mg_opts mo;
 	struct edit_opts eo;
+	struct try_env te;
+	const char *argv0 = argv[0];
 	char *root;
 	int n, status;
 
@@ -165,9 +178,18 @@ int main(int argc, char **argv)
 	mo.dtypes = opt_dtypes;
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
+	memset(&te, 0, sizeof te);
+	if (!opt_no_try) {
+		const char *why = NULL;
+		if (try_env_default(&te, argv0, &why) == 0)
+			mo.try_env = &te;
+		else
+			mo.try_why = why;
+	}
 
 	if (mg_plan(&plan, root, &mo) != 0) {
 		mg_plan_free(&plan);
+		try_env_free(&te);
 		free(root);
 		return close_stdout(MK_EXIT_ERROR);
 	}
@@ -182,6 +204,7 @@ int main(int argc, char **argv)
 		}
 		status = plan.stuck ? MK_EXIT_FINDINGS : MK_EXIT_CLEAN;
 		mg_plan_free(&plan);
+		try_env_free(&te);
 		free(root);
 		return close_stdout(status);
 	}
@@ -216,6 +239,7 @@ int main(int argc, char **argv)
 		status = mg_verify_written(root, mo.op, &plan.ix, &plan.cs, opt_json);
 	}
 	mg_plan_free(&plan);
+	try_env_free(&te);
 	free(root);
 	return close_stdout(status);
 }

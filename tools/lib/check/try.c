@@ -760,7 +760,12 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 		size_t len;
 		struct mr_file mf;
 		int mine = 0;
-		if (read_source_file(path, &data, &len) != 0) {
+		if (o->text_rel && strcmp(o->text_rel, wl.paths[fi]) == 0) {
+			data = xmalloc(o->text_len + 1);
+			memcpy(data, o->text, o->text_len);
+			data[o->text_len] = '\0';
+			len = o->text_len;
+		} else if (read_source_file(path, &data, &len) != 0) {
 			free(path);
 			walk_free(&wl);
 			free(ovname);

@@ -51,6 +51,12 @@ struct try_opts {
 	                            as ALPHA for an optional scalar that is
 	                            None; NULL: what the checkout's code says
 	                            (try_none_value), else None is not tried */
+	const char *text_rel;    /* a .metal file (relative to root) read from
+	                            TEXT instead of the checkout: mps-migrate's
+	                            planned text, tried before it is written;
+	                            NULL: every file as it is */
+	const char *text;        /* its bytes (text_len; not owned) */
+	size_t text_len;
 };
 
 /* One registration of the kernel. */
@@ -272,7 +278,21 @@ struct try_env {
 	                             .metal file with first, or NULL (skipped) */
 	const char *root;         /* the checkout (the real Metal compile
 	                             reads it) */
+	char *own_host, *own_cxx; /* try_env_default's (owned) */
+	const char *own_pythons[3];
 };
+
+/* try_env_default: the environment of a plain host run as mps-try chooses
+ * it without options (another tool's: mps-migrate tries its translated
+ * functors): the host layer beside the program ARGV0 names
+ * (try_default_host_layer, made absolute), its FLAGS, the first C++
+ * compiler try_find_cxx finds, the pythons of try_pythons, a 60 s time
+ * limit, PyTorch's tolerances.  Returns 0, or -1 with *WHY (a constant
+ * phrase, "no C++ compiler found") when something is missing; prints
+ * nothing.  Release with try_env_free (after a failure too). */
+int try_env_default(struct try_env *env, const char *argv0, const char **why);
+
+void try_env_free(struct try_env *env);
 
 #define TRY_SHOWN 5
 
@@ -300,6 +320,13 @@ struct try_result {
 	                             division by zero or MIN / -1: undefined on
 	                             the GPU): not compared */
 	size_t n, compared, mismatches;
+	size_t gross;             /* mismatches rounding cannot explain:
+	                             integers that differ, NaN or inf on one
+	                             side only, opposite signs, a relative
+	                             error over 1e-3; the others are within
+	                             what contraction into fma, cancellation
+	                             or the host's libm can make of a right
+	                             formula */
 	double max_abs, max_rel, max_ulp;
 	double atol, rtol;
 	struct try_miss shown[TRY_SHOWN];

@@ -1,3 +1,7 @@
+/* realpath() is POSIX.1-2008 with the XSI option (as in setup.c) */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
 /* tryrun.c — try.h's running part: the temporary folder, the compiler,
  * the harness, the reference, the comparison and the report. */
 #include "check/try.h"
@@ -5,6 +9,7 @@
 #include "base/lex.h"
 #include "base/proc.h"
 #include "base/scan.h"
+#include "base/walk.h"
 #include "check/setup.h"
 #include "read/metalreg.h"
 
@@ -184,6 +189,47 @@ char *try_default_host_layer(const char *argv0)
 		free(self);
 	}
 	return r;
+}
+
+int try_env_default(struct try_env *env, const char *argv0, const char **why)
+{
+	char *abs;
+	memset(env, 0, sizeof *env);
+	env->timeout = 60;
+	env->atol = env->rtol = -1;
+	env->own_host = try_default_host_layer(argv0);
+	if (!env->own_host || !walk_is_file(env->own_host, "metal_host.h") ||
+	    !walk_is_file(env->own_host, "metal_stdlib") ||
+	    !walk_is_file(env->own_host, "FLAGS")) {
+		*why = "no Metal host layer beside the program (tools/metal-host)";
+		return -1;
+	}
+	if ((abs = realpath(env->own_host, NULL))) {
+		free(env->own_host);
+		env->own_host = abs;
+	}
+	env->host_layer = env->own_host;
+	if (try_read_flags(env->own_host, &env->flags, &env->nflags) != 0) {
+		*why = "the host layer's FLAGS cannot be read";
+		return -1;
+	}
+	if (!(env->own_cxx = try_find_cxx(NULL))) {
+		*why = "no C++ compiler found ($CXX, c++, clang++, g++)";
+		return -1;
+	}
+	env->cxx = env->own_cxx;
+	try_pythons(NULL, env->own_pythons);
+	env->pythons = env->own_pythons;
+	return 0;
+}
+
+void try_env_free(struct try_env *env)
+{
+	if (env->flags)
+		lex_strv_free(env->flags, env->nflags);
+	free(env->own_host);
+	free(env->own_cxx);
+	memset(env, 0, sizeof *env);
 }
 
 char *try_find_cxx(const char *given)
@@ -378,6 +424,28 @@ static int close_enough(double a, double b, double atol, double rtol)
 
 /* compare ours (OUT elements) with the reference values: REF is f64,
  * c128 or i64 per FORMAT; MASK (may be NULL) says which count */
+
+/* a mismatch that rounding cannot explain: integers that differ, NaN or
+ * an infinity on one side only, opposite signs, or a relative error over
+ * 1e-3 (try.h try_result.gross) */
+static int gross_miss(int exact, double ore, double oim, double fre, double fim)
+{
+	double d, mag;
+	if (exact)
+		return 1;
+	if (isnan(ore) != isnan(fre) || isnan(oim) != isnan(fim) ||
+	    isinf(ore) != isinf(fre) || isinf(oim) != isinf(fim))
+		return 1;
+	if (!isfinite(ore) || !isfinite(oim))
+		return ore != fre || oim != fim;
+	if ((ore < 0 && fre > 0) || (ore > 0 && fre < 0) ||
+	    (oim < 0 && fim > 0) || (oim > 0 && fim < 0))
+		return 1;
+	d = hypot(ore - fre, oim - fim);
+	mag = hypot(fre, fim);
+	return d > 1e-3 * mag;
+}
+
 static void compare(const struct try_plan *pl, const struct try_case *c,
                     struct try_result *res, const unsigned char *ours,
                     const unsigned char *ref, const char *format,
@@ -453,6 +521,8 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 		res->compared++;
 		if (!ok) {
 			res->mismatches++;
+			if (gross_miss(integral || !strcmp(format, "i64"), ore, oim, fre, fim))
+				res->gross++;
 			if (res->nshown < TRY_SHOWN) {
 				struct try_miss *m = &res->shown[res->nshown++];
 				m->index = i;

@@ -789,7 +789,166 @@ static const struct rg_item *new_functor(const struct mg_plan *p)
 	return NULL;
 }
 
-static int plan_registration(struct mg_plan *p)
+/* the class of a registration's input dtype, as rg_overloads sorts them */
+static int cls_of(const char *in, int split_bool)
+{
+	if (is_complex_tok(in))
+		return RG_CLS_COMPLEX;
+	if (is_float_tok(in))
+		return RG_CLS_FLOAT;
+	if (!strcmp(in, "bool") && split_bool)
+		return RG_CLS_BOOL;
+	return RG_CLS_INTEGRAL;
+}
+
+/* 1 when the compiler's message MSG ("FILE:LINE:COL: error: ...") is at a
+ * line of the new functor in the planned kernel file: the translation's
+ * own error, not the file's or a header's */
+static int in_functor(const struct mg_plan *p, const char *msg)
+{
+	const struct rg_item *it = new_functor(p);
+	size_t l = strlen(p->kernel_rel);
+	unsigned long line, first, n = 0;
+	const char *c;
+	if (!it || !it->text || !msg || strncmp(msg, p->kernel_rel, l) != 0 ||
+	    msg[l] != ':')
+		return 0;
+	line = strtoul(msg + l + 1, NULL, 10);
+	for (c = it->text; *c; c++)
+		n += *c == '\n';
+	/* it->line is the first non-blank inserted line; the text may start
+	 * with blank lines */
+	first = it->line > 2 ? it->line - 2 : 1;
+	return line >= first && line <= it->line + n;
+}
+
+/* mps-try (check/try.h) on the planned kernel file KT: a verdict for each
+ * translated overload of p->math (tr_plan_verdict).  *MISMATCH: 1 when one
+ * does not match (or does not compile): the caller plans the functor
+ * again, with that overload left as a comment.  A try that cannot be
+ * planned or run is a note, never an error of the migration. */
+static void try_math(struct mg_plan *p, const struct try_env *env,
+                     const char *kt, size_t klen, int *mismatch)
+{
+	struct try_opts to;
+	struct try_plan tp;
+	struct try_outcome out;
+	size_t i, k;
+	*mismatch = 0;
+	memset(&to, 0, sizeof to);
+	to.root = p->root;
+	to.op = p->op;
+	to.kernel = p->name;
+	to.text_rel = p->kernel_rel;
+	to.text = kt;
+	to.text_len = klen;
+	if (try_plan_build(&tp, &to) != 0) {
+		try_plan_free(&tp);
+		left(p, "functor",
+		     xasprintf("the translated math of %s_functor was not tried (see "
+		               "the error above): run mps-try %s%s%s", p->name, p->op,
+		               strcmp(p->op, p->name) ? " --kernel " : "",
+		               strcmp(p->op, p->name) ? p->name : ""),
+		     NULL, 0);
+		return;
+	}
+	if (try_run(&tp, env, &out) != 0) {
+		try_plan_free(&tp);
+		return;
+	}
+	for (i = 0; i < p->math.nov; i++) {
+		struct tr_overload *o = &p->math.ov[i];
+		size_t compared = 0, ncases = 0, nround = 0;
+		double round_rel = 0;
+		const struct try_result *bad = NULL, *nocomp = NULL, *notcmp = NULL;
+		const char *bad_in = NULL;
+		struct buf dts;
+		if (!o->translated || o->verdict != TR_VERDICT_NONE)
+			continue;
+		buf_init(&dts);
+		for (k = 0; k < tp.ncases; k++) {
+			const struct try_reg *r = &tp.regs[tp.cases[k].reg];
+			const struct try_result *res = &out.res[k];
+			if (cls_of(r->in, p->math.math.split_bool) != o->cls)
+				continue;
+			ncases++;
+			if (!strstr(dts.data ? dts.data : "", r->in))
+				buf_printf(&dts, "%s%s", dts.len ? ", " : "", r->in);
+			if (!res->compiled && !nocomp)
+				nocomp = res;
+			else if (res->verdict == 1 && !bad &&
+			         (res->gross > 0 || res->mismatches * 100 > res->compared)) {
+				bad = res;
+				bad_in = r->in;
+			} else if (res->verdict == 1) {
+				/* rounding only: few values, none far off */
+				nround += res->mismatches;
+				if (res->max_rel > round_rel)
+					round_rel = res->max_rel;
+			} else if (res->verdict == 2 && !notcmp)
+				notcmp = res;
+			compared += res->compared;
+		}
+		if (ncases == 0) {
+			buf_free(&dts);
+			continue;
+		}
+		if (nocomp && in_functor(p, nocomp->compile_msg)) {
+			char *t = xasprintf("does not compile on the host: %s",
+			                    nocomp->compile_msg);
+			char *nl = strchr(t, '\n');
+			if (nl)
+				*nl = '\0';
+			tr_plan_verdict(&p->math, i, TR_VERDICT_MISMATCH, t);
+			free(t);
+			*mismatch = 1;
+		} else if (nocomp) {
+			/* the file or a header fails elsewhere: the math is not tried */
+			char *t = xasprintf("not tried: the kernel file does not compile on "
+			                    "the host (%s)",
+			                    nocomp->compile_msg ? nocomp->compile_msg : "?");
+			char *nl = strchr(t, '\n');
+			if (nl)
+				*nl = '\0';
+			free(o->verdict_text);
+			o->verdict_text = t;
+		} else if (bad) {
+			char *t;
+			if (bad->nshown > 0) {
+				const struct try_miss *m = &bad->shown[0];
+				t = xasprintf("%s: in (%s%s%s): ours %s, cpu %s", bad_in, m->a,
+				              m->b[0] ? ", " : "", m->b, m->ours, m->cpu);
+			} else
+				t = xasprintf("%s: %zu of %zu values differ from the CPU",
+				              bad_in, bad->mismatches, bad->compared);
+			tr_plan_verdict(&p->math, i, TR_VERDICT_MISMATCH, t);
+			free(t);
+			*mismatch = 1;
+		} else if (notcmp || out.no_torch) {
+			char *t = xasprintf("compiles; not compared with the CPU (%s)",
+			                    out.no_torch ? "no python imports torch"
+			                                 : notcmp->ref_error ? notcmp->ref_error
+			                                 : "no reference");
+			free(o->verdict_text);
+			o->verdict_text = t;
+		} else {
+			char *t = nround
+			    ? xasprintf("matches CPU on %zu values (%s; mps-try) up to "
+			                "rounding: %zu within %.2g relative (fma or "
+			                "cancellation; mps-try %s lists them)",
+			                compared, dts.data, nround, round_rel, p->op)
+			    : xasprintf("matches CPU on %zu values (%s; mps-try)",
+			                compared, dts.data);
+			tr_plan_verdict(&p->math, i, TR_VERDICT_MATCH, t);
+			free(t);
+		}
+		buf_free(&dts);
+	}
+	try_outcome_free(&tp, &out);
+	try_plan_free(&tp);
+}
+
+static int plan_registration(struct mg_plan *p, const struct mg_opts *o)
 {
 	static const char *const metal_ids[] = {"[no-c10-metal]",
 	                                        "[conflicting-registration]", NULL};
@@ -866,6 +1025,28 @@ static int plan_registration(struct mg_plan *p)
 	}
 	p->rg_ok = 1;
 	kt = rg_build(&p->rg, RG_KERNEL, &kr, &klen);
+	if (kt && o->try_env && new_functor(p) && p->math.tried) {
+		int mismatch;
+		size_t k, ntr = 0;
+		for (k = 0; k < p->math.nov; k++)
+			ntr += p->math.ov[k].translated;
+		if (ntr) {
+			try_math(p, o->try_env, kt, klen, &mismatch);
+			if (mismatch) {
+				/* the functor again, the mismatching overloads left */
+				free(kt);
+				rg_plan_free(&p->rg);
+				rq.math = &p->math.math;
+				if (rg_plan(&p->rg, p->root, &rq, &kr, &hr) != 0) {
+					not_planned(p, "metal", xstrdup("refused"));
+					p->rg_ok = 0;
+					return 0;
+				}
+				kt = rg_build(&p->rg, RG_KERNEL, &kr, &klen);
+			}
+		}
+	} else if (o->try_why && new_functor(p) && p->math.tried)
+		p->try_why = o->try_why;
 	ht = rg_build(&p->rg, RG_HOST, &hr, &hlen);
 	if (kt)
 		edit_set_replace(kf, kt, klen);
@@ -976,6 +1157,29 @@ static const char *try_kernel_arg(const struct mg_plan *p)
 	return strcmp(p->op, p->name) ? p->name : "";
 }
 
+/* "CUDA", "CPU" or "CUDA and CPU": the kernels the translations come from */
+static const char *translated_side(const struct mg_plan *p)
+{
+	size_t k;
+	int cuda = 0, cpu = 0;
+	for (k = 0; k < p->math.nov; k++)
+		if (p->math.ov[k].translated && p->math.ov[k].side) {
+			cuda |= !strcmp(p->math.ov[k].side, "CUDA");
+			cpu |= !strcmp(p->math.ov[k].side, "CPU");
+		}
+	return cuda && cpu ? "CUDA and CPU" : cpu ? "CPU" : "CUDA";
+}
+
+/* every overload of the translated functor matches the CPU (mps-try) */
+static int all_match(const struct mg_plan *p)
+{
+	size_t k;
+	for (k = 0; k < p->math.nov; k++)
+		if (p->math.ov[k].verdict != TR_VERDICT_MATCH)
+			return 0;
+	return p->math.nov > 0;
+}
+
 static void plan_left(struct mg_plan *p)
 {
 	size_t i;
@@ -1015,12 +1219,15 @@ static void plan_left(struct mg_plan *p)
 				               p->name, b.data, nleft > 1 ? "s" : "", p->op,
 				               try_kernel_opt(p), try_kernel_arg(p)),
 				     p->kernel_rel, it->line);
-			else
+			else if (!all_match(p))
 				left(p, "functor",
 				     xasprintf("the math of %s_functor is translated from the "
-				               "CUDA kernel: run mps-try %s%s%s to check it "
+				               "%s kernel%s%s%s: run mps-try %s%s%s to check it "
 				               "against the CPU",
-				               p->name, p->op, try_kernel_opt(p), try_kernel_arg(p)),
+				               p->name, translated_side(p),
+				               p->try_why ? " (not tried here: " : "",
+				               p->try_why ? p->try_why : "", p->try_why ? ")" : "",
+				               p->op, try_kernel_opt(p), try_kernel_arg(p)),
 				     p->kernel_rel, it->line);
 			buf_free(&b);
 		}
@@ -1151,7 +1358,7 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 	}
 	if (plan_retire(p) != 0)
 		return -1;
-	if (p->kind >= 0 && p->stub && p->npairs > 0 && plan_registration(p) != 0)
+	if (p->kind >= 0 && p->stub && p->npairs > 0 && plan_registration(p, o) != 0)
 		return -1;
 	plan_left(p);
 	return 0;

@@ -47,6 +47,7 @@
 #include "plan/regplan.h"
 #include "plan/retire.h"
 #include "plan/translate.h"
+#include "check/try.h"
 
 struct mg_opts {
 	const char *op;       /* base operator name (nf_valid_op_arg, no '.') */
@@ -54,6 +55,11 @@ struct mg_opts {
 	const char *name;     /* kernel NAME, NULL: the operator's name */
 	const char *dtypes;   /* IN:OUT,... (metalreg.h mr_parse_dtypes), NULL:
 	                         from the CPU kernel */
+	const struct try_env *try_env; /* where mps-try's host run of the
+	                         translated functor happens (check/try.h
+	                         try_env_default); NULL: not tried */
+	const char *try_why;  /* with try_env NULL: why not (a plan note), or
+	                         NULL: not asked */
 };
 
 /* How the rows stand. */
@@ -154,6 +160,8 @@ struct mg_plan {
 
 	/* what is written */
 	int rg_ok;                    /* regplan planned (rg valid) */
+	const char *try_why;          /* why the translated math was not tried
+	                                 (mg_opts.try_why), or NULL */
 	struct rg_plan rg;
 	const char *kernel_rel, *host_rel; /* the files it plans */
 	struct rt_plan rt;
