@@ -95,6 +95,7 @@ check-valgrind: all
 	@sh tests/hardening/valgrind.sh
 
 demo: all
+	@sh tools/deps.sh --quiet --try
 	@sh examples/run-demo.sh
 
 bench: all
