@@ -22,7 +22,7 @@ for t in "$repo"/tools/bin/*; do
   n=$(basename "$t")
   cat >"$out/bin/$n" <<WRAP
 #!/bin/sh
-exec valgrind -q --error-exitcode=99 --leak-check=full \\
+exec $(command -v valgrind) -q --error-exitcode=99 --leak-check=full \\
   --errors-for-leak-kinds=definite --show-leak-kinds=definite \\
   --log-file="$out/logs/$n.%p.log" "$t" "\$@"
 WRAP
