@@ -2830,6 +2830,13 @@ static void comment_lambda(struct buf *b, const char *side,
 	buf_printf(b, "    // %s, %s:%lu (%s%s%s):\n", side, l->code.file,
 	           l->code.line, l->call, *names ? ", for " : "", names);
 	free(names);
+	if (l->guard && l->code.captures && *l->code.captures && l->nouter) {
+		/* a branch's lambda: the values it captures, as computed before */
+		size_t i;
+		buf_printf(b, "    //   captures %s, from before it:\n", l->code.captures);
+		for (i = 0; i < l->nouter && i < 4; i++)
+			buf_printf(b, "    //     %s\n", l->outer[i]);
+	}
 	comment_body(b, l->code.shown ? l->code.shown : l->code.body, 40);
 }
 
@@ -2840,6 +2847,27 @@ static const struct ck_lambda *first_cand(const struct ck_kernel *k, int rep)
 		if (k->lambdas[i].dtypes & CS_BIT(rep))
 			return &k->lambdas[i];
 	return NULL;
+}
+
+/* the comment of a kernel's candidate FIRST for REP: its body, and when
+ * it sits in a branch of a condition (ck_lambda.guard), every candidate's
+ * (the other branches: the writer needs them all) */
+static void comment_cands(struct buf *b, const char *side,
+                          const struct ck_kernel *k, int rep,
+                          const struct ck_lambda *first)
+{
+	size_t i, shown = 0;
+	if (!first)
+		return;
+	if (!first->guard) {
+		comment_lambda(b, side, first);
+		return;
+	}
+	for (i = 0; i < k->nlambdas && shown < 4; i++)
+		if (k->lambdas[i].dtypes & CS_BIT(rep)) {
+			comment_lambda(b, side, &k->lambdas[i]);
+			shown++;
+		}
 }
 
 /* try the candidates of one kernel: 1 translated */
@@ -2853,6 +2881,18 @@ static int try_kernel(struct tr_overload *ov, const struct ck_kernel *k,
 		struct tr_out r;
 		if (!(l->dtypes & CS_BIT(rep)))
 			continue;
+		if (l->guard) {
+			/* one branch of the math: never written for all of it */
+			if (!*have_fail) {
+				*have_fail = 1;
+				ov->side = side;
+				ov->file = xstrdup(l->guard_file ? l->guard_file : l->code.file);
+				ov->line = l->guard_line;
+				ov->construct = xasprintf("lambdas in branches of `%s`",
+				                          l->guard);
+			}
+			continue;
+		}
 		tr_code(&l->code, k->helpers + l->helpers_from,
 		        l->helpers_to - l->helpers_from, l->outer, l->nouter, t, env,
 		        &r);
@@ -2985,10 +3025,8 @@ int tr_plan_functor(struct tr_plan *tp, const char *root, const char *stub,
 			if (o->file)
 				buf_printf(&b, " at %s:%lu", o->file, o->line);
 			buf_puts(&b, "\n");
-			if (lc)
-				comment_lambda(&b, "CUDA", lc);
-			if (lp)
-				comment_lambda(&b, "CPU", lp);
+			comment_cands(&b, "CUDA", have_cu ? &cu : NULL, rep, lc);
+			comment_cands(&b, "CPU", have_cp ? &cp : NULL, rep, lp);
 			o->body = b.data;
 		}
 	}
