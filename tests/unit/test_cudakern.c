@@ -89,6 +89,11 @@ static const char branches_cu[] =
     "  }\n"
     "  gpu_kernel(iter, [] GPU_LAMBDA(float a, float b) -> float { return a + b; });\n"
     "}\n"
+    "void pick_kernel_cuda(TensorIteratorBase& iter, int64_t n) {\n"
+    "  switch (n) {\n"
+    "    case 0: gpu_kernel(iter, [] GPU_LAMBDA(float a) -> float { return a; }); break;\n"
+    "  }\n"
+    "}\n"
     "void plain_kernel_cuda(TensorIteratorBase& iter) {\n"
     "  if (iter.numel() == 0)\n"
     "    return;\n"
@@ -120,6 +125,12 @@ static void test_branches(void **state)
 	assert_int_equal(k.lambdas[1].guard_line, 18);
 	/* after `if (..) { gpu_kernel(..); return; }`: the other branch */
 	assert_string_equal(k.lambdas[2].guard, "iter.is_cpu_scalar(2)");
+	ck_kernel_free(&k);
+
+	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
+	                                 "pick_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 1);
+	assert_string_equal(k.lambdas[0].guard, "n");
 	ck_kernel_free(&k);
 
 	/* a bare early return, and the lambda's own if: no condition */

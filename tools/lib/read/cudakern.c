@@ -684,6 +684,8 @@ static cs_dtset cond_types(const char *c, size_t s, size_t e)
 		else if (is_ident_at(c, s, i, "isFloatingType", e) ||
 		         is_ident_at(c, s, i, "is_floating_point", e))
 			set |= flt;
+		else if (is_ident_at(c, s, i, "isReducedFloatingType", e))
+			set |= CS_BIT(CS_HALF) | CS_BIT(CS_BFLOAT16);
 		else if (is_ident_at(c, s, i, "isIntegralType", e)) {
 			size_t o = i + 14;
 			o = skip_ws(c, e, o);
@@ -996,7 +998,8 @@ static char *cond_text(const char *c, size_t p, size_t q)
 
 /* The innermost condition of the body c[b0, b1) of file F, not a dtype
  * test (cond_types), that decides whether the code at c[o] runs: an
- * `if (COND)` / `if constexpr (COND)` whose branch or `else` holds o, or,
+ * `if (COND)` / `if constexpr (COND)` whose branch or `else` holds o (or a
+ * `switch (COND)` whose block does), or,
  * when there is none, the last `if (COND) { ..; return; }` before o in
  * o's block.  *cond: COND (malloc'd), *line its line; 0, or 1 when there
  * is none. */
@@ -1011,6 +1014,23 @@ static int guard_of(const struct kfile *f, const char *c, size_t b0,
 		size_t p, q, t, el, ee;
 		if (c[i] == '"' || c[i] == '\'') {
 			i = lex_skip_literal(c, b1, i) - 1;
+			continue;
+		}
+		if (is_ident_at(c, b0, i, "switch", b1)) {
+			/* a loop under one of its cases */
+			p = skip_ws(c, b1, i + 6);
+			if (p >= b1 || c[p] != '(')
+				continue;
+			q = match_close(c, b1, p);
+			if (q >= b1 || cond_types(c, p + 1, q))
+				continue;
+			t = stmt_end(c, b1, q + 1);
+			if (t < b1 && q < o && o <= t && (!found || i > best)) {
+				found = 1;
+				best = i;
+				bp = p;
+				bq = q;
+			}
 			continue;
 		}
 		if (!is_ident_at(c, b0, i, "if", b1))
