@@ -94,6 +94,11 @@ static const char branches_cu[] =
     "    case 0: gpu_kernel(iter, [] GPU_LAMBDA(float a) -> float { return a; }); break;\n"
     "  }\n"
     "}\n"
+    "void reduced_kernel_cuda(TensorIteratorBase& iter) {\n"
+    "  if (at::isReducedFloatingType(iter.dtype())) {\n"
+    "    gpu_kernel(iter, [] GPU_LAMBDA(float a) -> float { return a; });\n"
+    "  }\n"
+    "}\n"
     "void plain_kernel_cuda(TensorIteratorBase& iter) {\n"
     "  if (iter.numel() == 0)\n"
     "    return;\n"
@@ -131,6 +136,15 @@ static void test_branches(void **state)
 	                                 "pick_kernel_cuda", 0, &k), 0);
 	assert_int_equal(k.nlambdas, 1);
 	assert_string_equal(k.lambdas[0].guard, "n");
+	ck_kernel_free(&k);
+
+	/* isReducedFloatingType: a dtype test (Half, BFloat16), as cpu/
+	 * BinaryOpsKernel.cpp's logaddexp_kernel uses it */
+	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
+	                                 "reduced_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 1);
+	assert_null(k.lambdas[0].guard);
+	assert_int_equal(k.lambdas[0].dtypes, CS_BIT(CS_HALF) | CS_BIT(CS_BFLOAT16));
 	ck_kernel_free(&k);
 
 	/* a bare early return, and the lambda's own if: no condition */
