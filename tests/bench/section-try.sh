@@ -36,4 +36,13 @@ line "one registration (neg float), cold, compile included" "$t1" 3
 n=$(cd "$w" && mps-try round --kernel round_decimals --arg decimals=2 --json $H 2>/dev/null | wc -l)
 t2=$(best mps-try round --kernel round_decimals --arg decimals=2 $H)
 line "all $n registrations of round_decimals" "$t2" 10
+# what the try adds to a plan of mps-migrate (issue #21): tanh_backward on
+# the main-shaped fixture, two translated overloads tried, against the
+# same plan with --no-try
+rm -rf "$w"/*; cp -R "$repo/tests/fixtures/migrate-main/tree/." "$w/"
+t3=$(best mps-migrate tanh_backward)
+t4=$(best mps-migrate --no-try tanh_backward)
+printf '  %-58s %6.2f s  --no-try: %.2f s (%.0fx)\n' \
+  "mps-migrate tanh_backward, with the try (main-shaped)" "$t3" "$t4" \
+  "$(echo "$t3 / $t4" | bc -l)"
 exit 0
