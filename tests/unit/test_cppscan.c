@@ -1,5 +1,5 @@
-/* test_cppscan.c — cmocka tests of tools/lib/read/cppscan.c, the reader of
- * aten/src/ATen/native C++.
+/* test_cppscan.c — cmocka tests of the C++ readers of aten/src/ATen/native
+ * (tools/lib/read/cppmodel, stubs, dtypes, outrule).
  *
  * Most cases read the fixture tree tests/fixtures/cppscan/tree (our own
  * text, shaped like PyTorch's files; the tests run from the repository
@@ -31,7 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "read/cppscan.h"
+#include "read/outrule.h"
+#include "read/stubs.h"
 #include "base/diag.h"
 #include "tree.h"
 

@@ -1266,7 +1266,7 @@ static json_t *scan_tree(const char *root)
 		set_str(t, "era", "partial");
 
 	{
-		/* the C++ sources beside the yaml name the stubs (cppscan.h) */
+		/* the C++ sources beside the yaml name the stubs (read/stubs.h) */
 		static const char *const cpp[] = {".cpp", NULL};
 		struct walk_list l;
 		int sources = walk_files(root, "aten/src/ATen/native", 0, NULL, cpp,

@@ -5,7 +5,7 @@
  * (nfyaml.h) of the tree and, optionally, of an older yaml (--before),
  * the model of the MPS host and kernel sources and test lists
  * (hostscan.h), and, when the tree has them, the C++ sources of
- * aten/src/ATen/native (cppscan.h: which DispatchStubs a shared kernel
+ * aten/src/ATen/native (stubs.h: which DispatchStubs a shared kernel
  * reaches).  vf_run applies every rule once and returns the findings, each
  * with its rule, layer, operator and class; printing is report.h's.
  * Shared by mps-verify and mps-migrate (which verifies what it wrote).
@@ -31,7 +31,7 @@
 #include "read/hostscan.h"
 #include "read/nfyaml.h"
 
-struct cs_model; /* cppscan.h; may be absent */
+struct cs_model; /* cppmodel.h; may be absent */
 
 enum vf_rule {
 	VF_LEGACY_ROW,      /* legacy-dispatch-row */

@@ -4,7 +4,7 @@
  *
  *   rows      fold.h: every MPS-specific row folds into its shared line
  *             (a new operator: MPS joins the shared line of its out rows);
- *             the stubs the shared kernels reach (cppscan.h cs_discover);
+ *             the stubs the shared kernels reach (stubs.h cs_discover);
  *   kind      from the out row's schema (nfyaml.h ninputs, alpha): one
  *             input unary, two binary, `Scalar alpha` the -alpha kinds;
  *             NAME the operator's name unless given;
@@ -29,7 +29,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "read/cppscan.h"
+#include "read/outrule.h"
+#include "read/stubs.h"
 #include "edit/edit.h"
 #include "plan/fold.h"
 #include "read/hostscan.h"

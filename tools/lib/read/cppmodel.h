@@ -1,0 +1,336 @@
+/* cppmodel.h — the C++ model of the sources under aten/src/ATen/native
+ * of a PyTorch checkout: files, scopes, function definitions with the
+ * extent of their bodies, function-like macros and their expansion, stub
+ * declarations, definitions and registrations, structured meta
+ * functions; and a token walker over bodies (macros expanded) on which
+ * the questions are built: stub discovery and device guards (stubs.h),
+ * CPU dtypes (dtypes.h), output rules (outrule.h).
+ *
+ * Layer: read/ (readers of sources).  May call base/ and read/.
+ *
+ * What it reads (CS_NATIVE_REL, recursively): every *.cpp and *.h file,
+ * except in folders for other devices, whose code never runs for a CPU,
+ * CUDA and MPS shared line: any folder named cuda, hip, miopen, cudnn, mps,
+ * xpu, vulkan, metal, mtia or hpu, at any depth (so quantized/cuda,
+ * sparse/cuda, nested/cuda, mkldnn/xpu, transformers/cuda are skipped too).
+ * Files in the folder `cpu` directly under CS_NATIVE_REL are the CPU kernel
+ * side: their definitions are used to read dtypes, never followed by stub
+ * discovery (a shared kernel reaches them only through a stub).
+ *
+ * How it reads (the rules, from reading PyTorch 2.6.0 and 1.13.1):
+ *   - every file goes through mask_code_in_place() (scan.h, the bytes
+ *     mask_code gives): comments and `#if 0`
+ *     groups never count; string and character literals are skipped by
+ *     every scanner (a stub name inside a message is not a stub);
+ *   - preprocessor lines are not code; function-like `#define`s are kept
+ *     and expanded where they are called (arguments substituted, # and ##
+ *     applied, nested calls expanded, at most 8 deep, a macro never inside
+ *     itself): a macro defined in the same file first, else one defined in
+ *     a header under CS_NATIVE_REL; the first definition of a name in a
+ *     file wins (the `#if !defined(C10_MOBILE)` branch comes first in the
+ *     real files);
+ *   - other conditional groups (#if X / #elif / #else) are read in all
+ *     their branches, except when a branch leaves braces unpaired (a
+ *     function header written once per platform, `if constexpr (x) {`
+ *     against `if (x) {`): then only the first branch is read, so that the
+ *     braces of the file still pair up;
+ *   - the namespace-level structure is parsed: `namespace` blocks (also
+ *     `namespace a::b`, `inline namespace`, anonymous ones), `extern "C"`,
+ *     struct/class/union bodies (their member functions are kept with the
+ *     struct's name as owner), and function definitions: `RET name(...)
+ *     [const|noexcept|override...] {`, `Owner::name(...) {`, `operator()`,
+ *     templates, and `MACRO(name)(...) {` (TORCH_IMPL_FUNC,
+ *     TORCH_META_FUNC, TORCH_META_FUNC2(name, overload),
+ *     TORCH_PRECOMPUTE_META_FUNC(2)), explicit specializations
+ *     `template <> void f<float>(...) {`, also when a macro call written
+ *     at namespace level such as `CREATE_UNARY_TORCH_IMPL_FUNC(frac_out,
+ *     frac_stub)` produces them (a file-local macro call followed by `(`
+ *     or `{` begins a header and is read as written, not expanded);
+ *   - an unbalanced brace or parenthesis ends the scan of that file (or
+ *     body) at the end of the file: nothing is read past it twice.
+ *
+ * Locations are a file (path relative to the root, owned by the model:
+ * valid until cs_free) and a 1-based line; for things a macro call
+ * produces, the line of the macro call written in the file.
+ *
+ * Not thread-safe: one thread at a time (queries do not change the model,
+ * but cs_dispatch_macro_types keeps one compiled PCRE2 pattern with its
+ * match data).
+ *
+ * Speed (PyTorch 2.6.0, 588 files, 9 MB): cs_load about 110 M
+ * instructions (callgrind; about 30 ms on one core, warm cache), one
+ * masking pass and one structural pass per file; a query reads a few
+ * bodies, well under a millisecond.
+ */
+#ifndef MK_CPPMODEL_H
+#define MK_CPPMODEL_H
+
+#include "base/lex.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CS_NATIVE_REL "aten/src/ATen/native"
+
+struct cs_model {
+	char *root;          /* as given (owned) */
+	int have_native;     /* CS_NATIVE_REL exists */
+	int have_sources;    /* it holds at least one .cpp file */
+	size_t nfiles;       /* files read (.cpp and .h) */
+	size_t ndefs;        /* function definitions found */
+	size_t ndecls;       /* DECLARE_DISPATCH stubs (in headers) */
+	size_t nregs;        /* CPU stub registrations */
+	size_t nmetas;       /* structured meta functions */
+	void *priv;
+};
+
+/* cs_load: read and index every file of root/CS_NATIVE_REL (see the top
+ * of this file) into m (zeroed first).  Bodies are not parsed here: only
+ * names, body extents, macros, DECLARE_DISPATCH, DEFINE_DISPATCH, stub
+ * registrations and meta functions; queries parse the few bodies they
+ * need.  Returns 0; a root without the folder, or a folder without .cpp
+ * files, is fine (have_sources 0; queries then say so).  Returns -1 after
+ * a diagnostic, m released: "prog: cannot open 'PATH': REASON" when a
+ * folder or file that exists cannot be read, "prog: error: 'PATH' is not
+ * a text file (it holds a NUL byte)" for a file holding a NUL byte.
+ * m is owned by the caller: cs_free(). */
+int cs_load(struct cs_model *m, const char *root);
+
+void cs_free(struct cs_model *m);
+
+/* A model read on first need: the tools that answer some questions from
+ * the yaml alone read the C++ sources only when an operator needs them.
+ * Set root (the checkout; NULL: never read) and zero the rest. */
+struct cs_lazy {
+	const char *root;
+	struct cs_model m;
+	int tried;           /* cs_lazy_get ran once */
+	int ok;              /* and cs_load succeeded */
+};
+
+/* cs_lazy_get: the model, read (cs_load) the first time; NULL when root
+ * is NULL.  An unreadable source prints its diagnostic and exits 2 (the
+ * question cannot be answered).  Free with cs_lazy_free. */
+const struct cs_model *cs_lazy_get(struct cs_lazy *l);
+
+void cs_lazy_free(struct cs_lazy *l);
+
+/* A place in the sources: file NULL when there is none. */
+struct cs_loc {
+	const char *file;    /* relative to the root, owned by the model */
+	unsigned long line;  /* 1-based */
+};
+
+/* ---- for the readers built on the model (stubs, dtypes, outrule) ----
+ *
+ * The model's tables, the token walker and the text helpers those
+ * readers share.  Not for the tools: they ask the readers. */
+
+#define NOSZ ((size_t)-1)
+
+/* The model's strings and index lists live until cs_free: they are cut
+ * from large blocks instead of being allocated (and freed) one by one. */
+struct cs_pool {
+	char **blocks;
+	size_t nb, cb;
+	char *cur;
+	size_t left;
+};
+
+struct cs_smap {
+	struct cs_pool *pool;  /* holds the keys */
+	char **keys;
+	size_t *lens;
+	uint64_t *hash;     /* of each key: compared first, and kept so that
+	                       growing never hashes a key again */
+	long *vals;
+	size_t cap, n;
+};
+
+/* index lists: a map to an index into an array of lists of longs (the
+ * lists in the keys' pool) */
+struct cs_ilist {
+	long *v;
+	size_t n, cap;
+};
+
+struct cs_imap {
+	struct cs_smap keys;
+	struct cs_ilist *lists;
+	size_t n, cap;
+};
+
+struct cs_file {
+	char *rel;        /* relative to the root */
+	char *code;       /* masked, preprocessor lines blanked */
+	size_t len;
+	size_t *ls;       /* line starts */
+	size_t nls;
+	int cpu;          /* in CS_NATIVE_REL/cpu */
+	int header;       /* a .h file */
+};
+
+struct cs_macro {
+	struct lex_macro m;
+	size_t file;        /* where it is defined */
+};
+
+enum { D_FN = 0, D_IMPL, D_META };
+
+struct cs_def {                /* its strings are in the model's pool */
+	char *name;
+	char *owner;      /* struct holding it or qualifier written, or NULL */
+	const char *ns;   /* interned namespace ("at::native"), "" global */
+	char *overload;   /* TORCH_META_FUNC2's second argument */
+	char *hmacro;     /* TORCH_IMPL_FUNC etc. as written before (name) */
+	char *wmacro;     /* the macro call written in the file that produced
+	                     it, or NULL */
+	int kind;
+	int is_static;    /* `static` written before the name, or in an
+	                     anonymous namespace: not visible from other files */
+	size_t file;
+	const char *t;    /* the text holding the body */
+	size_t tn;
+	size_t bs, be;    /* '{' and its '}' (be == tn when unbalanced) */
+	size_t ps, pe;    /* the parameter list's parentheses in t */
+	size_t at;        /* file offset for its location */
+	size_t inv;       /* NOSZ: offsets in t are file offsets; else the
+	                     file offset of the macro call */
+};
+
+struct cs_reg {
+	char *stub;
+	char *fn;         /* NULL: nullptr */
+	char *macro;      /* outermost macro written, or the REGISTER_ name */
+	size_t file;
+	size_t at;
+};
+
+struct cs_sdecl {
+	size_t file;
+	size_t at;
+};
+
+struct cs_priv {
+	struct cs_file *files;
+	size_t cap_files;
+	struct cs_macro *mac;
+	size_t nmac, cap_mac;
+	struct cs_imap macros;       /* name → macro indexes */
+	unsigned char macfirst[256];
+	struct cs_def *defs;
+	size_t cap_defs;
+	struct cs_imap defname;      /* name → defs (D_FN and D_IMPL) */
+	struct cs_imap owners;       /* struct name → member defs */
+	struct cs_imap metas;        /* "base" / "base_overload" → D_META defs */
+	struct cs_imap metabase;     /* FUNC2 base → D_META defs */
+	struct cs_reg *regs;
+	size_t cap_regs;
+	struct cs_imap regname;      /* stub → regs */
+	struct cs_sdecl *decls;
+	size_t ndecls, cap_decls;
+	struct cs_imap declname;     /* stub → decls (headers first) */
+	struct cs_imap defined;      /* DEFINE_DISPATCH stubs → file */
+	struct cs_smap nsintern;
+	struct cs_pool pool;         /* the maps' keys and lists, the strings of
+	                             defs and regs */
+	char **nss;
+	size_t nns, cap_ns;
+	char **exps;              /* macro expansions the defs point into */
+	size_t nexps, cap_exps;
+};
+
+#define P(m) ((struct cs_priv *)(m)->priv)
+
+struct cs_tok {
+	const char *t;        /* the text the token is in */
+	size_t tn;
+	size_t s, e;          /* the identifier */
+	size_t qs, qe;        /* its qualifier chain before "::" (none: equal) */
+	int member;           /* after '.' or '->' */
+	int scope;            /* followed by "::" (it is itself a qualifier) */
+	int call;             /* followed by '(' (after template arguments) */
+	size_t ta, tb;        /* the template arguments `<...>` (ta == tb none) */
+	size_t open, close;   /* the call's parentheses */
+	size_t file;
+	size_t loc;           /* file offset for the location */
+	size_t site;          /* where it is in the text walked first (the
+	                         definition's): itself, or the macro call
+	                         written there that produced it */
+	unsigned long tid;    /* which walk of a text (an expansion is walked
+	                         once, then freed: pointers may repeat) */
+};
+
+typedef void (*cs_tok_fn)(void *ctx, const struct cs_tok *k);
+
+struct cs_walker {
+	const struct cs_model *m;
+	size_t file;
+	cs_tok_fn fn;
+	void *ctx;
+	int expand;           /* expand macros visible from the file */
+	unsigned long tids;   /* texts walked so far */
+	size_t site;          /* the token or macro call being read in the
+	                         text walked first */
+};
+
+/* Character classes (ASCII; bytes >= 0x80 are none): an identifier's
+ * first byte, an identifier byte, a blank.  Valid once cs_load ran. */
+int id0(char c);
+int idc(char c);
+int sp(char c);
+
+/* skip_ws: the first index from i on (below n) that is not a blank;
+ * back_ws: the last index down from i (above lo) after which only blanks
+ * follow up to i; ident_end: the end of the identifier bytes from i. */
+size_t skip_ws(const char *t, size_t n, size_t i);
+size_t back_ws(const char *t, size_t lo, size_t i);
+size_t ident_end(const char *t, size_t n, size_t i);
+
+/* match_close: the bracket closing the one at t[i] (open and close
+ * given; literals skipped), or n when it is not closed before n. */
+size_t match_close(const char *t, size_t n, size_t i, char open, char close);
+
+/* span_is / starts_with / ends_with: s[0, n) is / starts with / ends
+ * with the string w. */
+int span_is(const char *s, size_t n, const char *w);
+int starts_with(const char *s, size_t n, const char *w);
+int ends_with(const char *s, size_t n, const char *w);
+
+/* word_at: the whole identifier w stands at t[i] (t has n bytes). */
+int word_at(const char *t, size_t n, size_t i, const char *w);
+
+/* is_keyword: s[0, n) is a C++ keyword that may stand before '(' (if,
+ * for, sizeof, ...) and so never names a called function. */
+int is_keyword(const char *s, size_t n);
+
+/* imap_get: the list stored for key s[0, n), or NULL. */
+const struct cs_ilist *imap_get(const struct cs_imap *im, const char *s, size_t n);
+
+/* loc_of: the place of byte off of file index FILE (line counted). */
+struct cs_loc loc_of(const struct cs_model *m, size_t file, size_t off);
+
+/* walk_text: walk t[a, b) (tn: the text's length) as code of the walker's
+ * file: every identifier goes to w->fn as a struct cs_tok; calls of macros
+ * visible from the file are expanded (when w->expand) and their
+ * expansion walked in their place.  inv: NOSZ, or the file offset that
+ * every token's location takes (text of a macro expansion); depth and
+ * stack: the macros being expanded (0, NULL at the top).
+ * walk_def: walk the body of d with fn(ctx, token). */
+void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
+               size_t b, size_t inv, int depth, const char **stack);
+void walk_def(const struct cs_model *m, const struct cs_def *d, cs_tok_fn fn,
+              void *ctx);
+
+/* tok_qual: the qualifier of k without blanks ("at::native"), malloc'd. */
+char *tok_qual(const struct cs_tok *k);
+
+/* ns_is: namespace ns is w; ns_ends: ns is tail or ends with "::tail". */
+int ns_is(const char *ns, const char *w);
+int ns_ends(const char *ns, const char *tail);
+
+/* stmt_end: the end of the statement or block starting at t[i] (after
+ * an if's condition or an else): the index after it. */
+size_t stmt_end(const char *t, size_t n, size_t i);
+
+#endif

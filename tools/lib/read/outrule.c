@@ -1,0 +1,469 @@
+/* outrule.c — see outrule.h. */
+#include "read/outrule.h"
+#include "read/stubs.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "base/scan.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define B(d) CS_BIT(CS_##d)
+
+/* ---------------- B. output rule ---------------- */
+
+const char *cs_rule_name(int rule)
+{
+	switch (rule) {
+	case CS_RULE_SAME: return "same";
+	case CS_RULE_FLOAT: return "float";
+	case CS_RULE_BOOL: return "bool";
+	case CS_RULE_MIXED: return "mixed";
+	default: return "unknown";
+	}
+}
+
+static int builder_rule(const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		int rule;
+	} b[] = {{"build_borrowing_unary_op", CS_RULE_SAME},
+	         {"build_unary_op", CS_RULE_SAME},
+	         {"build_borrowing_binary_op", CS_RULE_SAME},
+	         {"build_binary_op", CS_RULE_SAME},
+	         {"build_ternary_op", CS_RULE_SAME},
+	         {"build_output_borrowing_argument_owning_unary_op", CS_RULE_SAME},
+	         {"build_borrowing_unary_float_op", CS_RULE_FLOAT},
+	         {"build_unary_float_op", CS_RULE_FLOAT},
+	         {"build_borrowing_binary_float_op", CS_RULE_FLOAT},
+	         {"build_binary_float_op", CS_RULE_FLOAT},
+	         {"build_borrowing_unary_force_boolean_op", CS_RULE_BOOL},
+	         {"build_comparison_op", CS_RULE_BOOL},
+	         {"build_borrowing_comparison_op", CS_RULE_BOOL},
+	         {"build_borrowing_except_last_argument_comparison_op", CS_RULE_BOOL},
+	         {NULL, 0}};
+	size_t i;
+	for (i = 0; b[i].name; i++)
+		if (span_is(s, n, b[i].name))
+			return b[i].rule;
+	return -1;
+}
+
+struct rulex {
+	const struct cs_model *m;
+	int rules;            /* bit per enum cs_rule seen */
+	struct buf builders;
+	cs_dtset rejects;
+	struct cs_loc reject_at;
+};
+
+static cs_dtset reject_dtypes(const char *t, size_t a, size_t b)
+{
+	cs_dtset set = 0;
+	size_t i;
+	for (i = a; i < b; i++) {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = lex_skip_literal(t, b, i) - 1;
+			continue;
+		}
+		if (t[i] == '!' && i + 1 < b && t[i + 1] == '=') {
+			size_t r0 = skip_ws(t, b, i + 2), r1 = r0, l1, l0;
+			int d;
+			while (r1 < b && (idc(t[r1]) || t[r1] == ':'))
+				r1++;
+			d = r1 > r0 ? dtype_span(t + r0, r1 - r0) : -1;
+			if (d < 0) {
+				l1 = back_ws(t, a, i);
+				l0 = l1;
+				while (l0 > a && (idc(t[l0 - 1]) || t[l0 - 1] == ':'))
+					l0--;
+				d = l1 > l0 ? dtype_span(t + l0, l1 - l0) : -1;
+			}
+			if (d >= 0)
+				set |= CS_BIT(d);
+		} else if (t[i] == '!' && i + 1 < b) {
+			size_t r = skip_ws(t, b, i + 1), e;
+			int neg_complex = 0;
+			/* !x.is_complex() */
+			e = r;
+			while (e < b && (idc(t[e]) || t[e] == '.' || t[e] == ':' ||
+			                 t[e] == '(' || t[e] == ')' || t[e] == '-' ||
+			                 t[e] == '>'))
+				e++;
+			{
+				size_t k;
+				for (k = r; k + 10 <= e; k++)
+					if (word_at(t, e, k, "is_complex") ||
+					    word_at(t, e, k, "isComplexType"))
+						neg_complex = 1;
+			}
+			if (neg_complex)
+				set |= CS_BIT(CS_COMPLEX_DOUBLE) | CS_BIT(CS_COMPLEX_FLOAT) |
+				       CS_BIT(CS_COMPLEX_HALF);
+		}
+	}
+	return set;
+}
+
+static void rule_tok(void *ctx, const struct cs_tok *k)
+{
+	struct rulex *x = ctx;
+	const char *s = k->t + k->s;
+	size_t n = k->e - k->s;
+	int r;
+	if (!k->call || k->scope || k->member)
+		return;
+	r = builder_rule(s, n);
+	if (r >= 0) {
+		char *w = xstrndup(s, n);
+		x->rules |= 1 << r;
+		if (!x->builders.data || !strstr(x->builders.data, w)) {
+			if (x->builders.len)
+				buf_puts(&x->builders, ", ");
+			buf_puts(&x->builders, w);
+		}
+		free(w);
+		return;
+	}
+	if (span_is(s, n, "build") && k->close < k->tn) {
+		/* build(TensorIteratorConfig()...) */
+		const char *t = k->t;
+		size_t a = k->open, b = k->close, i;
+		int rr = CS_RULE_SAME, config = 0;
+		for (i = a; i < b; i++) {
+			if (!id0(t[i]) || (i > a && idc(t[i - 1])))
+				continue;
+			if (word_at(t, b, i, "TensorIteratorConfig"))
+				config = 1;
+			if (word_at(t, b, i, "promote_integer_inputs_to_float")) {
+				size_t q = skip_ws(t, b, i + 31);
+				if (q < b && t[q] == '(' &&
+				    word_at(t, b, skip_ws(t, b, q + 1), "true"))
+					rr = CS_RULE_FLOAT;
+			}
+			if (word_at(t, b, i, "declare_static_dtype") ||
+			    word_at(t, b, i, "declare_static_dtype_and_device")) {
+				size_t q = skip_ws(t, b, ident_end(t, b, i));
+				if (q < b && t[q] == '(') {
+					size_t e = q + 1;
+					while (e < b && t[e] != ',' && t[e] != ')')
+						e++;
+					if (dtype_span(t + q + 1, e - q - 1) == CS_BOOL)
+						rr = CS_RULE_BOOL;
+				}
+			}
+		}
+		if (!config)
+			return;
+		x->rules |= 1 << rr;
+		if (!x->builders.data ||
+		    !strstr(x->builders.data, "build(TensorIteratorConfig())")) {
+			if (x->builders.len)
+				buf_puts(&x->builders, ", ");
+			buf_puts(&x->builders, "build(TensorIteratorConfig())");
+		}
+		return;
+	}
+	if ((span_is(s, n, "TORCH_CHECK") || span_is(s, n, "TORCH_CHECK_TYPE")) &&
+	    k->close < k->tn) {
+		/* the condition: the first argument */
+		size_t e = k->open + 1;
+		long depth = 0;
+		cs_dtset rj;
+		while (e < k->close) {
+			char c = k->t[e];
+			if (c == '"' || c == '\'') {
+				e = lex_skip_literal(k->t, k->close, e);
+				continue;
+			}
+			if (c == '(')
+				depth++;
+			else if (c == ')')
+				depth--;
+			else if (c == ',' && depth == 0)
+				break;
+			e++;
+		}
+		rj = reject_dtypes(k->t, k->open + 1, e);
+		if (rj) {
+			if (!x->rejects)
+				x->reject_at = loc_of(x->m, k->file, k->loc);
+			x->rejects |= rj;
+		}
+	}
+}
+
+/* The dtype set of an `if` condition t[a, b) made of ||-joined dtype
+ * tests (outrule.h cs_output_rule); 0 when it is not one. */
+static cs_dtset cond_dtypes(const char *t, size_t a, size_t b)
+{
+	cs_dtset set = 0;
+	size_t i = a;
+	a = skip_ws(t, b, a);
+	b = back_ws(t, a, b);
+	while (a < b && t[a] == '(' && match_close(t, b, a, '(', ')') == b - 1) {
+		a = skip_ws(t, b, a + 1);
+		b = back_ws(t, a, b - 1);
+	}
+	/* split on top-level || */
+	i = a;
+	while (i <= b) {
+		size_t j = i, e;
+		long depth = 0;
+		cs_dtset one = 0;
+		while (j < b) {
+			if (t[j] == '(')
+				depth++;
+			else if (t[j] == ')')
+				depth--;
+			else if (depth == 0 && t[j] == '|' && j + 1 < b && t[j + 1] == '|')
+				break;
+			else if (depth == 0 && t[j] == '&' && j + 1 < b && t[j + 1] == '&')
+				return 0;
+			j++;
+		}
+		e = j;
+		{
+			size_t s = skip_ws(t, e, i), k;
+			if (s < e && t[s] == '!')
+				return 0;
+			one = eq_dtypes(t, s, e);
+			for (k = s; k < e && !one; k++) {
+				if (word_at(t, e, k, "isIntegralType")) {
+					size_t o = skip_ws(t, e, k + 14), c;
+					if (o < e && t[o] == '(') {
+						c = match_close(t, e, o, '(', ')');
+						one = CS_T_INTEGRAL | CS_T_UNSIGNED;
+						{
+							size_t q = back_ws(t, o, c);
+							if (q >= o + 4 && word_at(t, c, q - 4, "true"))
+								one |= B(BOOL);
+						}
+					}
+				} else if (word_at(t, e, k, "isFloatingType") ||
+				           word_at(t, e, k, "is_floating_point")) {
+					one = CS_T_FLOATING | B(HALF) | B(BFLOAT16);
+				} else if (word_at(t, e, k, "isComplexType") ||
+				           word_at(t, e, k, "is_complex")) {
+					one = CS_T_COMPLEX | B(COMPLEX_HALF);
+				}
+			}
+		}
+		if (!one)
+			return 0;
+		set |= one;
+		i = e + 2;
+		if (e >= b)
+			break;
+	}
+	return set;
+}
+
+struct stubseen {
+	const struct cs_priv *p;
+	int found;
+};
+
+static void stub_tok(void *ctx, const struct cs_tok *k)
+{
+	struct stubseen *x = ctx;
+	if (!k->member && !k->scope && is_stub_name(x->p, k->t + k->s, k->e - k->s))
+		x->found = 1;
+}
+
+static int span_has_stub(const struct cs_model *m, const struct cs_def *d,
+                         size_t a, size_t b)
+{
+	struct cs_walker w;
+	struct stubseen x;
+	x.p = P(m);
+	x.found = 0;
+	w.m = m;
+	w.file = d->file;
+	w.fn = stub_tok;
+	w.ctx = &x;
+	w.expand = 1;
+	w.tids = 0;
+	w.site = a;
+	walk_text(&w, d->t, d->tn, a, b, d->inv, 0, NULL);
+	return x.found;
+}
+
+
+static void before_stub(const struct cs_model *m, const struct cs_def *d,
+                        struct cs_outrule *out)
+{
+	const char *t = d->t;
+	size_t a = d->bs + 1, b = d->be < d->tn ? d->be : d->tn, i;
+	for (i = a; i < b; i++) {
+		size_t o, c, then_e, e2;
+		cs_dtset set;
+		int then_stub, rest_stub, returns = 0;
+		if (t[i] == '"' || t[i] == '\'') {
+			i = lex_skip_literal(t, b, i) - 1;
+			continue;
+		}
+		if (!word_at(t, b, i, "if"))
+			continue;
+		o = skip_ws(t, b, i + 2);
+		if (o >= b || t[o] != '(')
+			continue;
+		c = match_close(t, b, o, '(', ')');
+		if (c >= b)
+			return;
+		set = cond_dtypes(t, o + 1, c);
+		if (!set)
+			continue;
+		then_e = stmt_end(t, b, c + 1);
+		then_stub = span_has_stub(m, d, c + 1, then_e);
+		if (then_stub)
+			continue;
+		{
+			size_t k;
+			for (k = c + 1; k < then_e; k++)
+				if (word_at(t, then_e, k, "return"))
+					returns = 1;
+		}
+		e2 = skip_ws(t, b, then_e);
+		if (word_at(t, b, e2, "else"))
+			rest_stub = span_has_stub(m, d, e2 + 4, stmt_end(t, b, e2 + 4));
+		else
+			rest_stub = returns && span_has_stub(m, d, then_e, b);
+		if (!rest_stub)
+			continue;
+		out->before_stub |= set;
+		if (!out->before_at.file)
+			out->before_at = loc_of(m, d->file, d->inv == NOSZ ? i : d->inv);
+	}
+}
+
+int cs_output_rule(const struct cs_model *m, const char *op,
+                   const char *kernel, struct cs_outrule *out)
+{
+	const struct cs_priv *p = P(m);
+	const char *dot = op ? strchr(op, '.') : NULL;
+	char *base = op ? (dot ? xstrndup(op, (size_t)(dot - op)) : xstrdup(op))
+	                : xstrdup("");
+	const struct cs_ilist *l = NULL;
+	long pick[32];
+	size_t np = 0, i;
+	struct rulex x;
+	struct buf why;
+	char *key;
+
+	memset(out, 0, sizeof *out);
+	if (!m->have_sources) {
+		out->why = xstrdup("no C++ sources in this tree (" CS_NATIVE_REL
+		                   " holds no .cpp file)");
+		free(base);
+		return out->rule;
+	}
+	buf_init(&why);
+	/* the meta function */
+	key = dot ? xasprintf("%s_%s", base, dot + 1) : xstrdup(base);
+	l = imap_get(&p->metas, key, strlen(key));
+	for (i = 0; l && i < l->n && np < 32; i++)
+		pick[np++] = l->v[i];
+	if (!np && !dot) {
+		/* the overloads: FUNC2(base, X) and FUNC(base_X) with X an
+		 * overload name (starting with an upper-case letter) */
+		size_t k;
+		l = imap_get(&p->metabase, base, strlen(base));
+		for (i = 0; l && i < l->n && np < 32; i++)
+			pick[np++] = l->v[i];
+		for (k = 0; k < p->metas.keys.cap && np < 32; k++) {
+			const char *kk = p->metas.keys.keys[k];
+			size_t bl = strlen(base);
+			if (kk && strncmp(kk, base, bl) == 0 && kk[bl] == '_' &&
+			    kk[bl + 1] >= 'A' && kk[bl + 1] <= 'Z') {
+				const struct cs_ilist *l2 = &p->metas.lists[p->metas.keys.vals[k]];
+				size_t j;
+				for (j = 0; j < l2->n && np < 32; j++) {
+					size_t z;
+					int dup = 0;
+					for (z = 0; z < np; z++)
+						if (pick[z] == l2->v[j])
+							dup = 1;
+					if (!dup)
+						pick[np++] = l2->v[j];
+				}
+			}
+		}
+	}
+	free(key);
+	memset(&x, 0, sizeof x);
+	x.m = m;
+	buf_init(&x.builders);
+	for (i = 0; i < np; i++)
+		walk_def(m, &p->defs[pick[i]], rule_tok, &x);
+	if (np) {
+		const struct cs_def *d = &p->defs[pick[0]];
+		out->at = loc_of(m, d->file, d->at);
+		out->meta = d->overload ? xasprintf("%s(%s, %s)", d->hmacro, d->name,
+		                                    d->overload)
+		                        : xasprintf("%s(%s)", d->hmacro, d->name);
+		out->rejects = x.rejects;
+		out->reject_at = x.reject_at;
+		if (x.rules == 0)
+			out->rule = CS_RULE_UNKNOWN;
+		else if ((x.rules & (x.rules - 1)) != 0)
+			out->rule = CS_RULE_MIXED;
+		else
+			out->rule = x.rules & (1 << CS_RULE_SAME)    ? CS_RULE_SAME
+			            : x.rules & (1 << CS_RULE_FLOAT) ? CS_RULE_FLOAT
+			            : x.rules & (1 << CS_RULE_BOOL)  ? CS_RULE_BOOL
+			                                             : CS_RULE_UNKNOWN;
+		out->builder = x.builders.data ? x.builders.data : xstrdup("");
+		buf_printf(&why, "%s (%s:%lu%s%s) calls %s: %s", out->meta, out->at.file,
+		           out->at.line, d->wmacro ? ", from " : "",
+		           d->wmacro ? d->wmacro : "",
+		           *out->builder ? out->builder : "no known builder",
+		           cs_rule_name(out->rule));
+		if (np > 1)
+			buf_printf(&why, " (%lu meta functions read)", (unsigned long)np);
+	} else {
+		free(x.builders.data);
+		buf_printf(&why, "no structured meta function of %s", op ? op : "");
+	}
+	/* handled before the stub */
+	{
+		char *kname = kernel ? xstrdup(kernel) : xasprintf("%s_out", base);
+		const struct cs_ilist *kl = imap_get(&p->defname, kname, strlen(kname));
+		if (!kl && !kernel) {
+			free(kname);
+			kname = xstrdup(base);
+			kl = imap_get(&p->defname, kname, strlen(kname));
+		}
+		for (i = 0; kl && i < kl->n; i++) {
+			const struct cs_def *d = &p->defs[kl->v[i]];
+			if (p->files[d->file].cpu || !ns_is(d->ns, "at::native") || d->owner)
+				continue;
+			if (!out->impl)
+				out->impl = xstrdup(kname);
+			before_stub(m, d, out);
+		}
+		free(kname);
+		if (out->before_stub) {
+			char *names = cs_dtset_names(out->before_stub, ", ");
+			buf_printf(&why, "; %s handles %s before the stub (%s:%lu)",
+			           out->impl, names, out->before_at.file,
+			           out->before_at.line);
+			free(names);
+		}
+	}
+	out->why = why.data;
+	free(base);
+	return out->rule;
+}
+
+void cs_outrule_free(struct cs_outrule *r)
+{
+	free(r->meta);
+	free(r->builder);
+	free(r->impl);
+	free(r->why);
+	memset(r, 0, sizeof *r);
+}
+
