@@ -42,48 +42,22 @@
 
 /* ---------------- characters ---------------- */
 
-enum { K_ID0 = 1, K_ID = 2, K_SP = 4, K_QUOTE = 8 };
-static void stops_init(void);
-static unsigned char kls[256];
 /* the bytes parse_scope acts on: identifier starts, digits, quotes,
  * ( { } ; */
-static unsigned char scope_stop[256];
-static int kls_ready;
-
-static void kls_init(void)
-{
-	int c;
-	if (kls_ready)
-		return;
-	for (c = 0; c < 256; c++) {
-		unsigned char k = 0;
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
-			k |= K_ID0 | K_ID;
-		if (c >= '0' && c <= '9')
-			k |= K_ID;
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-		    c == '\v')
-			k |= K_SP;
-		if (c == '"' || c == '\'')
-			k |= K_QUOTE;
-		kls[c] = k;
-		scope_stop[c] = (k & (K_ID0 | K_ID | K_QUOTE)) || c == '(' ||
-		                c == '{' || c == '}' || c == ';';
-	}
-	stops_init();
-	kls_ready = 1;
-}
-
-int id0(char c) { return kls[(unsigned char)c] & K_ID0; }
-int idc(char c) { return kls[(unsigned char)c] & K_ID; }
-int sp(char c) { return kls[(unsigned char)c] & K_SP; }
-
-size_t skip_ws(const char *t, size_t n, size_t i)
-{
-	while (i < n && sp(t[i]))
-		i++;
-	return i;
-}
+static const unsigned char scope_stop[256] = {
+	['"'] = 1, ['\''] = 1, ['('] = 1, ['{'] = 1, ['}'] = 1, [';'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['_'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1};
 
 /* skip_ws for long runs (comments and preprocessor lines blanked to
  * spaces): eight spaces a step first */
@@ -98,69 +72,10 @@ static size_t skip_blanks(const char *t, size_t n, size_t i)
 				break;
 			i += 8;
 		}
-		if (i >= n || !sp(t[i]))
+		if (i >= n || !lex_sp(t[i]))
 			return i;
 		i++; /* a newline, a tab, a last space: then words again */
 	}
-}
-
-size_t back_ws(const char *t, size_t lo, size_t i)
-{
-	while (i > lo && sp(t[i - 1]))
-		i--;
-	return i;
-}
-
-size_t ident_end(const char *t, size_t n, size_t i)
-{
-	while (i < n && idc(t[i]))
-		i++;
-	return i;
-}
-
-/* Stop tables for match_close: the quotes and one bracket pair. */
-static unsigned char stop_paren[256], stop_brace[256], stop_other[256];
-
-static void stops_init(void)
-{
-	stop_paren['"'] = stop_paren['\''] = stop_paren['('] = stop_paren[')'] = 1;
-	stop_brace['"'] = stop_brace['\''] = stop_brace['{'] = stop_brace['}'] = 1;
-	stop_other['"'] = stop_other['\''] = 1;
-	stop_other['['] = stop_other[']'] = stop_other['<'] = stop_other['>'] = 1;
-}
-
-/* The closing bracket matching the one at t[i] (open/close given), or n
- * when it is not closed before n. */
-size_t match_close(const char *t, size_t n, size_t i, char open,
-                          char close)
-{
-	const unsigned char *stop = open == '(' ? stop_paren
-	                            : open == '{' ? stop_brace : stop_other;
-	long depth = 0;
-	while (i < n) {
-		char c;
-		/* four bytes a step while four remain, then one */
-		while (i + 4 <= n && !stop[(unsigned char)t[i]] &&
-		       !stop[(unsigned char)t[i + 1]] &&
-		       !stop[(unsigned char)t[i + 2]] &&
-		       !stop[(unsigned char)t[i + 3]])
-			i += 4;
-		while (i < n && !stop[(unsigned char)t[i]])
-			i++;
-		if (i >= n)
-			break;
-		c = t[i];
-		if (c == '"' || c == '\'') {
-			i = lex_skip_literal(t, n, i);
-			continue;
-		}
-		if (c == open)
-			depth++;
-		else if (c == close && --depth == 0)
-			return i;
-		i++;
-	}
-	return n;
 }
 
 /* After the identifier ending at e: a balanced template argument list
@@ -169,7 +84,7 @@ size_t match_close(const char *t, size_t n, size_t i, char open,
  * '}'. */
 static size_t skip_targs(const char *t, size_t n, size_t e)
 {
-	size_t i = skip_ws(t, n, e);
+	size_t i = lex_skip_ws(t, n, e);
 	long depth = 0;
 	if (i >= n || t[i] != '<' || (i + 1 < n && (t[i + 1] == '<' || t[i + 1] == '=')))
 		return e;
@@ -180,7 +95,7 @@ static size_t skip_targs(const char *t, size_t n, size_t e)
 			continue;
 		}
 		if (c == '(') {
-			i = match_close(t, n, i, '(', ')');
+			i = lex_match_close(t, n, i, '(', ')');
 			if (i >= n)
 				return e;
 			i++;
@@ -195,58 +110,6 @@ static size_t skip_targs(const char *t, size_t n, size_t e)
 		i++;
 	}
 	return e;
-}
-
-int span_is(const char *s, size_t n, const char *w)
-{
-	size_t k = strlen(w);
-	return n == k && memcmp(s, w, k) == 0;
-}
-
-int starts_with(const char *s, size_t n, const char *w)
-{
-	size_t k = strlen(w);
-	return n >= k && memcmp(s, w, k) == 0;
-}
-
-int ends_with(const char *s, size_t n, const char *w)
-{
-	size_t k = strlen(w);
-	return n >= k && memcmp(s + n - k, w, k) == 0;
-}
-
-static int word_at_rest(const char *t, size_t n, size_t i, const char *w)
-{
-	size_t k = strlen(w);
-	return i + k <= n && memcmp(t + i, w, k) == 0 &&
-	       (i + k == n || !idc(t[i + k])) && (i == 0 || !idc(t[i - 1]));
-}
-
-/* Is the word w at t[i] (a whole identifier)?  (The first byte is
- * compared where the call is.) */
-int word_at(const char *t, size_t n, size_t i, const char *w)
-{
-	return i < n && t[i] == w[0] && word_at_rest(t, n, i, w);
-}
-
-int is_keyword(const char *s, size_t n)
-{
-	static const char *const kw[] = {
-	    "if", "for", "while", "switch", "return", "sizeof", "catch",
-	    "decltype", "alignof", "alignas", "static_assert", "defined", "do",
-	    "else", "case", "new", "delete", "throw", "typeid", "noexcept",
-	    "__attribute__", "using", "typedef", "co_return", "requires", NULL};
-	static size_t len[sizeof kw / sizeof *kw];
-	size_t i;
-	if (!len[0])
-		for (i = 0; kw[i]; i++)
-			len[i] = strlen(kw[i]);
-	if (n < 2 || n > 13 || s[0] < '_' || s[0] > 'w')
-		return 0; /* every keyword is 2 to 13 bytes, from '_' to 'w' */
-	for (i = 0; kw[i]; i++)
-		if (len[i] == n && kw[i][0] == s[0] && memcmp(s, kw[i], n) == 0)
-			return 1;
-	return 0;
 }
 
 /* ---------------- a pool: memory released all at once ---------------- */
@@ -643,10 +506,10 @@ static void directives(struct cs_priv *p, size_t file, char *c, size_t n,
 			size_t w, we;
 			e = lex_directive_end(c, n, j);
 			take_define(p, file, c, j, e);
-			w = skip_ws(c, e, j + 1);
-			we = ident_end(c, e, w);
-			if (span_is(c + w, we - w, "if") || span_is(c + w, we - w, "ifdef") ||
-			    span_is(c + w, we - w, "ifndef")) {
+			w = lex_skip_ws(c, e, j + 1);
+			we = lex_ident_end(c, e, w);
+			if (lex_span_is(c + w, we - w, "if") || lex_span_is(c + w, we - w, "ifdef") ||
+			    lex_span_is(c + w, we - w, "ifndef")) {
 				GROW(g, ng, capg);
 				memset(&g[ng], 0, sizeof g[ng]);
 				GROW(g[ng].br, g[ng].n, g[ng].cap);
@@ -654,15 +517,15 @@ static void directives(struct cs_priv *p, size_t file, char *c, size_t n,
 				g[ng].br[g[ng].n] = e;
 				g[ng].bd[g[ng].n++] = NOSZ;
 				ng++;
-			} else if (ng && (span_is(c + w, we - w, "else") ||
-			                  starts_with(c + w, we - w, "elif"))) {
+			} else if (ng && (lex_span_is(c + w, we - w, "else") ||
+			                  lex_starts_with(c + w, we - w, "elif"))) {
 				struct cgroup *t = &g[ng - 1];
 				t->bd[t->n - 1] = i;
 				GROW(t->br, t->n, t->cap);
 				t->bd = xrealloc(t->bd, t->cap * sizeof *t->bd);
 				t->br[t->n] = e;
 				t->bd[t->n++] = NOSZ;
-			} else if (ng && span_is(c + w, we - w, "endif")) {
+			} else if (ng && lex_span_is(c + w, we - w, "endif")) {
 				struct cgroup *t = &g[ng - 1];
 				int uneven = 0;
 				t->bd[t->n - 1] = i;
@@ -694,7 +557,7 @@ static void directives(struct cs_priv *p, size_t file, char *c, size_t n,
 /* The braces of a text paired in one forward pass: every '{' outside
  * literals, in order, with the index of the '}' that closes it (NOSZ:
  * none does).  Literals are skipped as match_close skips them, so
- * pairs_close(bp, i, to) equals match_close(t, to, i, '{', '}') for each
+ * pairs_close(bp, i, to) equals lex_match_close(t, to, i, '{', '}') for each
  * brace the structural pass meets (that pass and this one skip the same
  * literals: both start one at every quote they reach outside a literal).
  * Each byte is read once, instead of once for every scope around it.
@@ -797,7 +660,7 @@ static void pairs_free(struct pairs *bp)
 	memset(bp, 0, sizeof *bp);
 }
 
-/* The '}' closing the '{' at i, as match_close(t, to, i, '{', '}') would
+/* The '}' closing the '{' at i, as lex_match_close(t, to, i, '{', '}') would
  * find it; NOSZ when i is not in the table. */
 static size_t pairs_close(struct pairs *bp, size_t i, size_t to)
 {
@@ -831,15 +694,15 @@ struct unit {
 	struct pairs bp;            /* the braces of t */
 };
 
-/* match_close(u->t, to, i, ..) for the '{' or '(' at u->t[i]: braces
+/* lex_match_close(u->t, to, i, ..) for the '{' or '(' at u->t[i]: braces
  * from the unit's pairs */
 static size_t unit_close(struct unit *u, size_t i, size_t to)
 {
 	size_t c;
 	if (u->t[i] == '(')
-		return match_close(u->t, to, i, '(', ')');
+		return lex_match_close(u->t, to, i, '(', ')');
 	c = pairs_close(&u->bp, i, to);
-	return c != NOSZ ? c : match_close(u->t, to, i, '{', '}');
+	return c != NOSZ ? c : lex_match_close(u->t, to, i, '{', '}');
 }
 
 static size_t unit_off(const struct unit *u, size_t off)
@@ -854,30 +717,30 @@ static int reg_macro(const char *s, size_t n)
 {
 	if (n < 15 || (s[0] != 'R' && s[0] != 'A' && s[0] != 'D'))
 		return R_NONE;
-	if (span_is(s, n, "REGISTER_DISPATCH") ||
-	    span_is(s, n, "ALSO_REGISTER_AVX512_DISPATCH") ||
-	    span_is(s, n, "ALSO_REGISTER_SVE256_DISPATCH") ||
-	    span_is(s, n, "REGISTER_ALL_CPU_DISPATCH") ||
-	    span_is(s, n, "REGISTER_AVX512_DISPATCH") ||
-	    span_is(s, n, "REGISTER_AVX2_DISPATCH") ||
-	    span_is(s, n, "REGISTER_VSX_DISPATCH") ||
-	    span_is(s, n, "REGISTER_ZVECTOR_DISPATCH") ||
-	    span_is(s, n, "REGISTER_SVE256_DISPATCH"))
+	if (lex_span_is(s, n, "REGISTER_DISPATCH") ||
+	    lex_span_is(s, n, "ALSO_REGISTER_AVX512_DISPATCH") ||
+	    lex_span_is(s, n, "ALSO_REGISTER_SVE256_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_ALL_CPU_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_AVX512_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_AVX2_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_VSX_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_ZVECTOR_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_SVE256_DISPATCH"))
 		return R_REG;
-	if (span_is(s, n, "REGISTER_ARCH_DISPATCH"))
+	if (lex_span_is(s, n, "REGISTER_ARCH_DISPATCH"))
 		return R_REG_ARCH;
-	if (span_is(s, n, "REGISTER_NO_CPU_DISPATCH"))
+	if (lex_span_is(s, n, "REGISTER_NO_CPU_DISPATCH"))
 		return R_REG_NONE;
-	if (span_is(s, n, "DECLARE_DISPATCH"))
+	if (lex_span_is(s, n, "DECLARE_DISPATCH"))
 		return R_DECL;
-	if (span_is(s, n, "DEFINE_DISPATCH"))
+	if (lex_span_is(s, n, "DEFINE_DISPATCH"))
 		return R_DEFINE;
-	if (span_is(s, n, "REGISTER_CUDA_DISPATCH") ||
-	    span_is(s, n, "REGISTER_HIP_DISPATCH") ||
-	    span_is(s, n, "REGISTER_MPS_DISPATCH") ||
-	    span_is(s, n, "REGISTER_XPU_DISPATCH") ||
-	    span_is(s, n, "REGISTER_MTIA_DISPATCH") ||
-	    span_is(s, n, "REGISTER_PRIVATEUSE1_DISPATCH"))
+	if (lex_span_is(s, n, "REGISTER_CUDA_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_HIP_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_MPS_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_XPU_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_MTIA_DISPATCH") ||
+	    lex_span_is(s, n, "REGISTER_PRIVATEUSE1_DISPATCH"))
 		return R_DEVICE;
 	return R_NONE;
 }
@@ -889,7 +752,7 @@ static char *fn_name(const char *s)
 {
 	size_t n = strlen(s), e, b;
 	/* drop trailing template arguments */
-	while (n > 0 && sp(s[n - 1]))
+	while (n > 0 && lex_sp(s[n - 1]))
 		n--;
 	if (n > 0 && s[n - 1] == '>') {
 		long depth = 0;
@@ -904,13 +767,13 @@ static char *fn_name(const char *s)
 		n = k;
 	}
 	e = n;
-	while (e > 0 && sp(s[e - 1]))
+	while (e > 0 && lex_sp(s[e - 1]))
 		e--;
 	b = e;
-	while (b > 0 && idc(s[b - 1]))
+	while (b > 0 && lex_idc(s[b - 1]))
 		b--;
-	if (b == e || !id0(s[b]) || span_is(s + b, e - b, "nullptr") ||
-	    span_is(s + b, e - b, "NULL"))
+	if (b == e || !lex_id0(s[b]) || lex_span_is(s + b, e - b, "nullptr") ||
+	    lex_span_is(s + b, e - b, "NULL"))
 		return NULL;
 	return xstrndup(s + b, e - b);
 }
@@ -981,10 +844,10 @@ static size_t skip_template_prefix(const char *t, size_t n, size_t i)
 {
 	for (;;) {
 		size_t k;
-		i = skip_ws(t, n, i);
-		if (!word_at(t, n, i, "template"))
+		i = lex_skip_ws(t, n, i);
+		if (!lex_word_at(t, n, i, "template"))
 			return i;
-		k = skip_ws(t, n, i + 8);
+		k = lex_skip_ws(t, n, i + 8);
 		if (k >= n || t[k] != '<')
 			return i;
 		{
@@ -992,7 +855,7 @@ static size_t skip_template_prefix(const char *t, size_t n, size_t i)
 			while (k < n) {
 				char c = t[k];
 				if (c == '(') {
-					k = match_close(t, n, k, '(', ')');
+					k = lex_match_close(t, n, k, '(', ')');
 					if (k >= n)
 						return n;
 				} else if (c == '<')
@@ -1043,17 +906,17 @@ static size_t strip_tail(const char *t, size_t i, size_t e,
 {
 	*open = NOSZ;
 	for (;;) {
-		e = back_ws(t, i, e);
-		if (e > i && idc(t[e - 1])) {
+		e = lex_back_ws(t, i, e);
+		if (e > i && lex_idc(t[e - 1])) {
 			size_t s = e;
-			while (s > i && idc(t[s - 1]))
+			while (s > i && lex_idc(t[s - 1]))
 				s--;
-			if (span_is(t + s, e - s, "const") ||
-			    span_is(t + s, e - s, "override") ||
-			    span_is(t + s, e - s, "final") ||
-			    span_is(t + s, e - s, "noexcept") ||
-			    span_is(t + s, e - s, "mutable") ||
-			    span_is(t + s, e - s, "volatile") ||
+			if (lex_span_is(t + s, e - s, "const") ||
+			    lex_span_is(t + s, e - s, "override") ||
+			    lex_span_is(t + s, e - s, "final") ||
+			    lex_span_is(t + s, e - s, "noexcept") ||
+			    lex_span_is(t + s, e - s, "mutable") ||
+			    lex_span_is(t + s, e - s, "volatile") ||
 			    (e - s > 4 && t[s] == '_' && t[s + 1] == '_' &&
 			     t[e - 1] == '_' && t[e - 2] == '_')) {
 				e = s;
@@ -1081,13 +944,13 @@ static size_t strip_tail(const char *t, size_t i, size_t e,
 			if (o == NOSZ)
 				break;
 			*open = o;
-			w = back_ws(t, i, o);
-			if (w >= i + 8 && word_at(t, e, w - 8, "noexcept")) {
+			w = lex_back_ws(t, i, o);
+			if (w >= i + 8 && lex_word_at(t, e, w - 8, "noexcept")) {
 				e = w - 8;
 				*open = NOSZ;
 				continue;
 			}
-			if (w >= i + 5 && word_at(t, e, w - 5, "throw")) {
+			if (w >= i + 5 && lex_word_at(t, e, w - 5, "throw")) {
 				e = w - 5;
 				*open = NOSZ;
 				continue;
@@ -1119,14 +982,14 @@ static int classify(const char *t, size_t hs, size_t brace,
 		return H_SKIP;
 	/* namespace: `[inline] namespace [a::b] {`, also after stray text */
 	{
-		size_t j = back_ws(t, i, brace), s = j;
-		while (s > i && (idc(t[s - 1]) || t[s - 1] == ':' || sp(t[s - 1])))
+		size_t j = lex_back_ws(t, i, brace), s = j;
+		while (s > i && (lex_idc(t[s - 1]) || t[s - 1] == ':' || lex_sp(t[s - 1])))
 			s--;
 		for (k = s; k < j; k++)
-			if (word_at(t, j, k, "namespace")) {
-				size_t a = skip_ws(t, j, k + 9);
+			if (lex_word_at(t, j, k, "namespace")) {
+				size_t a = lex_skip_ws(t, j, k + 9);
 				for (w = a; w < j; w++)
-					if (!(idc(t[w]) || t[w] == ':' || sp(t[w])))
+					if (!(lex_idc(t[w]) || t[w] == ':' || lex_sp(t[w])))
 						break;
 				if (w == j) {
 					h->ns = a;
@@ -1135,8 +998,8 @@ static int classify(const char *t, size_t hs, size_t brace,
 				}
 			}
 	}
-	if (word_at(t, brace, i, "extern")) {
-		k = skip_ws(t, brace, i + 6);
+	if (lex_word_at(t, brace, i, "extern")) {
+		k = lex_skip_ws(t, brace, i + 6);
 		if (k < brace && t[k] == '"')
 			return H_SCOPE_EXTERN;
 	}
@@ -1183,11 +1046,11 @@ static int classify(const char *t, size_t hs, size_t brace,
 		} else if (c == '=' && depth == 0) {
 			char pc = k > i ? t[k - 1] : ' ';
 			char nc = k + 1 < brace ? t[k + 1] : ' ';
-			size_t b = back_ws(t, i, k);
+			size_t b = lex_back_ws(t, i, k);
 			if (nc == '=' || pc == '=' || pc == '!' || pc == '<' ||
 			    pc == '>')
 				continue;
-			if (b >= i + 8 && word_at(t, brace, b - 8, "operator"))
+			if (b >= i + 8 && lex_word_at(t, brace, b - 8, "operator"))
 				continue;
 			return H_SKIP; /* an initializer or a lambda */
 		}
@@ -1198,31 +1061,31 @@ static int classify(const char *t, size_t hs, size_t brace,
 			size_t kw = 0;
 			/* the keywords start a word: only word starts are tried,
 			 * and a word that is none of them is passed at once */
-			if (!id0(t[k]) || (k > 0 && idc(t[k - 1])))
+			if (!lex_id0(t[k]) || (k > 0 && lex_idc(t[k - 1])))
 				continue;
-			if (word_at(t, brace, k, "struct"))
+			if (lex_word_at(t, brace, k, "struct"))
 				kw = 6;
-			else if (word_at(t, brace, k, "class"))
+			else if (lex_word_at(t, brace, k, "class"))
 				kw = 5;
-			else if (word_at(t, brace, k, "union"))
+			else if (lex_word_at(t, brace, k, "union"))
 				kw = 5;
 			if (kw) {
 				size_t a = k + kw, last_s = 0, last_e = 0;
 				for (;;) {
-					a = skip_ws(t, brace, a);
+					a = lex_skip_ws(t, brace, a);
 					if (a < brace && t[a] == '[') { /* [[attr]] */
-						a = match_close(t, brace, a, '[', ']') + 1;
+						a = lex_match_close(t, brace, a, '[', ']') + 1;
 						continue;
 					}
-					if (a < brace && id0(t[a])) {
-						size_t b2 = ident_end(t, brace, a);
-						if (!span_is(t + a, b2 - a, "final")) {
+					if (a < brace && lex_id0(t[a])) {
+						size_t b2 = lex_ident_end(t, brace, a);
+						if (!lex_span_is(t + a, b2 - a, "final")) {
 							last_s = a;
 							last_e = b2;
 						}
 						a = b2;
 						if (a < brace && t[a] == '(') /* ALIGN(x) */
-							a = match_close(t, brace, a, '(', ')') + 1;
+							a = lex_match_close(t, brace, a, '(', ')') + 1;
 						continue;
 					}
 					break;
@@ -1233,7 +1096,7 @@ static int classify(const char *t, size_t hs, size_t brace,
 				h->ne = last_e;
 				return H_SCOPE_STRUCT;
 			}
-			k = ident_end(t, brace, k) - 1;
+			k = lex_ident_end(t, brace, k) - 1;
 		}
 		return H_SKIP;
 	}
@@ -1262,19 +1125,19 @@ static int classify(const char *t, size_t hs, size_t brace,
 		return H_SKIP;
 	h->ps = open;
 	h->pe = close;
-	k = back_ws(t, i, open);
+	k = lex_back_ws(t, i, open);
 	if (k > i && t[k - 1] == ')') {
 		/* MACRO(name[, overload])(params), or operator()(params) */
 		size_t c2 = k - 1, o2 = open_of(t, i, c2), s, q, mb, me;
 		if (o2 == NOSZ)
 			return H_SKIP;
-		s = skip_ws(t, c2, o2 + 1);
-		me = back_ws(t, i, o2);
+		s = lex_skip_ws(t, c2, o2 + 1);
+		me = lex_back_ws(t, i, o2);
 		mb = me;
-		while (mb > i && idc(t[mb - 1]))
+		while (mb > i && lex_idc(t[mb - 1]))
 			mb--;
 		if (s == c2) {
-			if (span_is(t + mb, me - mb, "operator")) {
+			if (lex_span_is(t + mb, me - mb, "operator")) {
 				h->ns = mb;
 				h->ne = me;
 				h->op_call = 1;
@@ -1282,17 +1145,17 @@ static int classify(const char *t, size_t hs, size_t brace,
 			}
 			return H_SKIP;
 		}
-		q = ident_end(t, c2, s);
-		if (q == s || !id0(t[s]) || mb == me)
+		q = lex_ident_end(t, c2, s);
+		if (q == s || !lex_id0(t[s]) || mb == me)
 			return H_SKIP;
 		h->ms = mb;
 		h->me = me;
 		h->ns = s;
 		h->ne = q;
-		q = skip_ws(t, c2, q);
+		q = lex_skip_ws(t, c2, q);
 		if (q < c2 && t[q] == ',') {
-			size_t a = skip_ws(t, c2, q + 1), b2 = ident_end(t, c2, a);
-			if (b2 == a || skip_ws(t, c2, b2) != c2)
+			size_t a = lex_skip_ws(t, c2, q + 1), b2 = lex_ident_end(t, c2, a);
+			if (b2 == a || lex_skip_ws(t, c2, b2) != c2)
 				return H_SKIP;
 			h->os = a;
 			h->oe = b2;
@@ -1313,13 +1176,13 @@ static int classify(const char *t, size_t hs, size_t brace,
 				break;
 		}
 		if (d2 == 0 && x > i)
-			k = back_ws(t, i, x);
+			k = lex_back_ws(t, i, x);
 	}
-	if (k > i && idc(t[k - 1])) {
+	if (k > i && lex_idc(t[k - 1])) {
 		size_t s = k;
-		while (s > i && idc(t[s - 1]))
+		while (s > i && lex_idc(t[s - 1]))
 			s--;
-		if (!id0(t[s]) || is_keyword(t + s, k - s))
+		if (!lex_id0(t[s]) || lex_is_keyword(t + s, k - s))
 			return H_SKIP;
 		if (s > i && t[s - 1] == '~')
 			return H_SKIP; /* a destructor */
@@ -1332,8 +1195,8 @@ static int classify(const char *t, size_t hs, size_t brace,
 		size_t s = k;
 		while (s > i && strchr("+-*/%^&|!=<>[]", t[s - 1]))
 			s--;
-		s = back_ws(t, i, s);
-		if (s >= i + 8 && word_at(t, k, s - 8, "operator") && s != k) {
+		s = lex_back_ws(t, i, s);
+		if (s >= i + 8 && lex_word_at(t, k, s - 8, "operator") && s != k) {
 			h->ns = s - 8;
 			h->ne = s;
 			goto qualifier;
@@ -1342,14 +1205,14 @@ static int classify(const char *t, size_t hs, size_t brace,
 	return H_SKIP;
 qualifier:
 	for (k = i; k < h->ns; k++)
-		if (t[k] == 's' && word_at(t, h->ns, k, "static")) {
+		if (t[k] == 's' && lex_word_at(t, h->ns, k, "static")) {
 			h->is_static = 1;
 			break;
 		}
 	/* Owner::name, Owner<T>::name */
-	w = back_ws(t, i, h->ns);
+	w = lex_back_ws(t, i, h->ns);
 	if (w >= i + 2 && t[w - 1] == ':' && t[w - 2] == ':') {
-		size_t qe = back_ws(t, i, w - 2), qs;
+		size_t qe = lex_back_ws(t, i, w - 2), qs;
 		if (qe > i && t[qe - 1] == '>') {
 			long d2 = 0;
 			size_t x = qe;
@@ -1360,10 +1223,10 @@ qualifier:
 				else if (t[x] == '<' && --d2 == 0)
 					break;
 			}
-			qe = back_ws(t, i, x);
+			qe = lex_back_ws(t, i, x);
 		}
 		qs = qe;
-		while (qs > i && idc(t[qs - 1]))
+		while (qs > i && lex_idc(t[qs - 1]))
 			qs--;
 		if (qs < qe) {
 			h->qs = qs;
@@ -1389,14 +1252,14 @@ static char *ns_join(const char *ns, const char *t, size_t a, size_t b)
 	}
 	while (i < b) {
 		size_t s, e;
-		i = skip_ws(t, b, i);
-		while (i < b && (t[i] == ':' || sp(t[i])))
+		i = lex_skip_ws(t, b, i);
+		while (i < b && (t[i] == ':' || lex_sp(t[i])))
 			i++;
 		s = i;
-		e = ident_end(t, b, i);
+		e = lex_ident_end(t, b, i);
 		if (e == s)
 			break;
-		if (!span_is(t + s, e - s, "inline")) {
+		if (!lex_span_is(t + s, e - s, "inline")) {
 			if (o.len)
 				buf_puts(&o, "::");
 			buf_add(&o, t + s, e - s);
@@ -1433,12 +1296,12 @@ static void add_def(struct cs_model *m, struct unit *u, const struct header *h,
 	d->is_static = h->is_static || strstr(ns, ANON) != NULL;
 	if (mac) {
 		d->hmacro = pool_strndup(&p->pool, mac, ml);
-		if (span_is(mac, ml, "TORCH_IMPL_FUNC"))
+		if (lex_span_is(mac, ml, "TORCH_IMPL_FUNC"))
 			d->kind = D_IMPL;
-		else if (span_is(mac, ml, "TORCH_META_FUNC") ||
-		         span_is(mac, ml, "TORCH_META_FUNC2") ||
-		         span_is(mac, ml, "TORCH_PRECOMPUTE_META_FUNC") ||
-		         span_is(mac, ml, "TORCH_PRECOMPUTE_META_FUNC2"))
+		else if (lex_span_is(mac, ml, "TORCH_META_FUNC") ||
+		         lex_span_is(mac, ml, "TORCH_META_FUNC2") ||
+		         lex_span_is(mac, ml, "TORCH_PRECOMPUTE_META_FUNC") ||
+		         lex_span_is(mac, ml, "TORCH_PRECOMPUTE_META_FUNC2"))
 			d->kind = D_META;
 	}
 	if (h->oe > h->os)
@@ -1521,30 +1384,30 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 
 	while (i < to) {
 		char c = t[i];
-		unsigned char k = kls[(unsigned char)c];
+		unsigned char k = lex_cls[(unsigned char)c];
 		if (!scope_stop[(unsigned char)c]) {
 			/* blank runs (comments and preprocessor lines blanked)
 			 * are long at namespace level */
-			i = sp(c) ? skip_blanks(t, to, i) : i + 1;
+			i = lex_sp(c) ? skip_blanks(t, to, i) : i + 1;
 			continue;
 		}
 		if (c >= '0' && c <= '9') {
-			i = ident_end(t, to, i);
+			i = lex_ident_end(t, to, i);
 			continue;
 		}
-		if (k & K_QUOTE) {
+		if (k & LEX_QUOTE) {
 			i = lex_skip_literal(t, to, i);
 			continue;
 		}
-		if (k & K_ID0) {
-			size_t e = ident_end(t, to, i), q;
+		if (k & LEX_ID0) {
+			size_t e = lex_ident_end(t, to, i), q;
 			int rk;
 			const struct cs_macro *mc;
-			if (i > from && idc(t[i - 1])) {
+			if (i > from && lex_idc(t[i - 1])) {
 				i = e;
 				continue;
 			}
-			q = skip_ws(t, to, e);
+			q = lex_skip_ws(t, to, e);
 			if (q < to && t[q] == '(') {
 				rk = reg_macro(t + i, e - i);
 				if (rk != R_NONE) {
@@ -1562,13 +1425,13 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 				} else if (skip_blanks(t, i, hs) == i &&
 				           (mc = find_macro(p, u->file, t + i, e - i))) {
 					size_t close = unit_close(u, q, to), nx;
-					nx = close < to ? skip_ws(t, to, close + 1) : to;
+					nx = close < to ? lex_skip_ws(t, to, close + 1) : to;
 					/* MACRO(x)(params) { or MACRO(x) {: a header the
 					 * macro begins, read as written */
 					if (close < to &&
 					    (nx >= to || (t[nx] != '(' && t[nx] != '{'))) {
 						expand_scope_call(m, u, mc, i, q, close, ns, owner);
-						i = skip_ws(t, to, close + 1);
+						i = lex_skip_ws(t, to, close + 1);
 						if (i < to && t[i] == ';')
 							i++;
 						hs = i;
@@ -1676,7 +1539,6 @@ int cs_load(struct cs_model *m, const char *root)
 	char *dir;
 	size_t i;
 
-	kls_init();
 	memset(m, 0, sizeof *m);
 	m->root = xstrdup(root);
 	m->priv = xcalloc(1, sizeof(struct cs_priv));
@@ -1793,22 +1655,22 @@ void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
 		b = tn;
 	while (i < b) {
 		char c = t[i];
-		unsigned char k = kls[(unsigned char)c];
+		unsigned char k = lex_cls[(unsigned char)c];
 		struct cs_tok tk;
 		size_t e, q, j;
-		if (k & K_QUOTE) {
+		if (k & LEX_QUOTE) {
 			i = lex_skip_literal(t, b, i);
 			continue;
 		}
 		if (c >= '0' && c <= '9') {
-			i = ident_end(t, b, i);
+			i = lex_ident_end(t, b, i);
 			continue;
 		}
-		if (!(k & K_ID0)) {
+		if (!(k & LEX_ID0)) {
 			i++;
 			continue;
 		}
-		e = ident_end(t, b, i);
+		e = lex_ident_end(t, b, i);
 		memset(&tk, 0, sizeof tk);
 		tk.t = t;
 		tk.tn = b;
@@ -1822,12 +1684,12 @@ void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
 		tk.site = w->site;
 		/* the qualifier chain: (ident [<...>] ::)* before i; [qs, qe)
 		 * spans it without the last "::" (empty: qs == qe) */
-		j = back_ws(t, a, i);
+		j = lex_back_ws(t, a, i);
 		tk.qs = tk.qe = i;
 		{
 			size_t qend = NOSZ;
 			while (j >= a + 2 && t[j - 1] == ':' && t[j - 2] == ':') {
-				size_t c = j - 2, x = back_ws(t, a, c), y;
+				size_t c = j - 2, x = lex_back_ws(t, a, c), y;
 				if (qend == NOSZ)
 					qend = x;
 				if (x > a && t[x - 1] == '>') {
@@ -1839,10 +1701,10 @@ void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
 						else if (t[x] == '<' && --d2 == 0)
 							break;
 					}
-					x = back_ws(t, a, x);
+					x = lex_back_ws(t, a, x);
 				}
 				y = x;
-				while (y > a && idc(t[y - 1]))
+				while (y > a && lex_idc(t[y - 1]))
 					y--;
 				if (y == x) { /* a leading "::" */
 					tk.qs = c;
@@ -1850,7 +1712,7 @@ void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
 					break;
 				}
 				tk.qs = y;
-				j = back_ws(t, a, y);
+				j = lex_back_ws(t, a, y);
 			}
 			if (qend != NOSZ) {
 				tk.qe = qend;
@@ -1864,19 +1726,19 @@ void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
 			tk.member = 1;
 		else if (j >= a + 2 && t[j - 1] == '>' && t[j - 2] == '-')
 			tk.member = 1;
-		q = skip_ws(t, b, e);
+		q = lex_skip_ws(t, b, e);
 		if (q + 1 < b && t[q] == ':' && t[q + 1] == ':')
 			tk.scope = 1;
 		{
-			size_t ta = skip_ws(t, b, e), tb = skip_targs(t, b, e);
+			size_t ta = lex_skip_ws(t, b, e), tb = skip_targs(t, b, e);
 			if (tb > e) {
 				tk.ta = ta;
 				tk.tb = tb;
-				q = skip_ws(t, b, tb);
+				q = lex_skip_ws(t, b, tb);
 			}
 		}
 		if (q < b && t[q] == '(') {
-			size_t close = match_close(t, b, q, '(', ')');
+			size_t close = lex_match_close(t, b, q, '(', ')');
 			tk.call = 1;
 			tk.open = q;
 			tk.close = close;
@@ -1925,7 +1787,7 @@ char *tok_qual(const struct cs_tok *k)
 			angle++;
 		else if (c == '>')
 			angle--;
-		else if (!angle && !sp(c))
+		else if (!angle && !lex_sp(c))
 			*o++ = c;
 	}
 	*o = '\0';
@@ -1938,9 +1800,9 @@ char *tok_qual(const struct cs_tok *k)
  * condition or an else): the index after it. */
 size_t stmt_end(const char *t, size_t n, size_t i)
 {
-	i = skip_ws(t, n, i);
+	i = lex_skip_ws(t, n, i);
 	if (i < n && t[i] == '{') {
-		size_t c = match_close(t, n, i, '{', '}');
+		size_t c = lex_match_close(t, n, i, '{', '}');
 		return c < n ? c + 1 : n;
 	}
 	while (i < n && t[i] != ';') {
@@ -1949,7 +1811,7 @@ size_t stmt_end(const char *t, size_t n, size_t i)
 			continue;
 		}
 		if (t[i] == '(' || t[i] == '{') {
-			size_t c = match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
+			size_t c = lex_match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
 			i = c < n ? c + 1 : n;
 			continue;
 		}

@@ -274,36 +274,6 @@ struct cs_walker {
 	                         text walked first */
 };
 
-/* Character classes (ASCII; bytes >= 0x80 are none): an identifier's
- * first byte, an identifier byte, a blank.  Valid once cs_load ran. */
-int id0(char c);
-int idc(char c);
-int sp(char c);
-
-/* skip_ws: the first index from i on (below n) that is not a blank;
- * back_ws: the last index down from i (above lo) after which only blanks
- * follow up to i; ident_end: the end of the identifier bytes from i. */
-size_t skip_ws(const char *t, size_t n, size_t i);
-size_t back_ws(const char *t, size_t lo, size_t i);
-size_t ident_end(const char *t, size_t n, size_t i);
-
-/* match_close: the bracket closing the one at t[i] (open and close
- * given; literals skipped), or n when it is not closed before n. */
-size_t match_close(const char *t, size_t n, size_t i, char open, char close);
-
-/* span_is / starts_with / ends_with: s[0, n) is / starts with / ends
- * with the string w. */
-int span_is(const char *s, size_t n, const char *w);
-int starts_with(const char *s, size_t n, const char *w);
-int ends_with(const char *s, size_t n, const char *w);
-
-/* word_at: the whole identifier w stands at t[i] (t has n bytes). */
-int word_at(const char *t, size_t n, size_t i, const char *w);
-
-/* is_keyword: s[0, n) is a C++ keyword that may stand before '(' (if,
- * for, sizeof, ...) and so never names a called function. */
-int is_keyword(const char *s, size_t n);
-
 /* imap_get: the list stored for key s[0, n), or NULL. */
 const struct cs_ilist *imap_get(const struct cs_imap *im, const char *s, size_t n);
 

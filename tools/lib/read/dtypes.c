@@ -39,28 +39,28 @@ const char *cs_metal_token(int d)
 int dtype_span(const char *s, size_t n)
 {
 	int d;
-	while (n && sp(*s)) {
+	while (n && lex_sp(*s)) {
 		s++;
 		n--;
 	}
-	while (n && sp(s[n - 1]))
+	while (n && lex_sp(s[n - 1]))
 		n--;
 	/* qualifiers: ::, at::, c10::, ScalarType::, at::ScalarType:: ... */
 	for (;;) {
-		if (starts_with(s, n, "::")) {
+		if (lex_starts_with(s, n, "::")) {
 			s += 2;
 			n -= 2;
-		} else if (starts_with(s, n, "at::")) {
+		} else if (lex_starts_with(s, n, "at::")) {
 			s += 4;
 			n -= 4;
-		} else if (starts_with(s, n, "c10::")) {
+		} else if (lex_starts_with(s, n, "c10::")) {
 			s += 5;
 			n -= 5;
-		} else if (starts_with(s, n, "ScalarType::")) {
+		} else if (lex_starts_with(s, n, "ScalarType::")) {
 			s += 12;
 			n -= 12;
 			for (d = 0; d < CS_NDTYPES; d++)
-				if (span_is(s, n, dt_names[d]))
+				if (lex_span_is(s, n, dt_names[d]))
 					return d;
 			return -1;
 		} else {
@@ -69,13 +69,13 @@ int dtype_span(const char *s, size_t n)
 	}
 	if (n > 1 && s[0] == 'k' && s[1] >= 'A' && s[1] <= 'Z') {
 		for (d = 0; d < CS_NDTYPES; d++)
-			if (span_is(s + 1, n - 1, dt_names[d]))
+			if (lex_span_is(s + 1, n - 1, dt_names[d]))
 				return d;
 		return -1;
 	}
 	for (d = 0; d < CS_NDTYPES; d++)
-		if (span_is(s, n, dt_names[d]) ||
-		    (dt_metal[d] && span_is(s, n, dt_metal[d])))
+		if (lex_span_is(s, n, dt_names[d]) ||
+		    (dt_metal[d] && lex_span_is(s, n, dt_metal[d])))
 			return d;
 	return -1;
 }
@@ -171,7 +171,7 @@ int cs_dispatch_macro_types(const char *name, cs_dtset *out, int *extra)
 	if (!re_match(&re_family, name, strlen(name), 0, ov, 3))
 		return -1;
 	for (k = 0; families[k].name; k++)
-		if (span_is(name + ov[2], ov[3] - ov[2], families[k].name)) {
+		if (lex_span_is(name + ov[2], ov[3] - ov[2], families[k].name)) {
 			*out = families[k].types;
 			*extra = ov[4] == PCRE2_UNSET ? 0
 			         : ov[5] == ov[4] ? 1 : name[ov[4]] - '0';
@@ -186,13 +186,13 @@ static int type_arg(const char *a, cs_dtset *out)
 {
 	size_t n = strlen(a);
 	int d;
-	while (n && sp(a[n - 1]))
+	while (n && lex_sp(a[n - 1]))
 		n--;
-	while (n && sp(*a)) {
+	while (n && lex_sp(*a)) {
 		a++;
 		n--;
 	}
-	if (starts_with(a, n, "AT_EXPAND(") && a[n - 1] == ')') {
+	if (lex_starts_with(a, n, "AT_EXPAND(") && a[n - 1] == ')') {
 		char *inner = lex_trim_dup(a, 10, n - 1);
 		size_t k;
 		for (k = 0; v2_lists[k].name; k++)
@@ -253,17 +253,17 @@ cs_dtset eq_dtypes(const char *t, size_t a, size_t b)
 		    t[i - 1] == '!' || t[i - 1] == '<' || t[i - 1] == '>')))
 			continue;
 		/* right operand: a qualified name */
-		r0 = skip_ws(t, b, i + 2);
+		r0 = lex_skip_ws(t, b, i + 2);
 		r1 = r0;
-		while (r1 < b && (idc(t[r1]) || t[r1] == ':'))
+		while (r1 < b && (lex_idc(t[r1]) || t[r1] == ':'))
 			r1++;
 		d = r1 > r0 ? dtype_span(t + r0, r1 - r0) : -1;
 		if (d >= 0)
 			set |= CS_BIT(d);
 		/* left operand */
-		l1 = back_ws(t, a, i);
+		l1 = lex_back_ws(t, a, i);
 		l0 = l1;
-		while (l0 > a && (idc(t[l0 - 1]) || t[l0 - 1] == ':'))
+		while (l0 > a && (lex_idc(t[l0 - 1]) || t[l0 - 1] == ':'))
 			l0--;
 		d = l1 > l0 ? dtype_span(t + l0, l1 - l0) : -1;
 		if (d >= 0)
@@ -331,13 +331,13 @@ static void dt_tok(void *ctx, const struct cs_tok *k)
 	size_t n = k->e - k->s;
 	if (k->member || k->scope || !k->call)
 		return;
-	if (starts_with(s, n, "AT_DISPATCH")) {
+	if (lex_starts_with(s, n, "AT_DISPATCH")) {
 		char *name = xstrndup(s, n);
 		dt_site(x, k, name);
 		free(name);
 		return;
 	}
-	if (span_is(s, n, "if") && k->close < k->tn) {
+	if (lex_span_is(s, n, "if") && k->close < k->tn) {
 		cs_dtset b = eq_dtypes(k->t, k->open + 1, k->close);
 		if (b) {
 			char *names = cs_dtset_names(b, ", ");
@@ -348,7 +348,7 @@ static void dt_tok(void *ctx, const struct cs_tok *k)
 		}
 		return;
 	}
-	if (is_keyword(s, n))
+	if (lex_is_keyword(s, n))
 		return;
 	/* calls, for the helper fallback: a qualified name in a namespace
 	 * ending in its qualifier; else the same file, then the cpu/ folder;

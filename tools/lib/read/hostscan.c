@@ -182,69 +182,6 @@ static struct list *list_for(struct priv *p, struct hs_map *mp,
 }
 
 
-/* ---------------- lexical helpers ---------------- */
-
-/* Character classes (ASCII; bytes >= 0x80 are none of them): one table
- * lookup per byte in the scanning loops. */
-enum { C_ID0 = 1, C_ID = 2, C_SPACE = 4, C_QUOTE = 8, C_PAREN = 16,
-       C_BRACE = 32, C_BRACKET = 64, C_SEMI = 128 };
-static const unsigned char cls[256] = {
-	 0,  0,  0,  0,  0,  0,  0,  0,  0,  4,  4,  4,  4,  4,  0,  0,
-	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-	 4,  0,  8,  0,  0,  0,  0,  8, 16, 16,  0,  0,  0,  0,  0,  0,
-	 2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  0,128,  0,  0,  0,  0,
-	 0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
-	 3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 64,  0, 64,  0,  3,
-	 0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
-	 3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 32,  0, 32,  0,  0,
-	/* 0x80..0xff: 0 */
-};
-
-static int id_start(char c) { return cls[(unsigned char)c] & C_ID0; }
-static int id_char(char c) { return cls[(unsigned char)c] & C_ID; }
-static int is_space(char c) { return cls[(unsigned char)c] & C_SPACE; }
-
-static size_t skip_ws(const char *t, size_t n, size_t i)
-{
-	while (i < n && is_space(t[i]))
-		i++;
-	return i;
-}
-
-/* The ')' matching the '(' at t[i] (or n when unbalanced). */
-static size_t match_close_lang(const char *t, size_t n, size_t i, char open,
-                               char close, int python)
-{
-	int depth = 0;
-	unsigned stop = C_QUOTE | (open == '(' ? C_PAREN
-	                           : open == '{' ? C_BRACE
-	                           : open == '[' ? C_BRACKET : 0xff);
-	while (i < n) {
-		char c = t[i];
-		if (!(cls[(unsigned char)c] & stop)) {
-			i++;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			i = python ? lex_skip_quoted(t, n, i) : lex_skip_literal(t, n, i);
-			continue;
-		}
-		if (c == open)
-			depth++;
-		else if (c == close && --depth == 0)
-			return i;
-		i++;
-	}
-	return n;
-}
-
-/* match_close of C/C++ text. */
-static size_t match_close(const char *t, size_t n, size_t i, char open,
-                          char close)
-{
-	return match_close_lang(t, n, i, open, close, 0);
-}
-
 /* ---------------- files ---------------- */
 
 static long add_file(struct hs_model *m, const char *rel, int kind)
@@ -336,7 +273,7 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 {
 	struct dctx *x = vctx;
 	struct hs_model *m = x->m;
-	size_t i = skip_ws(c, b, a + 1);
+	size_t i = lex_skip_ws(c, b, a + 1);
 	if (b - i >= 7 && memcmp(c + i, "include", 7) == 0) {
 		static const char pre[] = "<ATen/ops/", suf[] = "_native.h>";
 		size_t s, e;
@@ -345,12 +282,12 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 				x->idtext[s] = ' ';
 		if (x->ids_only)
 			return;
-		i = skip_ws(c, b, i + 7);
+		i = lex_skip_ws(c, b, i + 7);
 		if (b - i < sizeof pre - 1 || memcmp(c + i, pre, sizeof pre - 1))
 			return;
 		s = i + sizeof pre - 1;
 		e = s;
-		while (e < b && id_char(c[e]))
+		while (e < b && lex_idc(c[e]))
 			e++;
 		/* the name ends before "_native.h>": back up over it */
 		while (e > s && !(e + sizeof suf - 1 <= b &&
@@ -439,7 +376,7 @@ static void expand_call(struct hs_model *m, struct unit *u,
 	c.file = u->file;
 	c.inv = u->inv == NOSZ ? a : u->inv;
 	if (u->inv == NOSZ) {
-		size_t e = skip_ws(u->t, u->n, close + 1);
+		size_t e = lex_skip_ws(u->t, u->n, close + 1);
 		c.inv_end = e < u->n && u->t[e] == ';' ? e + 1 : close + 1;
 	} else {
 		c.inv_end = u->inv_end;
@@ -454,22 +391,6 @@ static void expand_call(struct hs_model *m, struct unit *u,
 	free(c.be);
 	free(c.di);
 	free(x);
-}
-
-static int is_keyword(const char *s, size_t n)
-{
-	static const char *const kw[] = {
-	    "if", "for", "while", "switch", "return", "sizeof", "catch",
-	    "decltype", "alignof", "static_assert", "defined", "do", "else",
-	    "case", "new", "delete", "throw", "typeid", "noexcept", "__attribute__",
-	    NULL};
-	size_t i;
-	if (n < 2 || n > 13)
-		return 0;
-	for (i = 0; kw[i]; i++)
-		if (kw[i][0] == s[0] && strncmp(kw[i], s, n) == 0 && kw[i][n] == '\0')
-			return 1;
-	return 0;
 }
 
 static void add_call(char ***calls, size_t *nc, const char *s, size_t n)
@@ -497,7 +418,7 @@ static int member_call(const char *t, size_t a, size_t *qs, size_t *qe)
 		return 1;
 	if (i >= 2 && t[i - 1] == ':' && t[i - 2] == ':') {
 		size_t e = i - 2, s = e;
-		while (s > 0 && id_char(t[s - 1]))
+		while (s > 0 && lex_idc(t[s - 1]))
 			s--;
 		*qs = s;
 		*qe = e;
@@ -543,17 +464,17 @@ static int graph_marker(const char *t, size_t bs, size_t be, size_t *ms,
                         size_t *me)
 {
 	size_t i = bs;
-	if (i > 0 && i < be && id_char(t[i - 1]))
-		while (i < be && id_char(t[i]))
+	if (i > 0 && i < be && lex_idc(t[i - 1]))
+		while (i < be && lex_idc(t[i]))
 			i++; /* inside a word that started before bs */
 	while (i < be) {
 		size_t s, e, n, q;
-		if (!id_char(t[i])) {
+		if (!lex_idc(t[i])) {
 			i++;
 			continue;
 		}
 		s = i;
-		while (i < be && id_char(t[i]))
+		while (i < be && lex_idc(t[i]))
 			i++;
 		e = i;
 		n = e - s;
@@ -598,7 +519,7 @@ static int graph_marker(const char *t, size_t bs, size_t be, size_t *ms,
 		if (t[s] == 'u' && s >= 10 && memcmp(t + s - 10, "Iterator::", 10) == 0)
 			continue;
 		q = e;
-		while (q < be && is_space(t[q]))
+		while (q < be && lex_sp(t[q]))
 			q++;
 		if (n == 8 && t[s] == 'b') {
 			if (q + 1 < be && t[q] == '#' && t[q + 1] == '#') {
@@ -623,7 +544,7 @@ static char *marker_why(const char *t, size_t a, size_t b)
 {
 	char *why = lex_trim_dup(t, a, b), *w = why, *q = why;
 	for (; *w; w++)
-		if (!is_space(*w))
+		if (!lex_sp(*w))
 			*q++ = *w;
 	*q = '\0';
 	if (q > why && q[-1] == '(') {
@@ -650,7 +571,7 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 	i = bs;
 	while (i < be) {
 		char c = u->t[i];
-		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID))) {
+		if (!(lex_cls[(unsigned char)c] & (LEX_QUOTE | LEX_ID))) {
 			i++;
 			continue;
 		}
@@ -658,16 +579,16 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 			i = lex_skip_literal(u->t, be, i);
 			continue;
 		}
-		if (id_start(c) && (i == 0 || !id_char(u->t[i - 1]))) {
+		if (lex_id0(c) && (i == 0 || !lex_idc(u->t[i - 1]))) {
 			size_t e = i, q;
-			while (e < be && id_char(u->t[e]))
+			while (e < be && lex_idc(u->t[e]))
 				e++;
-			q = skip_ws(u->t, be, e);
-			if (q < be && u->t[q] == '(' && !is_keyword(u->t + i, e - i)) {
+			q = lex_skip_ws(u->t, be, e);
+			if (q < be && u->t[q] == '(' && !lex_is_keyword(u->t + i, e - i)) {
 				const struct macro *mc = find_macro(p, u->t + i, e - i);
 				note_call(&m->defs[d].calls, &m->defs[d].ncalls, u->t, i, e);
 				if (mc) {
-					size_t close = match_close(u->t, be, q, '(', ')');
+					size_t close = lex_match_close(u->t, be, q, '(', ')');
 					if (close < be) {
 						expand_call(m, u, mc, i, q, close, d);
 						def = &m->defs[d];
@@ -683,20 +604,13 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 	}
 }
 
-static int word_at(const char *t, size_t n, size_t i, const char *w)
-{
-	size_t k = strlen(w);
-	return i + k <= n && memcmp(t + i, w, k) == 0 &&
-	       (i + k == n || !id_char(t[i + k])) && (i == 0 || !id_char(t[i - 1]));
-}
-
 /* Does the header t[i, brace) end in `namespace [NAME[::NAME...]]` or
  * `extern "C"` (after something else, e.g. a stray token left at the top
  * of the file)?  Such a brace opens a scope, not a body to skip. */
 static int scope_tail(const char *t, size_t i, size_t brace)
 {
 	size_t e = brace, k;
-	while (e > i && is_space(t[e - 1]))
+	while (e > i && lex_sp(t[e - 1]))
 		e--;
 	if (e > i && t[e - 1] == '"') { /* extern "C" / extern "C++" */
 		k = e - 1;
@@ -705,16 +619,16 @@ static int scope_tail(const char *t, size_t i, size_t brace)
 		if (k == i || t[k - 1] != '"')
 			return 0;
 		k--;
-		while (k > i && is_space(t[k - 1]))
+		while (k > i && lex_sp(t[k - 1]))
 			k--;
-		return k >= i + 6 && word_at(t, brace, k - 6, "extern");
+		return k >= i + 6 && lex_word_at(t, brace, k - 6, "extern");
 	}
 	/* back over NAME, ::, blanks to the word `namespace` */
 	for (k = e; k > i; k--) {
 		char c = t[k - 1];
-		if (!id_char(c) && c != ':' && !is_space(c))
+		if (!lex_idc(c) && c != ':' && !lex_sp(c))
 			return 0;
-		if (c == 'n' && k - 1 + 9 <= e && word_at(t, brace, k - 1, "namespace"))
+		if (c == 'n' && k - 1 + 9 <= e && lex_word_at(t, brace, k - 1, "namespace"))
 			return 1;
 	}
 	return 0;
@@ -729,8 +643,8 @@ static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
 	size_t i = hs, e = brace, close, open, k;
 	int depth = 0, has_paren = 0;
 
-	i = skip_ws(t, brace, i);
-	if (word_at(t, brace, i, "namespace") || word_at(t, brace, i, "extern"))
+	i = lex_skip_ws(t, brace, i);
+	if (lex_word_at(t, brace, i, "namespace") || lex_word_at(t, brace, i, "extern"))
 		return 1;
 	if (scope_tail(t, i, brace))
 		return 1; /* a stray token before `namespace x {` */
@@ -751,18 +665,18 @@ static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
 	}
 	if (!has_paren) {
 		for (k = i; k < brace; k++)
-			if (word_at(t, brace, k, "struct") || word_at(t, brace, k, "class") ||
-			    word_at(t, brace, k, "union"))
+			if (lex_word_at(t, brace, k, "struct") || lex_word_at(t, brace, k, "class") ||
+			    lex_word_at(t, brace, k, "union"))
 				return 1;
 		return 0;
 	}
 	/* strip trailing qualifiers */
 	for (;;) {
-		while (e > i && is_space(t[e - 1]))
+		while (e > i && lex_sp(t[e - 1]))
 			e--;
-		if (e > i && id_char(t[e - 1])) {
+		if (e > i && lex_idc(t[e - 1])) {
 			size_t s = e;
-			while (s > i && id_char(t[s - 1]))
+			while (s > i && lex_idc(t[s - 1]))
 				s--;
 			if ((e - s == 5 && memcmp(t + s, "const", 5) == 0) ||
 			    (e - s == 8 && memcmp(t + s, "override", 8) == 0) ||
@@ -792,7 +706,7 @@ static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
 	if (open > close)
 		return 0;
 	k = open;
-	while (k > i && is_space(t[k - 1]))
+	while (k > i && lex_sp(t[k - 1]))
 		k--;
 	if (k > i && t[k - 1] == ')') {
 		/* MACRO(name)(params): TORCH_IMPL_FUNC(x_out_mps)(...) */
@@ -808,21 +722,21 @@ static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
 		}
 		if (o2 == c2)
 			return 0;
-		s = skip_ws(t, c2, o2 + 1);
+		s = lex_skip_ws(t, c2, o2 + 1);
 		q = s;
-		while (q < c2 && id_char(t[q]))
+		while (q < c2 && lex_idc(t[q]))
 			q++;
-		if (q == s || skip_ws(t, c2, q) != c2)
+		if (q == s || lex_skip_ws(t, c2, q) != c2)
 			return 0;
 		*ns = s;
 		*ne = q;
 		return 2;
 	}
-	if (k > i && id_char(t[k - 1])) {
+	if (k > i && lex_idc(t[k - 1])) {
 		size_t s = k;
-		while (s > i && id_char(t[s - 1]))
+		while (s > i && lex_idc(t[s - 1]))
 			s--;
-		if (is_keyword(t + s, k - s) || !id_start(t[s]))
+		if (lex_is_keyword(t + s, k - s) || !lex_id0(t[s]))
 			return 0;
 		*ns = s;
 		*ne = k;
@@ -846,7 +760,7 @@ static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne,
 	d->name = xstrndup(u->t + ns, ne - ns);
 	d->at = where(u, ns);
 	if (u->inv == NOSZ) {
-		d->ext_start = skip_ws(u->t, ns, hs);
+		d->ext_start = lex_skip_ws(u->t, ns, hs);
 		d->ext_end = close < u->n ? close + 1 : u->n;
 	} else {
 		d->ext_start = u->inv;
@@ -855,14 +769,14 @@ static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne,
 	{
 		/* TORCH_IMPL_FUNC(name): the word before the '(' before name */
 		size_t k = ns, e;
-		while (k > 0 && is_space(u->t[k - 1]))
+		while (k > 0 && lex_sp(u->t[k - 1]))
 			k--;
 		if (k > 0 && u->t[k - 1] == '(') {
 			k--;
-			while (k > 0 && is_space(u->t[k - 1]))
+			while (k > 0 && lex_sp(u->t[k - 1]))
 				k--;
 			e = k;
-			while (k > 0 && id_char(u->t[k - 1]))
+			while (k > 0 && lex_idc(u->t[k - 1]))
 				k--;
 			d->impl = e - k == 15 && memcmp(u->t + k, "TORCH_IMPL_FUNC", 15) == 0;
 		}
@@ -881,7 +795,7 @@ static void parse_scope(struct hs_model *m, struct unit *u)
 
 	while (i < n) {
 		char c = t[i];
-		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID | C_BRACE | C_SEMI))) {
+		if (!(lex_cls[(unsigned char)c] & (LEX_QUOTE | LEX_ID | LEX_BRACE | LEX_SEMI))) {
 			i++;
 			continue;
 		}
@@ -889,18 +803,18 @@ static void parse_scope(struct hs_model *m, struct unit *u)
 			i = lex_skip_literal(t, n, i);
 			continue;
 		}
-		if (id_start(c) && (i == 0 || !id_char(t[i - 1]))) {
+		if (lex_id0(c) && (i == 0 || !lex_idc(t[i - 1]))) {
 			size_t e = i, q;
 			const struct macro *mc;
-			while (e < n && id_char(t[e]))
+			while (e < n && lex_idc(t[e]))
 				e++;
-			q = skip_ws(t, n, e);
-			if (q < n && t[q] == '(' && skip_ws(t, i, hs) == i &&
+			q = lex_skip_ws(t, n, e);
+			if (q < n && t[q] == '(' && lex_skip_ws(t, i, hs) == i &&
 			    (mc = find_macro(p, t + i, e - i))) {
-				size_t close = match_close(t, n, q, '(', ')');
+				size_t close = lex_match_close(t, n, q, '(', ')');
 				if (close < n) {
 					expand_call(m, u, mc, i, q, close, -1);
-					i = skip_ws(t, n, close + 1);
+					i = lex_skip_ws(t, n, close + 1);
 					if (i < n && t[i] == ';')
 						i++;
 					hs = i;
@@ -918,7 +832,7 @@ static void parse_scope(struct hs_model *m, struct unit *u)
 			if (kind == 1) {
 				hs = i + 1;
 			} else {
-				close = match_close(t, n, i, '{', '}');
+				close = lex_match_close(t, n, i, '{', '}');
 				if (kind == 2) {
 					long d = add_def(m, u, ns, ne, hs, close);
 					GROW(u->bs, u->nd, u->capd);
@@ -952,7 +866,7 @@ static char *unqualify(const char *s, size_t a, size_t b)
 {
 	size_t k;
 	for (k = b; k > a; k--)
-		if (s[k - 1] == ':' || s[k - 1] == '&' || is_space(s[k - 1]))
+		if (s[k - 1] == ':' || s[k - 1] == '&' || lex_sp(s[k - 1]))
 			break;
 	return xstrndup(s + k, b - k);
 }
@@ -1019,7 +933,7 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 	size_t i = 0;
 	while (i < n) {
 		char c = t[i];
-		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID))) {
+		if (!(lex_cls[(unsigned char)c] & (LEX_QUOTE | LEX_ID))) {
 			i++;
 			continue;
 		}
@@ -1027,8 +941,8 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 			size_t e = lex_skip_literal(t, n, i), k;
 			/* a literal that starts with an identifier: its identifier
 			 * part, and whether that is the whole literal */
-			if (on_str && e - i >= 3 && t[e - 1] == '"' && id_start(t[i + 1])) {
-				for (k = i + 1; k < e - 1 && id_char(t[k]); k++)
+			if (on_str && e - i >= 3 && t[e - 1] == '"' && lex_id0(t[i + 1])) {
+				for (k = i + 1; k < e - 1 && lex_idc(t[k]); k++)
 					;
 				if (k - i - 1 < 256)
 					on_str(ctx, t, i + 1, k, k == e - 1);
@@ -1040,23 +954,23 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 			i = lex_skip_literal(t, n, i);
 			continue;
 		}
-		if (id_start(c)) {
+		if (lex_id0(c)) {
 			size_t e = i;
 			if (on_id) {
 				uint64_t h = FNV_BASIS;
-				while (e < n && id_char(t[e]))
+				while (e < n && lex_idc(t[e]))
 					h = (h ^ (unsigned char)t[e++]) * FNV_PRIME;
 				if (e - i < 256)
 					on_id(ctx, t, i, e, h);
 			} else {
-				while (e < n && id_char(t[e]))
+				while (e < n && lex_idc(t[e]))
 					e++;
 			}
 			i = e;
 			continue;
 		}
 		if (c >= '0' && c <= '9') {
-			while (i < n && id_char(t[i]))
+			while (i < n && lex_idc(t[i]))
 				i++;
 			continue;
 		}
@@ -1200,12 +1114,12 @@ static void macro_analyze(struct macro *mc)
 			i = lex_skip_literal(t, n, i);
 			continue;
 		}
-		if (id_start(t[i]) && (i == 0 || !id_char(t[i - 1]))) {
+		if (lex_id0(t[i]) && (i == 0 || !lex_idc(t[i - 1]))) {
 			size_t e = i, q;
-			while (e < n && id_char(t[e]))
+			while (e < n && lex_idc(t[e]))
 				e++;
-			q = skip_ws(t, n, e);
-			if (q < n && t[q] == '(' && !is_keyword(t + i, e - i))
+			q = lex_skip_ws(t, n, e);
+			if (q < n && t[q] == '(' && !lex_is_keyword(t + i, e - i))
 				note_call(&mc->calls, &mc->ncalls, t, i, e);
 			i = e;
 			continue;
@@ -1301,19 +1215,19 @@ static int functor_member(const char *t, size_t a, size_t b, struct buf *lim)
 	size_t i, lt, gt, k;
 	int depth = 0, found = 0, limited = 0;
 	for (i = a; i + 8 <= b && !found; i++)
-		if (word_at(t, b, i, "operator")) {
-			k = skip_ws(t, b, i + 8);
+		if (lex_word_at(t, b, i, "operator")) {
+			k = lex_skip_ws(t, b, i + 8);
 			if (k < b && t[k] == '(') {
-				k = skip_ws(t, b, k + 1);
+				k = lex_skip_ws(t, b, k + 1);
 				found = k < b && t[k] == ')';
 			}
 		}
 	if (!found)
 		return -1;
-	i = skip_ws(t, b, a);
-	if (!word_at(t, b, i, "template"))
+	i = lex_skip_ws(t, b, a);
+	if (!lex_word_at(t, b, i, "template"))
 		return 0; /* a plain operator(): converts any argument */
-	lt = skip_ws(t, b, i + 8);
+	lt = lex_skip_ws(t, b, i + 8);
 	if (lt >= b || t[lt] != '<')
 		return 0;
 	for (gt = lt; gt < b; gt++) {
@@ -1328,11 +1242,11 @@ static int functor_member(const char *t, size_t a, size_t b, struct buf *lim)
 		return 0;
 	for (k = lt; k < gt;) {
 		size_t e = k;
-		if (!id_start(t[k]) || (k > 0 && id_char(t[k - 1]))) {
+		if (!lex_id0(t[k]) || (k > 0 && lex_idc(t[k - 1]))) {
 			k++;
 			continue;
 		}
-		while (e < gt && id_char(t[e]))
+		while (e < gt && lex_idc(t[e]))
 			e++;
 		if (e - k > 3 && memcmp(t + k, "is_", 3) == 0) {
 			char *w;
@@ -1360,7 +1274,7 @@ static void scan_functors(struct hs_model *m, size_t file, const char *t)
 	/* most files hold no marker: one search decides */
 	int any_marker = strstr(f->text, HS_PLACEHOLDER) != NULL;
 	while (re_match(&p->re_functor, t, n, at, ov, 2)) {
-		size_t open = ov[1] - 1, close = match_close(t, n, open, '{', '}');
+		size_t open = ov[1] - 1, close = lex_match_close(t, n, open, '{', '}');
 		size_t i, mstart;
 		int nop = 0, nlimited = 0;
 		struct hs_functor *fu;
@@ -1390,7 +1304,7 @@ static void scan_functors(struct hs_model *m, size_t file, const char *t)
 				continue;
 			}
 			if (c == '(' || c == '[') {
-				i = match_close(t, close, i, c, c == '(' ? ')' : ']') + 1;
+				i = lex_match_close(t, close, i, c, c == '(' ? ')' : ']') + 1;
 				continue;
 			}
 			if (c != ';' && c != '{') {
@@ -1403,7 +1317,7 @@ static void scan_functors(struct hs_model *m, size_t file, const char *t)
 				nlimited += r;
 			}
 			if (c == '{')
-				i = match_close(t, close, i, '{', '}');
+				i = lex_match_close(t, close, i, '{', '}');
 			i++;
 			mstart = i;
 		}
@@ -1455,7 +1369,7 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 	/* host_name("NAME") and host_name("PREFIX" #T ...) */
 	while (re_match(&p->re_hostname, masked, f->len, at, ov, 2)) {
 		struct hs_rawkernel *k;
-		size_t q = skip_ws(masked, f->len, ov[3] + 1);
+		size_t q = lex_skip_ws(masked, f->len, ov[3] + 1);
 		GROW(m->raws, m->nraws, CAP(m).raws);
 		k = &m->raws[m->nraws++];
 		k->name = xstrndup(masked + ov[2], ov[3] - ov[2]);
@@ -1473,7 +1387,7 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		at = ov[1];
 		/* a `template <...>` right before it: a template, whose
 		 * instantiations carry the names */
-		while (b > 0 && is_space(masked[b - 1]))
+		while (b > 0 && lex_sp(masked[b - 1]))
 			b--;
 		if (b > 0 && masked[b - 1] == '>') {
 			size_t d = 0, k2 = b;
@@ -1484,7 +1398,7 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 				else if (c == '<' && --d == 0)
 					break;
 			}
-			while (k2 > 0 && is_space(masked[k2 - 1]))
+			while (k2 > 0 && lex_sp(masked[k2 - 1]))
 				k2--;
 			if (k2 >= 8 && memcmp(masked + k2 - 8, "template", 8) == 0)
 				continue;
@@ -1530,7 +1444,7 @@ static size_t value_end(const char *t, size_t n, size_t from, size_t close)
 			break;
 		if (depth < 0)
 			break;
-		if (!is_space(c))
+		if (!lex_sp(c))
 			last = i + 1;
 		i++;
 	}
@@ -1561,11 +1475,11 @@ static void scan_python(struct hs_model *m, size_t file, const char *t,
 		char o = t[open], cl = o == '[' ? ']' : o == '{' ? '}' : ')';
 		int depth = 0;
 		char *list = xstrndup(t + ov[2], ov[3] - ov[2]);
-		close = match_close_lang(t, n, open, o, cl, 1);
+		close = lex_match_close_quoted(t, n, open, o, cl);
 		for (i = open; i < close && i < n;) {
 			char c = t[i];
 			if (c == '"' || c == '\'') {
-				size_t e = lex_skip_quoted(t, n, i), q = skip_ws(t, n, e);
+				size_t e = lex_skip_quoted(t, n, i), q = lex_skip_ws(t, n, e);
 				if (depth == 1 && e - i >= 2 && t[e - 1] == c &&
 				    q < n && (t[q] == ':' || t[q] == ',' || q == close)) {
 					struct hs_xfail *x;
@@ -1668,7 +1582,7 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 			size_t a = ov[2];
 			while (a < ov[3]) {
 				size_t e = a;
-				while (e < ov[3] && id_char(code[i][e]))
+				while (e < ov[3] && lex_idc(code[i][e]))
 					e++;
 				if (e > a) {
 					char *nm = xstrndup(code[i] + a, e - a);

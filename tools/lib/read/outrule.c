@@ -46,7 +46,7 @@ static int builder_rule(const char *s, size_t n)
 	         {NULL, 0}};
 	size_t i;
 	for (i = 0; b[i].name; i++)
-		if (span_is(s, n, b[i].name))
+		if (lex_span_is(s, n, b[i].name))
 			return b[i].rule;
 	return -1;
 }
@@ -69,34 +69,34 @@ static cs_dtset reject_dtypes(const char *t, size_t a, size_t b)
 			continue;
 		}
 		if (t[i] == '!' && i + 1 < b && t[i + 1] == '=') {
-			size_t r0 = skip_ws(t, b, i + 2), r1 = r0, l1, l0;
+			size_t r0 = lex_skip_ws(t, b, i + 2), r1 = r0, l1, l0;
 			int d;
-			while (r1 < b && (idc(t[r1]) || t[r1] == ':'))
+			while (r1 < b && (lex_idc(t[r1]) || t[r1] == ':'))
 				r1++;
 			d = r1 > r0 ? dtype_span(t + r0, r1 - r0) : -1;
 			if (d < 0) {
-				l1 = back_ws(t, a, i);
+				l1 = lex_back_ws(t, a, i);
 				l0 = l1;
-				while (l0 > a && (idc(t[l0 - 1]) || t[l0 - 1] == ':'))
+				while (l0 > a && (lex_idc(t[l0 - 1]) || t[l0 - 1] == ':'))
 					l0--;
 				d = l1 > l0 ? dtype_span(t + l0, l1 - l0) : -1;
 			}
 			if (d >= 0)
 				set |= CS_BIT(d);
 		} else if (t[i] == '!' && i + 1 < b) {
-			size_t r = skip_ws(t, b, i + 1), e;
+			size_t r = lex_skip_ws(t, b, i + 1), e;
 			int neg_complex = 0;
 			/* !x.is_complex() */
 			e = r;
-			while (e < b && (idc(t[e]) || t[e] == '.' || t[e] == ':' ||
+			while (e < b && (lex_idc(t[e]) || t[e] == '.' || t[e] == ':' ||
 			                 t[e] == '(' || t[e] == ')' || t[e] == '-' ||
 			                 t[e] == '>'))
 				e++;
 			{
 				size_t k;
 				for (k = r; k + 10 <= e; k++)
-					if (word_at(t, e, k, "is_complex") ||
-					    word_at(t, e, k, "isComplexType"))
+					if (lex_word_at(t, e, k, "is_complex") ||
+					    lex_word_at(t, e, k, "isComplexType"))
 						neg_complex = 1;
 			}
 			if (neg_complex)
@@ -127,25 +127,25 @@ static void rule_tok(void *ctx, const struct cs_tok *k)
 		free(w);
 		return;
 	}
-	if (span_is(s, n, "build") && k->close < k->tn) {
+	if (lex_span_is(s, n, "build") && k->close < k->tn) {
 		/* build(TensorIteratorConfig()...) */
 		const char *t = k->t;
 		size_t a = k->open, b = k->close, i;
 		int rr = CS_RULE_SAME, config = 0;
 		for (i = a; i < b; i++) {
-			if (!id0(t[i]) || (i > a && idc(t[i - 1])))
+			if (!lex_id0(t[i]) || (i > a && lex_idc(t[i - 1])))
 				continue;
-			if (word_at(t, b, i, "TensorIteratorConfig"))
+			if (lex_word_at(t, b, i, "TensorIteratorConfig"))
 				config = 1;
-			if (word_at(t, b, i, "promote_integer_inputs_to_float")) {
-				size_t q = skip_ws(t, b, i + 31);
+			if (lex_word_at(t, b, i, "promote_integer_inputs_to_float")) {
+				size_t q = lex_skip_ws(t, b, i + 31);
 				if (q < b && t[q] == '(' &&
-				    word_at(t, b, skip_ws(t, b, q + 1), "true"))
+				    lex_word_at(t, b, lex_skip_ws(t, b, q + 1), "true"))
 					rr = CS_RULE_FLOAT;
 			}
-			if (word_at(t, b, i, "declare_static_dtype") ||
-			    word_at(t, b, i, "declare_static_dtype_and_device")) {
-				size_t q = skip_ws(t, b, ident_end(t, b, i));
+			if (lex_word_at(t, b, i, "declare_static_dtype") ||
+			    lex_word_at(t, b, i, "declare_static_dtype_and_device")) {
+				size_t q = lex_skip_ws(t, b, lex_ident_end(t, b, i));
 				if (q < b && t[q] == '(') {
 					size_t e = q + 1;
 					while (e < b && t[e] != ',' && t[e] != ')')
@@ -166,7 +166,7 @@ static void rule_tok(void *ctx, const struct cs_tok *k)
 		}
 		return;
 	}
-	if ((span_is(s, n, "TORCH_CHECK") || span_is(s, n, "TORCH_CHECK_TYPE")) &&
+	if ((lex_span_is(s, n, "TORCH_CHECK") || lex_span_is(s, n, "TORCH_CHECK_TYPE")) &&
 	    k->close < k->tn) {
 		/* the condition: the first argument */
 		size_t e = k->open + 1;
@@ -201,11 +201,11 @@ static cs_dtset cond_dtypes(const char *t, size_t a, size_t b)
 {
 	cs_dtset set = 0;
 	size_t i = a;
-	a = skip_ws(t, b, a);
-	b = back_ws(t, a, b);
-	while (a < b && t[a] == '(' && match_close(t, b, a, '(', ')') == b - 1) {
-		a = skip_ws(t, b, a + 1);
-		b = back_ws(t, a, b - 1);
+	a = lex_skip_ws(t, b, a);
+	b = lex_back_ws(t, a, b);
+	while (a < b && t[a] == '(' && lex_match_close(t, b, a, '(', ')') == b - 1) {
+		a = lex_skip_ws(t, b, a + 1);
+		b = lex_back_ws(t, a, b - 1);
 	}
 	/* split on top-level || */
 	i = a;
@@ -226,27 +226,27 @@ static cs_dtset cond_dtypes(const char *t, size_t a, size_t b)
 		}
 		e = j;
 		{
-			size_t s = skip_ws(t, e, i), k;
+			size_t s = lex_skip_ws(t, e, i), k;
 			if (s < e && t[s] == '!')
 				return 0;
 			one = eq_dtypes(t, s, e);
 			for (k = s; k < e && !one; k++) {
-				if (word_at(t, e, k, "isIntegralType")) {
-					size_t o = skip_ws(t, e, k + 14), c;
+				if (lex_word_at(t, e, k, "isIntegralType")) {
+					size_t o = lex_skip_ws(t, e, k + 14), c;
 					if (o < e && t[o] == '(') {
-						c = match_close(t, e, o, '(', ')');
+						c = lex_match_close(t, e, o, '(', ')');
 						one = CS_T_INTEGRAL | CS_T_UNSIGNED;
 						{
-							size_t q = back_ws(t, o, c);
-							if (q >= o + 4 && word_at(t, c, q - 4, "true"))
+							size_t q = lex_back_ws(t, o, c);
+							if (q >= o + 4 && lex_word_at(t, c, q - 4, "true"))
 								one |= B(BOOL);
 						}
 					}
-				} else if (word_at(t, e, k, "isFloatingType") ||
-				           word_at(t, e, k, "is_floating_point")) {
+				} else if (lex_word_at(t, e, k, "isFloatingType") ||
+				           lex_word_at(t, e, k, "is_floating_point")) {
 					one = CS_T_FLOATING | B(HALF) | B(BFLOAT16);
-				} else if (word_at(t, e, k, "isComplexType") ||
-				           word_at(t, e, k, "is_complex")) {
+				} else if (lex_word_at(t, e, k, "isComplexType") ||
+				           lex_word_at(t, e, k, "is_complex")) {
 					one = CS_T_COMPLEX | B(COMPLEX_HALF);
 				}
 			}
@@ -305,12 +305,12 @@ static void before_stub(const struct cs_model *m, const struct cs_def *d,
 			i = lex_skip_literal(t, b, i) - 1;
 			continue;
 		}
-		if (!word_at(t, b, i, "if"))
+		if (!lex_word_at(t, b, i, "if"))
 			continue;
-		o = skip_ws(t, b, i + 2);
+		o = lex_skip_ws(t, b, i + 2);
 		if (o >= b || t[o] != '(')
 			continue;
-		c = match_close(t, b, o, '(', ')');
+		c = lex_match_close(t, b, o, '(', ')');
 		if (c >= b)
 			return;
 		set = cond_dtypes(t, o + 1, c);
@@ -323,11 +323,11 @@ static void before_stub(const struct cs_model *m, const struct cs_def *d,
 		{
 			size_t k;
 			for (k = c + 1; k < then_e; k++)
-				if (word_at(t, then_e, k, "return"))
+				if (lex_word_at(t, then_e, k, "return"))
 					returns = 1;
 		}
-		e2 = skip_ws(t, b, then_e);
-		if (word_at(t, b, e2, "else"))
+		e2 = lex_skip_ws(t, b, then_e);
+		if (lex_word_at(t, b, e2, "else"))
 			rest_stub = span_has_stub(m, d, e2 + 4, stmt_end(t, b, e2 + 4));
 		else
 			rest_stub = returns && span_has_stub(m, d, then_e, b);

@@ -68,7 +68,7 @@ static char **param_names(const struct cs_def *d, size_t *np)
 				break;
 			}
 		}
-		while (e > 0 && (sp(a[e - 1]) || a[e - 1] == ']')) {
+		while (e > 0 && (lex_sp(a[e - 1]) || a[e - 1] == ']')) {
 			if (a[e - 1] == ']') {
 				while (e > 0 && a[e - 1] != '[')
 					e--;
@@ -77,9 +77,9 @@ static char **param_names(const struct cs_def *d, size_t *np)
 				e--;
 		}
 		s = e;
-		while (s > 0 && idc(a[s - 1]))
+		while (s > 0 && lex_idc(a[s - 1]))
 			s--;
-		if (s < e && id0(a[s])) {
+		if (s < e && lex_id0(a[s])) {
 			v = xrealloc(v, (n + 1) * sizeof *v);
 			v[n++] = xstrndup(a + s, e - s);
 		}
@@ -116,9 +116,9 @@ static int dev_mps(void)
 /* t[a, b) trimmed */
 static void trim_span(const char *t, size_t *a, size_t *b)
 {
-	while (*a < *b && sp(t[*a]))
+	while (*a < *b && lex_sp(t[*a]))
 		(*a)++;
-	while (*b > *a && sp(t[*b - 1]))
+	while (*b > *a && lex_sp(t[*b - 1]))
 		(*b)--;
 }
 
@@ -129,23 +129,23 @@ static int dev_const(const char *t, size_t a, size_t b)
 	int d;
 	trim_span(t, &a, &b);
 	for (;;) {
-		if (starts_with(t + a, b - a, "::"))
+		if (lex_starts_with(t + a, b - a, "::"))
 			a += 2;
-		else if (starts_with(t + a, b - a, "at::"))
+		else if (lex_starts_with(t + a, b - a, "at::"))
 			a += 4;
-		else if (starts_with(t + a, b - a, "c10::"))
+		else if (lex_starts_with(t + a, b - a, "c10::"))
 			a += 5;
 		else
 			break;
 	}
-	if (starts_with(t + a, b - a, "DeviceType::"))
+	if (lex_starts_with(t + a, b - a, "DeviceType::"))
 		a += 12;
 	else if (b - a > 1 && t[a] == 'k')
 		a++;
 	else
 		return -1;
 	for (d = 0; devices[d].name; d++)
-		if (span_is(t + a, b - a, devices[d].name))
+		if (lex_span_is(t + a, b - a, devices[d].name))
 			return d;
 	return -1;
 }
@@ -164,13 +164,13 @@ static int dev_test(const char *t, size_t a, size_t b, int *neg)
 	trim_span(t, &a, &b);
 	if (b - a > 5 && t[b - 1] == ')' && t[b - 2] == '(') {
 		size_t e = b - 2, st = e;
-		while (st > a && idc(t[st - 1]))
+		while (st > a && lex_idc(t[st - 1]))
 			st--;
-		if (starts_with(t + st, e - st, "is_") &&
+		if (lex_starts_with(t + st, e - st, "is_") &&
 		    (st == a || t[st - 1] == '.' || (t[st - 1] == '>' && st - 1 > a &&
 		                                     t[st - 2] == '-')))
 			for (d = 0; devices[d].name; d++)
-				if (span_is(t + st + 3, e - st - 3, devices[d].method))
+				if (lex_span_is(t + st + 3, e - st - 3, devices[d].method))
 					return d;
 	}
 	for (i = a; i + 1 < b; i++) {
@@ -194,9 +194,9 @@ static int dev_test(const char *t, size_t a, size_t b, int *neg)
 		size_t la = a, lb = eq, ra = eq + 2, rb = b;
 		trim_span(t, &la, &lb);
 		trim_span(t, &ra, &rb);
-		if ((d = dev_const(t, ra, rb)) >= 0 && ends_with(t + la, lb - la, "type()"))
+		if ((d = dev_const(t, ra, rb)) >= 0 && lex_ends_with(t + la, lb - la, "type()"))
 			return d;
-		if ((d = dev_const(t, la, lb)) >= 0 && ends_with(t + ra, rb - ra, "type()"))
+		if ((d = dev_const(t, la, lb)) >= 0 && lex_ends_with(t + ra, rb - ra, "type()"))
 			return d;
 	}
 	return -1;
@@ -210,13 +210,13 @@ static size_t branch_end(const char *t, size_t n, size_t i)
 	static const char *const compound[] = {"if", "for", "while", "do",
 	                                      "switch", "else", "try", NULL};
 	size_t k;
-	i = skip_ws(t, n, i);
+	i = lex_skip_ws(t, n, i);
 	if (i < n && t[i] == '{') {
-		size_t c = match_close(t, n, i, '{', '}');
+		size_t c = lex_match_close(t, n, i, '{', '}');
 		return c < n ? c + 1 : NOSZ;
 	}
 	for (k = 0; compound[k]; k++)
-		if (word_at(t, n, i, compound[k]))
+		if (lex_word_at(t, n, i, compound[k]))
 			return NOSZ;
 	while (i < n && t[i] != ';') {
 		if (t[i] == '"' || t[i] == '\'') {
@@ -224,7 +224,7 @@ static size_t branch_end(const char *t, size_t n, size_t i)
 			continue;
 		}
 		if (t[i] == '(' || t[i] == '{') {
-			size_t c = match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
+			size_t c = lex_match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
 			if (c >= n)
 				return NOSZ;
 			i = c + 1;
@@ -244,7 +244,7 @@ static int returns_false(const char *t, size_t a, size_t b)
 		b--;
 		trim_span(t, &a, &b);
 	}
-	if (!word_at(t, b, a, "return"))
+	if (!lex_word_at(t, b, a, "return"))
 		return 0;
 	a += 6;
 	trim_span(t, &a, &b);
@@ -252,14 +252,14 @@ static int returns_false(const char *t, size_t a, size_t b)
 		return 0;
 	b--;
 	trim_span(t, &a, &b);
-	return span_is(t + a, b - a, "false");
+	return lex_span_is(t + a, b - a, "false");
 }
 
 static int has_word(const char *t, size_t a, size_t b, const char *w)
 {
 	size_t i;
 	for (i = a; i < b; i++)
-		if (word_at(t, b, i, w))
+		if (lex_word_at(t, b, i, w))
 			return 1;
 	return 0;
 }
@@ -275,15 +275,15 @@ static devset helper_devices(const struct cs_def *d)
 	size_t i = d->bs + 1, b = d->be < d->tn ? d->be : d->tn, e;
 	int n;
 	for (n = 0; n < 32; n++) {
-		i = skip_ws(t, b, i);
+		i = lex_skip_ws(t, b, i);
 		if (i >= b)
 			break;
-		if (word_at(t, b, i, "if")) {
-			size_t o = skip_ws(t, b, i + 2), c;
+		if (lex_word_at(t, b, i, "if")) {
+			size_t o = lex_skip_ws(t, b, i + 2), c;
 			int neg, dv = -1;
 			if (o >= b || t[o] != '(')
 				break;
-			c = match_close(t, b, o, '(', ')');
+			c = lex_match_close(t, b, o, '(', ')');
 			if (c >= b || (e = branch_end(t, b, c + 1)) == NOSZ)
 				break;
 			if (returns_false(t, c + 1, e)) {
@@ -307,7 +307,7 @@ static devset helper_devices(const struct cs_def *d)
 			continue;
 		}
 		if (t[i] == '{') {
-			size_t c = match_close(t, b, i, '{', '}');
+			size_t c = lex_match_close(t, b, i, '{', '}');
 			if (c >= b || has_word(t, i, c, "return"))
 				break;
 			i = c + 1;
@@ -345,21 +345,21 @@ static devset atom_devices(const struct cs_model *m, const struct cs_def *from,
 	e = a;
 	for (;;) {
 		size_t s0 = e;
-		e = ident_end(t, b, e);
-		if (e == s0 || !id0(t[s0]))
+		e = lex_ident_end(t, b, e);
+		if (e == s0 || !lex_id0(t[s0]))
 			return DEV_ANY;
-		o = skip_ws(t, b, e);
+		o = lex_skip_ws(t, b, e);
 		if (o + 1 < b && t[o] == ':' && t[o + 1] == ':') {
-			e = skip_ws(t, b, o + 2);
+			e = lex_skip_ws(t, b, o + 2);
 			continue;
 		}
 		break;
 	}
-	if (o >= b || t[o] != '(' || match_close(t, b, o, '(', ')') != b - 1)
+	if (o >= b || t[o] != '(' || lex_match_close(t, b, o, '(', ')') != b - 1)
 		return DEV_ANY;
 	{
 		size_t ns = e;
-		while (ns > a && idc(t[ns - 1]))
+		while (ns > a && lex_idc(t[ns - 1]))
 			ns--;
 		l = imap_get(&p->defname, t + ns, e - ns);
 	}
@@ -390,12 +390,12 @@ static devset cond_or(const struct cs_model *m, const struct cs_def *from,
 static devset cond_unary(const struct cs_model *m, const struct cs_def *from,
                          const char *t, size_t *i, size_t b)
 {
-	size_t a = skip_ws(t, b, *i), k;
+	size_t a = lex_skip_ws(t, b, *i), k;
 	long depth = 0;
 	if (a < b && t[a] == '(') {
-		size_t c = match_close(t, b, a, '(', ')'), n;
+		size_t c = lex_match_close(t, b, a, '(', ')'), n;
 		if (c < b) {
-			n = skip_ws(t, b, c + 1);
+			n = lex_skip_ws(t, b, c + 1);
 			if (n >= b || (n + 1 < b && ((t[n] == '&' && t[n + 1] == '&') ||
 			                             (t[n] == '|' && t[n + 1] == '|')))) {
 				size_t in = a + 1;
@@ -431,7 +431,7 @@ static devset cond_and(const struct cs_model *m, const struct cs_def *from,
 {
 	devset r = cond_unary(m, from, t, i, b);
 	for (;;) {
-		size_t k = skip_ws(t, b, *i);
+		size_t k = lex_skip_ws(t, b, *i);
 		if (k + 1 < b && t[k] == '&' && t[k + 1] == '&') {
 			*i = k + 2;
 			r &= cond_unary(m, from, t, i, b);
@@ -446,7 +446,7 @@ static devset cond_or(const struct cs_model *m, const struct cs_def *from,
 {
 	devset r = cond_and(m, from, t, i, b);
 	for (;;) {
-		size_t k = skip_ws(t, b, *i);
+		size_t k = lex_skip_ws(t, b, *i);
 		if (k + 1 < b && t[k] == '|' && t[k + 1] == '|') {
 			*i = k + 2;
 			r |= cond_and(m, from, t, i, b);
@@ -461,7 +461,7 @@ static devset cond_devices(const struct cs_model *m, const struct cs_def *from,
 {
 	size_t i = a;
 	devset r = cond_or(m, from, t, &i, b);
-	return skip_ws(t, b, i) == b ? r : DEV_ANY;
+	return lex_skip_ws(t, b, i) == b ? r : DEV_ANY;
 }
 
 /* A span of a body that runs only on some devices: the branch of an `if`
@@ -715,7 +715,7 @@ int is_stub_name(const struct cs_priv *p, const char *s, size_t n)
 {
 	if (imap_get(&p->declname, s, n))
 		return 1;
-	return n > 5 && ends_with(s, n, "_stub") && !imap_get(&p->defname, s, n);
+	return n > 5 && lex_ends_with(s, n, "_stub") && !imap_get(&p->defname, s, n);
 }
 
 static void disc_stub(struct disc *x, const struct cs_tok *k)
@@ -726,7 +726,7 @@ static void disc_stub(struct disc *x, const struct cs_tok *k)
 	struct cs_stub *s;
 	size_t i, n = k->e - k->s;
 	for (i = 0; i < o->nstubs; i++)
-		if (span_is(k->t + k->s, n, o->stubs[i].name)) {
+		if (lex_span_is(k->t + k->s, n, o->stubs[i].name)) {
 			x->sdevs[i] |= x->here;
 			return;
 		}
@@ -766,13 +766,13 @@ static void disc_if(struct disc *x, const struct cs_tok *k)
 	size_t o = k->open, c = k->close, e;
 	devset dv;
 	if (!k->call) { /* if constexpr (...) */
-		o = skip_ws(t, k->tn, k->e);
-		if (!word_at(t, k->tn, o, "constexpr"))
+		o = lex_skip_ws(t, k->tn, k->e);
+		if (!lex_word_at(t, k->tn, o, "constexpr"))
 			return;
-		o = skip_ws(t, k->tn, o + 9);
+		o = lex_skip_ws(t, k->tn, o + 9);
 		if (o >= k->tn || t[o] != '(')
 			return;
-		c = match_close(t, k->tn, o, '(', ')');
+		c = lex_match_close(t, k->tn, o, '(', ')');
 	}
 	if (c >= k->tn)
 		return;
@@ -810,7 +810,7 @@ static void disc_tok(void *ctx, const struct cs_tok *k)
 	if (k->qs == k->qe) {
 		size_t i;
 		for (i = 0; i < x->nparams; i++)
-			if (span_is(s, n, x->params[i]))
+			if (lex_span_is(s, n, x->params[i]))
 				return; /* a parameter: `stub(iter.device_type(), iter)` */
 	}
 	{
@@ -829,16 +829,16 @@ static void disc_tok(void *ctx, const struct cs_tok *k)
 	if (!k->call) {
 		return;
 	}
-	if (starts_with(s, n, "AT_DISPATCH_") && !strstr_n(s, n, "LAYOUTS")) {
+	if (lex_starts_with(s, n, "AT_DISPATCH_") && !strstr_n(s, n, "LAYOUTS")) {
 		char *w = xstrndup(s, n);
 		disc_cpu(x, k, w);
 		free(w);
 		return;
 	}
-	if (is_keyword(s, n))
+	if (lex_is_keyword(s, n))
 		return;
 	q = tok_qual(k);
-	if (starts_with(s, n, "cpu_") ||
+	if (lex_starts_with(s, n, "cpu_") ||
 	    (strlen(q) >= 3 && strcmp(q + strlen(q) - 3, "cpu") == 0 &&
 	     (strlen(q) == 3 || q[strlen(q) - 4] == ':'))) {
 		char *w = *q ? xasprintf("%s::%.*s", q, (int)n, s)
@@ -852,8 +852,8 @@ static void disc_tok(void *ctx, const struct cs_tok *k)
 	if (k->tb > k->ta) {
 		size_t i = k->ta;
 		while (i < k->tb) {
-			if (id0(k->t[i]) && (i == 0 || !idc(k->t[i - 1]))) {
-				size_t e = ident_end(k->t, k->tb, i);
+			if (lex_id0(k->t[i]) && (i == 0 || !lex_idc(k->t[i - 1]))) {
+				size_t e = lex_ident_end(k->t, k->tb, i);
 				disc_struct(x, k->t + i, e - i);
 				i = e;
 			} else {
@@ -878,9 +878,9 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 	memset(out, 0, sizeof *out);
 	n = kernel ? strlen(kernel) : 0;
 	for (i = 0; i < n; i++)
-		if (!idc(kernel[i]))
+		if (!lex_idc(kernel[i]))
 			break;
-	if (!n || i < n || !id0(kernel[0])) {
+	if (!n || i < n || !lex_id0(kernel[0])) {
 		out->why = xasprintf("'%s' is not a kernel name", kernel ? kernel : "");
 		return out->kind;
 	}
