@@ -3,7 +3,7 @@
  * Loading reads every file once and masks it in place (scan.h
  * mask_code_in_place), which also lists the braces met in code; blanks
  * the preprocessor lines (keeping function-like #defines as macros);
- * pairs the braces from that list (struct pairs: no second pass over the
+ * pairs the braces from that list (struct cs_pairs: no second pass over the
  * text, and no scope rescans the scopes inside it); then parses the
  * namespace-level structure in one forward pass: namespaces, structs,
  * function definitions with the extent of their bodies, stub declarations,
@@ -38,7 +38,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_MDEPTH 8      /* macro expansion depth */
+#define MAX_MDEPTH CS_MACRO_DEPTH
 
 /* ---------------- characters ---------------- */
 
@@ -554,28 +554,13 @@ static void directives(struct cs_priv *p, size_t file, char *c, size_t n,
 
 /* ---------------- namespace-level structure ---------------- */
 
-/* The braces of a text paired in one forward pass: every '{' outside
- * literals, in order, with the index of the '}' that closes it (NOSZ:
- * none does).  Literals are skipped as match_close skips them, so
- * pairs_close(bp, i, to) equals lex_match_close(t, to, i, '{', '}') for each
- * brace the structural pass meets (that pass and this one skip the same
- * literals: both start one at every quote they reach outside a literal).
- * Each byte is read once, instead of once for every scope around it.
- * (Parentheses are matched where they are met: the structural pass
- * reads only those at namespace level, each once.) */
-struct pairs {
-	size_t *open, *close;       /* parallel; open ascending */
-	size_t n, cap;
-	size_t hint;                /* the entry after the last one asked for */
-};
-
 /* the quotes, the braces, and the NUL after the text */
 static const unsigned char stop_pair[256] = {
 	['"'] = 1, ['\''] = 1, ['{'] = 1, ['}'] = 1, ['\0'] = 1};
 
 /* t[n] must be readable and NUL (the texts are: masked files, macro
  * expansions); it ends the scan without a bound check per byte. */
-static void pairs_build(struct pairs *bp, const char *t, size_t n)
+void cs_pairs_build(struct cs_pairs *bp, const char *t, size_t n)
 {
 	size_t *st = NULL, nst = 0, cst = 0;
 	size_t i = 0;
@@ -629,7 +614,7 @@ static void pairs_build(struct pairs *bp, const char *t, size_t n)
  * Without literal edges (br->edge 0) the masking pass and lex_skip_literal agree
  * on every literal's extent, so these are the braces pairs_build meets:
  * the text is not read a second time. */
-static void pairs_from(struct pairs *bp, const char *t,
+void cs_pairs_from(struct cs_pairs *bp, const char *t,
                        const struct mask_braces *br)
 {
 	size_t *st = NULL, nst = 0, cst = 0, k;
@@ -653,7 +638,7 @@ static void pairs_from(struct pairs *bp, const char *t,
 	free(st);
 }
 
-static void pairs_free(struct pairs *bp)
+void cs_pairs_free(struct cs_pairs *bp)
 {
 	free(bp->open);
 	free(bp->close);
@@ -662,7 +647,7 @@ static void pairs_free(struct pairs *bp)
 
 /* The '}' closing the '{' at i, as lex_match_close(t, to, i, '{', '}') would
  * find it; NOSZ when i is not in the table. */
-static size_t pairs_close(struct pairs *bp, size_t i, size_t to)
+static size_t pairs_close(struct cs_pairs *bp, size_t i, size_t to)
 {
 	size_t k = bp->hint, c;
 	if (!(k < bp->n && bp->open[k] == i)) {
@@ -683,20 +668,9 @@ static size_t pairs_close(struct pairs *bp, size_t i, size_t to)
 	return c != NOSZ && c < to ? c : to;
 }
 
-struct unit {
-	const char *t;
-	size_t n;
-	size_t file;
-	size_t inv;                 /* NOSZ, or the file offset of the call */
-	int depth;
-	const char *stack[MAX_MDEPTH + 1];
-	const char *outer;          /* outermost macro written in the file */
-	struct pairs bp;            /* the braces of t */
-};
-
 /* lex_match_close(u->t, to, i, ..) for the '{' or '(' at u->t[i]: braces
  * from the unit's pairs */
-static size_t unit_close(struct unit *u, size_t i, size_t to)
+static size_t unit_close(struct cs_unit *u, size_t i, size_t to)
 {
 	size_t c;
 	if (u->t[i] == '(')
@@ -705,7 +679,7 @@ static size_t unit_close(struct unit *u, size_t i, size_t to)
 	return c != NOSZ ? c : lex_match_close(u->t, to, i, '{', '}');
 }
 
-static size_t unit_off(const struct unit *u, size_t off)
+static size_t unit_off(const struct cs_unit *u, size_t off)
 {
 	return u->inv == NOSZ ? off : u->inv;
 }
@@ -778,7 +752,7 @@ static char *fn_name(const char *s)
 	return xstrndup(s + b, e - b);
 }
 
-static void record_macro_event(struct cs_model *m, struct unit *u, int kind,
+static void record_macro_event(struct cs_model *m, struct cs_unit *u, int kind,
                                const char *name, size_t nn, char **args,
                                size_t na, size_t at)
 {
@@ -827,17 +801,6 @@ static void record_macro_event(struct cs_model *m, struct unit *u, int kind,
 	}
 }
 
-enum { H_SKIP = 0, H_SCOPE_NS, H_SCOPE_EXTERN, H_SCOPE_STRUCT, H_FUNC };
-
-struct header {
-	size_t ns, ne;      /* name (function, namespace or struct) */
-	size_t qs, qe;      /* qualifier written before the function's name */
-	size_t ms, me;      /* MACRO in MACRO(name)(params) */
-	size_t os, oe;      /* overload in TORCH_META_FUNC2(name, overload) */
-	int op_call;        /* the name is operator() */
-	int is_static;      /* `static` before the name */
-	size_t ps, pe;      /* the parameter list's parentheses */
-};
 
 /* Skip `template <...>` prefixes at t[i]. */
 static size_t skip_template_prefix(const char *t, size_t n, size_t i)
@@ -969,7 +932,7 @@ static const unsigned char head_stop[256] = {
 /* Classify the text t[hs, brace) before the '{' at t[brace], at namespace
  * or struct level. */
 static int classify(const char *t, size_t hs, size_t brace,
-                    const struct group *last, struct header *h)
+                    const struct group *last, struct cs_header *h)
 {
 	size_t i, k, e, close, open, w;
 	long depth = 0;
@@ -979,7 +942,7 @@ static int classify(const char *t, size_t hs, size_t brace,
 	memset(h, 0, sizeof *h);
 	i = skip_blanks(t, brace, hs);
 	if (i >= brace)
-		return H_SKIP;
+		return CS_H_SKIP;
 	/* namespace: `[inline] namespace [a::b] {`, also after stray text */
 	{
 		size_t j = lex_back_ws(t, i, brace), s = j;
@@ -994,18 +957,32 @@ static int classify(const char *t, size_t hs, size_t brace,
 				if (w == j) {
 					h->ns = a;
 					h->ne = j;
-					return H_SCOPE_NS;
+					return CS_H_SCOPE_NS;
 				}
 			}
 	}
 	if (lex_word_at(t, brace, i, "extern")) {
 		k = lex_skip_ws(t, brace, i + 6);
 		if (k < brace && t[k] == '"')
-			return H_SCOPE_EXTERN;
+			return CS_H_SCOPE_EXTERN;
+	}
+	/* `extern "C" {` / `extern "C++" {` after a stray token */
+	{
+		size_t e = lex_back_ws(t, i, brace);
+		if (e > i && t[e - 1] == '"') {
+			k = e - 1;
+			while (k > i && t[k - 1] != '"' && t[k - 1] != '\n')
+				k--;
+			if (k > i && t[k - 1] == '"') {
+				k = lex_back_ws(t, i, k - 1);
+				if (k >= i + 6 && lex_word_at(t, brace, k - 6, "extern"))
+					return CS_H_SCOPE_EXTERN;
+			}
+		}
 	}
 	i = skip_template_prefix(t, brace, i);
 	if (i >= brace)
-		return H_SKIP;
+		return CS_H_SKIP;
 	/* one walk finds a top-level '=' (not a function) and the first
 	 * `->` at paren depth 0 (a trailing return type, read below); only
 	 * the bytes of head_stop matter, and t[brace] is one of them */
@@ -1052,7 +1029,7 @@ static int classify(const char *t, size_t hs, size_t brace,
 				continue;
 			if (b >= i + 8 && lex_word_at(t, brace, b - 8, "operator"))
 				continue;
-			return H_SKIP; /* an initializer or a lambda */
+			return CS_H_SKIP; /* an initializer or a lambda */
 		}
 	}
 	if (!has_paren) {
@@ -1091,14 +1068,14 @@ static int classify(const char *t, size_t hs, size_t brace,
 					break;
 				}
 				if (!last_e)
-					return H_SKIP;
+					return CS_H_SKIP;
 				h->ns = last_s;
 				h->ne = last_e;
-				return H_SCOPE_STRUCT;
+				return CS_H_SCOPE_STRUCT;
 			}
 			k = lex_ident_end(t, brace, k) - 1;
 		}
-		return H_SKIP;
+		return CS_H_SKIP;
 	}
 	/* a trailing return type `-> T` at paren depth 0, literals not
 	 * skipped: the walk above found it unless a literal came first */
@@ -1119,10 +1096,10 @@ static int classify(const char *t, size_t hs, size_t brace,
 	}
 	e = strip_tail(t, i, e, last, &open);
 	if (e <= i || t[e - 1] != ')')
-		return H_SKIP;
+		return CS_H_SKIP;
 	close = e - 1;
 	if (open == NOSZ)
-		return H_SKIP;
+		return CS_H_SKIP;
 	h->ps = open;
 	h->pe = close;
 	k = lex_back_ws(t, i, open);
@@ -1130,7 +1107,7 @@ static int classify(const char *t, size_t hs, size_t brace,
 		/* MACRO(name[, overload])(params), or operator()(params) */
 		size_t c2 = k - 1, o2 = open_of(t, i, c2), s, q, mb, me;
 		if (o2 == NOSZ)
-			return H_SKIP;
+			return CS_H_SKIP;
 		s = lex_skip_ws(t, c2, o2 + 1);
 		me = lex_back_ws(t, i, o2);
 		mb = me;
@@ -1143,11 +1120,11 @@ static int classify(const char *t, size_t hs, size_t brace,
 				h->op_call = 1;
 				goto qualifier;
 			}
-			return H_SKIP;
+			return CS_H_SKIP;
 		}
 		q = lex_ident_end(t, c2, s);
 		if (q == s || !lex_id0(t[s]) || mb == me)
-			return H_SKIP;
+			return CS_H_SKIP;
 		h->ms = mb;
 		h->me = me;
 		h->ns = s;
@@ -1156,13 +1133,13 @@ static int classify(const char *t, size_t hs, size_t brace,
 		if (q < c2 && t[q] == ',') {
 			size_t a = lex_skip_ws(t, c2, q + 1), b2 = lex_ident_end(t, c2, a);
 			if (b2 == a || lex_skip_ws(t, c2, b2) != c2)
-				return H_SKIP;
+				return CS_H_SKIP;
 			h->os = a;
 			h->oe = b2;
 		} else if (q != c2) {
-			return H_SKIP;
+			return CS_H_SKIP;
 		}
-		return H_FUNC;
+		return CS_H_FUNC;
 	}
 	if (k > i && t[k - 1] == '>') {
 		/* an explicit specialization: name<args>(params) */
@@ -1183,9 +1160,9 @@ static int classify(const char *t, size_t hs, size_t brace,
 		while (s > i && lex_idc(t[s - 1]))
 			s--;
 		if (!lex_id0(t[s]) || lex_is_keyword(t + s, k - s))
-			return H_SKIP;
+			return CS_H_SKIP;
 		if (s > i && t[s - 1] == '~')
-			return H_SKIP; /* a destructor */
+			return CS_H_SKIP; /* a destructor */
 		h->ns = s;
 		h->ne = k;
 		goto qualifier;
@@ -1202,7 +1179,7 @@ static int classify(const char *t, size_t hs, size_t brace,
 			goto qualifier;
 		}
 	}
-	return H_SKIP;
+	return CS_H_SKIP;
 qualifier:
 	for (k = i; k < h->ns; k++)
 		if (t[k] == 's' && lex_word_at(t, h->ns, k, "static")) {
@@ -1233,7 +1210,7 @@ qualifier:
 			h->qe = qe;
 		}
 	}
-	return H_FUNC;
+	return CS_H_FUNC;
 }
 
 static const char *const ANON = "(anonymous)";
@@ -1269,7 +1246,7 @@ static char *ns_join(const char *ns, const char *t, size_t a, size_t b)
 	return o.data ? o.data : xstrdup("");
 }
 
-static void add_def(struct cs_model *m, struct unit *u, const struct header *h,
+static void add_def(struct cs_model *m, struct cs_unit *u, const struct cs_header *h,
                     size_t brace, size_t close, const char *ns,
                     const char *owner)
 {
@@ -1334,50 +1311,9 @@ static void add_def(struct cs_model *m, struct unit *u, const struct header *h,
 		imap_add(&p->owners, d->owner, strlen(d->owner), (long)idx);
 }
 
-static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
-                        size_t to, const char *ns, const char *owner);
-
-/* Expand the call of mc at u->t[a] ('(' at open, ')' at close) and parse
- * the expansion as code written there; the expansion is kept (the defs it
- * holds point into it). */
-static void expand_scope_call(struct cs_model *m, struct unit *u,
-                              const struct cs_macro *mc, size_t a, size_t open,
-                              size_t close, const char *ns, const char *owner)
+void cs_parse_scope(struct cs_unit *u, size_t from, size_t to,
+                    const void *scope)
 {
-	struct cs_priv *p = P(m);
-	struct unit c;
-	char **args, *x;
-	size_t na;
-	int k;
-
-	if (u->depth >= MAX_MDEPTH)
-		return;
-	for (k = 0; k < u->depth; k++)
-		if (strcmp(u->stack[k], mc->m.name) == 0)
-			return;
-	args = lex_split_args(u->t, open, close, &na);
-	x = lex_expand(&mc->m, args, na);
-	lex_strv_free(args, na);
-	GROW(p->exps, p->nexps, p->cap_exps);
-	p->exps[p->nexps++] = x;
-	memset(&c, 0, sizeof c);
-	c.t = x;
-	c.n = strlen(x);
-	c.file = u->file;
-	c.inv = unit_off(u, a);
-	c.depth = u->depth + 1;
-	memcpy(c.stack, u->stack, sizeof c.stack);
-	c.stack[u->depth] = mc->m.name;
-	c.outer = u->outer ? u->outer : mc->m.name;
-	pairs_build(&c.bp, c.t, c.n);
-	parse_scope(m, &c, 0, c.n, ns, owner);
-	pairs_free(&c.bp);
-}
-
-static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
-                        size_t to, const char *ns, const char *owner)
-{
-	struct cs_priv *p = P(m);
 	const char *t = u->t;
 	size_t i = from, hs = from;
 	struct group last = {NOSZ, NOSZ, 0};
@@ -1400,44 +1336,17 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 			continue;
 		}
 		if (k & LEX_ID0) {
-			size_t e = lex_ident_end(t, to, i), q;
-			int rk;
-			const struct cs_macro *mc;
+			size_t e = lex_ident_end(t, to, i), q, r;
 			if (i > from && lex_idc(t[i - 1])) {
 				i = e;
 				continue;
 			}
 			q = lex_skip_ws(t, to, e);
-			if (q < to && t[q] == '(') {
-				rk = reg_macro(t + i, e - i);
-				if (rk != R_NONE) {
-					size_t close = unit_close(u, q, to);
-					if (close < to) {
-						char **args;
-						size_t na;
-						args = lex_split_args(t, q, close, &na);
-						record_macro_event(m, u, rk, t + i, e - i, args, na, i);
-						lex_strv_free(args, na);
-						i = close + 1;
-						hs = i;
-						continue;
-					}
-				} else if (skip_blanks(t, i, hs) == i &&
-				           (mc = find_macro(p, u->file, t + i, e - i))) {
-					size_t close = unit_close(u, q, to), nx;
-					nx = close < to ? lex_skip_ws(t, to, close + 1) : to;
-					/* MACRO(x)(params) { or MACRO(x) {: a header the
-					 * macro begins, read as written */
-					if (close < to &&
-					    (nx >= to || (t[nx] != '(' && t[nx] != '{'))) {
-						expand_scope_call(m, u, mc, i, q, close, ns, owner);
-						i = lex_skip_ws(t, to, close + 1);
-						if (i < to && t[i] == ';')
-							i++;
-						hs = i;
-						continue;
-					}
-				}
+			if (q < to && t[q] == '(' &&
+			    (r = u->ops->call(u, i, e, q, to, skip_blanks(t, i, hs) == i,
+			                      scope)) != 0) {
+				i = hs = r;
+				continue;
 			}
 			i = e;
 			continue;
@@ -1462,29 +1371,138 @@ static void parse_scope(struct cs_model *m, struct unit *u, size_t from,
 		}
 		/* c == '{' */
 		{
-			struct header h;
+			struct cs_header h;
 			size_t close = unit_close(u, i, to);
 			int kind = classify(t, hs, i, &last, &h);
 			size_t end = close < to ? close : to;
-			if (kind == H_SCOPE_NS) {
-				char *nns = ns_join(ns, t, h.ns, h.ne);
-				const char *in = intern_ns(p, nns);
-				free(nns);
-				parse_scope(m, u, i + 1, end, in, NULL);
-			} else if (kind == H_SCOPE_EXTERN) {
-				parse_scope(m, u, i + 1, end, ns, owner);
-			} else if (kind == H_SCOPE_STRUCT) {
-				char *sn = xstrndup(t + h.ns, h.ne - h.ns);
-				parse_scope(m, u, i + 1, end, ns, sn);
-				free(sn);
-			} else if (kind == H_FUNC) {
-				add_def(m, u, &h, i, end, ns, owner);
+			if (kind != CS_H_SKIP) {
+				const void *in = u->ops->brace(u, kind, &h, hs, i, end, scope);
+				if (kind != CS_H_FUNC)
+					cs_parse_scope(u, i + 1, end, in);
 			}
 			i = close < to ? close + 1 : to;
 			hs = i;
 		}
 	}
 }
+
+/* ---- the model's side of the parse: what the parser meets ---- */
+
+/* The scope a definition is in: its namespace (interned) and the struct
+ * holding it (NULL at namespace level), both in the model's pool. */
+struct mscope {
+	const char *ns;
+	const char *owner;
+};
+
+static const struct cs_parse_ops model_ops;
+
+/* Expand the call of mc at u->t[a] ('(' at open, ')' at close) and parse
+ * the expansion as code written there; the expansion is kept (the defs it
+ * holds point into it). */
+static void expand_scope_call(struct cs_model *m, struct cs_unit *u,
+                              const struct cs_macro *mc, size_t a, size_t open,
+                              size_t close, const struct mscope *sc)
+{
+	struct cs_priv *p = P(m);
+	struct cs_unit c;
+	char **args, *x;
+	size_t na;
+	int k;
+
+	if (u->depth >= MAX_MDEPTH)
+		return;
+	for (k = 0; k < u->depth; k++)
+		if (strcmp(u->stack[k], mc->m.name) == 0)
+			return;
+	args = lex_split_args(u->t, open, close, &na);
+	x = lex_expand(&mc->m, args, na);
+	lex_strv_free(args, na);
+	GROW(p->exps, p->nexps, p->cap_exps);
+	p->exps[p->nexps++] = x;
+	memset(&c, 0, sizeof c);
+	c.t = x;
+	c.n = strlen(x);
+	c.file = u->file;
+	c.inv = unit_off(u, a);
+	c.depth = u->depth + 1;
+	memcpy(c.stack, u->stack, sizeof c.stack);
+	c.stack[u->depth] = mc->m.name;
+	c.outer = u->outer ? u->outer : mc->m.name;
+	c.ops = &model_ops;
+	c.ctx = m;
+	cs_pairs_build(&c.bp, c.t, c.n);
+	cs_parse_scope(&c, 0, c.n, sc);
+	cs_pairs_free(&c.bp);
+}
+
+/* A call at scope level: a stub registration or declaration macro
+ * (recorded), or at the start of a header a file-local macro (expanded,
+ * unless it begins a header itself: MACRO(x)(params) { or MACRO(x) {,
+ * which are read as written). */
+static size_t model_call(struct cs_unit *u, size_t i, size_t e, size_t q,
+                         size_t to, int at_head, const void *scope)
+{
+	struct cs_model *m = u->ctx;
+	struct cs_priv *p = P(m);
+	const char *t = u->t;
+	const struct cs_macro *mc;
+	int rk = reg_macro(t + i, e - i);
+	if (rk != R_NONE) {
+		size_t close = unit_close(u, q, to);
+		if (close < to) {
+			char **args;
+			size_t na;
+			args = lex_split_args(t, q, close, &na);
+			record_macro_event(m, u, rk, t + i, e - i, args, na, i);
+			lex_strv_free(args, na);
+			return close + 1;
+		}
+	} else if (at_head && (mc = find_macro(p, u->file, t + i, e - i))) {
+		size_t close = unit_close(u, q, to), nx;
+		nx = close < to ? lex_skip_ws(t, to, close + 1) : to;
+		if (close < to && (nx >= to || (t[nx] != '(' && t[nx] != '{'))) {
+			expand_scope_call(m, u, mc, i, q, close, scope);
+			i = lex_skip_ws(t, to, close + 1);
+			if (i < to && t[i] == ';')
+				i++;
+			return i;
+		}
+	}
+	return 0;
+}
+
+/* A '{' the parser classified: a namespace, extern "C" or struct scope
+ * (the scope inside), or a function definition (added). */
+static const void *model_brace(struct cs_unit *u, int kind,
+                               const struct cs_header *h, size_t hs,
+                               size_t brace, size_t close, const void *scope)
+{
+	struct cs_model *m = u->ctx;
+	struct cs_priv *p = P(m);
+	const struct mscope *sc = scope;
+	struct mscope *in;
+	(void)hs;
+	if (kind == CS_H_FUNC) {
+		add_def(m, u, h, brace, close, sc->ns, sc->owner);
+		return NULL;
+	}
+	if (kind == CS_H_SCOPE_EXTERN)
+		return sc;
+	in = pool_alloc(&p->pool, sizeof *in);
+	if (kind == CS_H_SCOPE_NS) {
+		char *nns = ns_join(sc->ns, u->t, h->ns, h->ne);
+		in->ns = intern_ns(p, nns);
+		in->owner = NULL;
+		free(nns);
+	} else {
+		in->ns = sc->ns;
+		in->owner = pool_strndup(&p->pool, u->t + h->ns, h->ne - h->ns);
+	}
+	return in;
+}
+
+static const struct cs_parse_ops model_ops = {model_call, model_brace};
 
 /* ---------------- loading ---------------- */
 
@@ -1494,7 +1512,7 @@ static int load_file(struct cs_model *m, const char *rel)
 	char *path = path_join(m->root, rel), *data;
 	size_t len;
 	struct cs_file *f;
-	struct unit u;
+	struct cs_unit u;
 	struct mask_braces br;
 	size_t idx;
 
@@ -1521,13 +1539,20 @@ static int load_file(struct cs_model *m, const char *rel)
 	u.n = len;
 	u.file = idx;
 	u.inv = NOSZ;
+	u.ops = &model_ops;
+	u.ctx = m;
 	if (br.edge)
-		pairs_build(&u.bp, u.t, u.n);
+		cs_pairs_build(&u.bp, u.t, u.n);
 	else
-		pairs_from(&u.bp, u.t, &br);
+		cs_pairs_from(&u.bp, u.t, &br);
 	mask_braces_free(&br);
-	parse_scope(m, &u, 0, len, intern_ns(p, ""), NULL);
-	pairs_free(&u.bp);
+	{
+		struct mscope top;
+		top.ns = intern_ns(p, "");
+		top.owner = NULL;
+		cs_parse_scope(&u, 0, len, &top);
+	}
+	cs_pairs_free(&u.bp);
 	return 0;
 }
 

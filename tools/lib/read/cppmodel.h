@@ -34,8 +34,10 @@
  *     function header written once per platform, `if constexpr (x) {`
  *     against `if (x) {`): then only the first branch is read, so that the
  *     braces of the file still pair up;
- *   - the namespace-level structure is parsed: `namespace` blocks (also
- *     `namespace a::b`, `inline namespace`, anonymous ones), `extern "C"`,
+ *   - the namespace-level structure is parsed (cs_parse_scope below, the
+ *     parser hostscan uses too): `namespace` blocks (also
+ *     `namespace a::b`, `inline namespace`, anonymous ones, also after a
+ *     stray token), `extern "C"` (likewise),
  *     struct/class/union bodies (their member functions are kept with the
  *     struct's name as owner), and function definitions: `RET name(...)
  *     [const|noexcept|override...] {`, `Owner::name(...) {`, `operator()`,
@@ -71,6 +73,8 @@
 #include <stdint.h>
 
 #define CS_NATIVE_REL "aten/src/ATen/native"
+
+#define NOSZ ((size_t)-1)
 
 struct cs_model {
 	char *root;          /* as given (owned) */
@@ -121,12 +125,111 @@ struct cs_loc {
 	unsigned long line;  /* 1-based */
 };
 
+/* ---- the structure parser (the C++ model's, hostscan's too) ----
+ *
+ * One forward pass over a text at namespace level: literals and blank
+ * runs are passed over, parenthesized groups skipped whole, and each '{'
+ * is classified by the header before it (the text since the last ';',
+ * '}', scope opening or call the caller consumed): a namespace
+ * (`namespace a::b {`, `inline namespace`, anonymous, also after a stray
+ * token), `extern "C" {`, a struct/class/union body, or a function
+ * definition (the rules at the top of this file: `RET name(...)
+ * [const|noexcept(..)|override|-> T ...] {`, `Owner::name(...)`,
+ * `operator()`, templates, `MACRO(name[, overload])(...)`, explicit
+ * specializations); any other brace (an initializer, a lambda, an enum)
+ * is skipped whole.  The scopes are read the same way inside; a
+ * function's body is not read.  The caller's hooks (struct cs_parse_ops)
+ * say what each thing means to it. */
+
+/* Macros expand at most this deep (a macro never inside itself). */
+#define CS_MACRO_DEPTH 8
+
+/* The braces of a text paired in one forward pass: every '{' outside
+ * literals, in order, with the index of the '}' that closes it (NOSZ:
+ * none does).  Literals are skipped as lex_match_close skips them, so
+ * the pair of a brace equals lex_match_close(t, to, i, '{', '}') for
+ * each brace the parser meets.  Each byte is read once, instead of once
+ * for every scope around it. */
+struct cs_pairs {
+	size_t *open, *close;       /* parallel; open ascending */
+	size_t n, cap;
+	size_t hint;                /* the entry after the last one asked for */
+};
+
+/* cs_pairs_build: the pairs of t[0, n) (t[n] must be readable and NUL:
+ * it ends the scan).  cs_pairs_from: the same table from the braces a
+ * masking pass listed (scan.h mask_code_in_place) that are still braces
+ * in t (directives blanked since); exact when br->edge is 0.
+ * cs_pairs_free: release them.  Owned by bp. */
+void cs_pairs_build(struct cs_pairs *bp, const char *t, size_t n);
+struct mask_braces;
+void cs_pairs_from(struct cs_pairs *bp, const char *t,
+                   const struct mask_braces *br);
+void cs_pairs_free(struct cs_pairs *bp);
+
+/* What the header before a '{' is (cs_parse_ops.brace). */
+enum { CS_H_SKIP = 0, CS_H_SCOPE_NS, CS_H_SCOPE_EXTERN, CS_H_SCOPE_STRUCT,
+       CS_H_FUNC };
+
+/* A classified header: byte ranges [s, e) of the unit's text (empty
+ * when s == e). */
+struct cs_header {
+	size_t ns, ne;      /* name (function, namespace or struct) */
+	size_t qs, qe;      /* qualifier written before the function's name */
+	size_t ms, me;      /* MACRO in MACRO(name)(params) */
+	size_t os, oe;      /* overload in TORCH_META_FUNC2(name, overload) */
+	int op_call;        /* the name is operator() */
+	int is_static;      /* `static` before the name */
+	size_t ps, pe;      /* the parameter list's parentheses */
+};
+
+struct cs_unit;
+
+/* The caller's side of a parse.
+ *   call:  an identifier t[i, e) followed by '(' at q (below to);
+ *          at_head: only blanks stand between the header's start and i.
+ *          Returns the index the parse goes on at (the call consumed,
+ *          and a new header starts there), or 0 to read on.
+ *   brace: a '{' at brace, closed at close (to when unbalanced), whose
+ *          header t[hs, brace) is KIND (never CS_H_SKIP) with the parts
+ *          in *h.  For a scope, returns the scope value its inside is
+ *          parsed with (the parser's `scope` argument, opaque to it);
+ *          for CS_H_FUNC the value is not used (a body is not read). */
+struct cs_parse_ops {
+	size_t (*call)(struct cs_unit *u, size_t i, size_t e, size_t q,
+	               size_t to, int at_head, const void *scope);
+	const void *(*brace)(struct cs_unit *u, int kind,
+	                     const struct cs_header *h, size_t hs, size_t brace,
+	                     size_t close, const void *scope);
+};
+
+/* A text being parsed: a masked file with its preprocessor lines blanked,
+ * or a macro's expansion (t[n] readable and NUL). */
+struct cs_unit {
+	const char *t;
+	size_t n;
+	size_t file;                /* the caller's file index */
+	size_t inv;                 /* NOSZ: offsets are the file's; else the
+	                               file offset of the macro call written
+	                               there that produced t */
+	int depth;                  /* macros being expanded */
+	const char *stack[CS_MACRO_DEPTH + 1];
+	const char *outer;          /* outermost macro written in the file,
+	                               NULL in the file's own text */
+	struct cs_pairs bp;         /* the braces of t (the caller builds) */
+	const struct cs_parse_ops *ops;
+	void *ctx;                  /* the caller's */
+};
+
+/* cs_parse_scope: parse u->t[from, to) at the level of SCOPE (passed to
+ * the hooks), calling u->ops as things are met. */
+void cs_parse_scope(struct cs_unit *u, size_t from, size_t to,
+                    const void *scope);
+
 /* ---- for the readers built on the model (stubs, dtypes, outrule) ----
  *
  * The model's tables, the token walker and the text helpers those
  * readers share.  Not for the tools: they ask the readers. */
-
-#define NOSZ ((size_t)-1)
 
 /* The model's strings and index lists live until cs_free: they are cut
  * from large blocks instead of being allocated (and freed) one by one. */

@@ -2,8 +2,9 @@
  *
  * Every file is read once, masked once (scan.h mask_code) and scanned in
  * one forward pass for structure (namespace-level definitions and macro
- * calls) plus a few PCRE2 passes over the same text for registrations and
- * kernel requests.  Function-like macros of the host files are expanded
+ * calls: the C++ model's parser, cppmodel.h cs_parse_scope, with this
+ * file's hooks) plus a few PCRE2 passes over the same text for
+ * registrations and kernel requests.  Function-like macros of the host files are expanded
  * (arguments substituted, # and ## applied) and the expansion is scanned
  * like code written at the call.
  *
@@ -16,6 +17,7 @@
  * for, so a run that never asks pays nothing for them.
  */
 #include "read/hostscan.h"
+#include "read/cppmodel.h"
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/lex.h"
@@ -30,7 +32,6 @@
 #include <sys/stat.h>
 
 #define NOSZ ((size_t)-1)
-#define MAX_DEPTH 8
 
 /* ---------------- string map ---------------- */
 
@@ -324,16 +325,14 @@ static const struct macro *find_macro(const struct priv *p, const char *s,
 /* ---------------- scanning units ---------------- */
 
 struct unit {
-	const char *t;
-	size_t n;
-	size_t file;
-	size_t inv;          /* NOSZ: offsets are the file's; else the call */
-	size_t inv_end;      /* with inv: just past the call written in the
+	struct cs_unit cu;   /* the text, its file, the call it comes from
+	                        (cu.inv), the macros being expanded (cu.depth,
+	                        cu.stack; cu.outer the outermost), for the
+	                        structure parser (cppmodel.h); first, so that
+	                        its hooks find the rest */
+	size_t inv_end;      /* with cu.inv: just past the call written in the
 	                        file (its ')' and a ';' that follows) */
 	long parent;         /* enclosing definition, -1 at namespace level */
-	int depth;
-	const char *macro;   /* outermost macro being expanded, or NULL */
-	const char *stack[MAX_DEPTH + 1]; /* macros being expanded */
 	/* definitions found in this unit: body ranges */
 	size_t *bs, *be;
 	long *di;
@@ -343,8 +342,8 @@ struct unit {
 static struct hs_where where(const struct unit *u, size_t off)
 {
 	struct hs_where w;
-	w.file = u->file;
-	w.off = u->inv == NOSZ ? off : u->inv;
+	w.file = u->cu.file;
+	w.off = u->cu.inv == NOSZ ? off : u->cu.inv;
 	return w;
 }
 
@@ -362,30 +361,30 @@ static void expand_call(struct hs_model *m, struct unit *u,
 	int k;
 	char *x;
 
-	if (u->depth >= MAX_DEPTH)
+	if (u->cu.depth >= CS_MACRO_DEPTH)
 		return;
-	for (k = 0; k < u->depth; k++)
-		if (strcmp(u->stack[k], mc->m.name) == 0)
+	for (k = 0; k < u->cu.depth; k++)
+		if (strcmp(u->cu.stack[k], mc->m.name) == 0)
 			return; /* a macro does not expand inside itself */
-	args = lex_split_args(u->t, open, close, &na);
+	args = lex_split_args(u->cu.t, open, close, &na);
 	x = lex_expand(&mc->m, args, na);
 	lex_strv_free(args, na);
 	memset(&c, 0, sizeof c);
-	c.t = x;
-	c.n = strlen(x);
-	c.file = u->file;
-	c.inv = u->inv == NOSZ ? a : u->inv;
-	if (u->inv == NOSZ) {
-		size_t e = lex_skip_ws(u->t, u->n, close + 1);
-		c.inv_end = e < u->n && u->t[e] == ';' ? e + 1 : close + 1;
+	c.cu.t = x;
+	c.cu.n = strlen(x);
+	c.cu.file = u->cu.file;
+	c.cu.inv = u->cu.inv == NOSZ ? a : u->cu.inv;
+	if (u->cu.inv == NOSZ) {
+		size_t e = lex_skip_ws(u->cu.t, u->cu.n, close + 1);
+		c.inv_end = e < u->cu.n && u->cu.t[e] == ';' ? e + 1 : close + 1;
 	} else {
 		c.inv_end = u->inv_end;
 	}
 	c.parent = parent;
-	c.depth = u->depth + 1;
-	c.macro = u->macro ? u->macro : mc->m.name;
-	memcpy(c.stack, u->stack, sizeof c.stack);
-	c.stack[u->depth] = mc->m.name;
+	c.cu.depth = u->cu.depth + 1;
+	c.cu.outer = u->cu.outer ? u->cu.outer : mc->m.name;
+	memcpy(c.cu.stack, u->cu.stack, sizeof c.cu.stack);
+	c.cu.stack[u->cu.depth] = mc->m.name;
 	scan_unit(m, &c);
 	free(c.bs);
 	free(c.be);
@@ -564,31 +563,31 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 	struct hs_def *def = &m->defs[d];
 	size_t ov[2], i;
 
-	if (!def->graph && graph_marker(u->t, bs, be, &ov[0], &ov[1])) {
+	if (!def->graph && graph_marker(u->cu.t, bs, be, &ov[0], &ov[1])) {
 		def->graph = 1;
-		def->why = marker_why(u->t, ov[0], ov[1]);
+		def->why = marker_why(u->cu.t, ov[0], ov[1]);
 	}
 	i = bs;
 	while (i < be) {
-		char c = u->t[i];
+		char c = u->cu.t[i];
 		if (!(lex_cls[(unsigned char)c] & (LEX_QUOTE | LEX_ID))) {
 			i++;
 			continue;
 		}
 		if (c == '"' || c == '\'') {
-			i = lex_skip_literal(u->t, be, i);
+			i = lex_skip_literal(u->cu.t, be, i);
 			continue;
 		}
-		if (lex_id0(c) && (i == 0 || !lex_idc(u->t[i - 1]))) {
+		if (lex_id0(c) && (i == 0 || !lex_idc(u->cu.t[i - 1]))) {
 			size_t e = i, q;
-			while (e < be && lex_idc(u->t[e]))
+			while (e < be && lex_idc(u->cu.t[e]))
 				e++;
-			q = lex_skip_ws(u->t, be, e);
-			if (q < be && u->t[q] == '(' && !lex_is_keyword(u->t + i, e - i)) {
-				const struct macro *mc = find_macro(p, u->t + i, e - i);
-				note_call(&m->defs[d].calls, &m->defs[d].ncalls, u->t, i, e);
+			q = lex_skip_ws(u->cu.t, be, e);
+			if (q < be && u->cu.t[q] == '(' && !lex_is_keyword(u->cu.t + i, e - i)) {
+				const struct macro *mc = find_macro(p, u->cu.t + i, e - i);
+				note_call(&m->defs[d].calls, &m->defs[d].ncalls, u->cu.t, i, e);
 				if (mc) {
-					size_t close = lex_match_close(u->t, be, q, '(', ')');
+					size_t close = lex_match_close(u->cu.t, be, q, '(', ')');
 					if (close < be) {
 						expand_call(m, u, mc, i, q, close, d);
 						def = &m->defs[d];
@@ -604,149 +603,8 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 	}
 }
 
-/* Does the header t[i, brace) end in `namespace [NAME[::NAME...]]` or
- * `extern "C"` (after something else, e.g. a stray token left at the top
- * of the file)?  Such a brace opens a scope, not a body to skip. */
-static int scope_tail(const char *t, size_t i, size_t brace)
-{
-	size_t e = brace, k;
-	while (e > i && lex_sp(t[e - 1]))
-		e--;
-	if (e > i && t[e - 1] == '"') { /* extern "C" / extern "C++" */
-		k = e - 1;
-		while (k > i && t[k - 1] != '"' && t[k - 1] != '\n')
-			k--;
-		if (k == i || t[k - 1] != '"')
-			return 0;
-		k--;
-		while (k > i && lex_sp(t[k - 1]))
-			k--;
-		return k >= i + 6 && lex_word_at(t, brace, k - 6, "extern");
-	}
-	/* back over NAME, ::, blanks to the word `namespace` */
-	for (k = e; k > i; k--) {
-		char c = t[k - 1];
-		if (!lex_idc(c) && c != ':' && !lex_sp(c))
-			return 0;
-		if (c == 'n' && k - 1 + 9 <= e && lex_word_at(t, brace, k - 1, "namespace"))
-			return 1;
-	}
-	return 0;
-}
-
-/* Classify the header t[hs, brace): 0 skip the braces, 1 a scope that
- * holds definitions (namespace, extern "C", struct/class/union), 2 a
- * function definition with its name in [*ns, *ne). */
-static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
-                           size_t *ne)
-{
-	size_t i = hs, e = brace, close, open, k;
-	int depth = 0, has_paren = 0;
-
-	i = lex_skip_ws(t, brace, i);
-	if (lex_word_at(t, brace, i, "namespace") || lex_word_at(t, brace, i, "extern"))
-		return 1;
-	if (scope_tail(t, i, brace))
-		return 1; /* a stray token before `namespace x {` */
-	for (k = i; k < brace; k++) {
-		char c = t[k];
-		if (c == '"' || c == '\'') {
-			k = lex_skip_literal(t, brace, k) - 1;
-			continue;
-		}
-		if (c == '(') {
-			depth++;
-			has_paren = 1;
-		} else if (c == ')') {
-			depth--;
-		} else if (c == '=' && depth == 0) {
-			return 0; /* initializer or lambda */
-		}
-	}
-	if (!has_paren) {
-		for (k = i; k < brace; k++)
-			if (lex_word_at(t, brace, k, "struct") || lex_word_at(t, brace, k, "class") ||
-			    lex_word_at(t, brace, k, "union"))
-				return 1;
-		return 0;
-	}
-	/* strip trailing qualifiers */
-	for (;;) {
-		while (e > i && lex_sp(t[e - 1]))
-			e--;
-		if (e > i && lex_idc(t[e - 1])) {
-			size_t s = e;
-			while (s > i && lex_idc(t[s - 1]))
-				s--;
-			if ((e - s == 5 && memcmp(t + s, "const", 5) == 0) ||
-			    (e - s == 8 && memcmp(t + s, "override", 8) == 0) ||
-			    (e - s == 5 && memcmp(t + s, "final", 5) == 0) ||
-			    (e - s == 8 && memcmp(t + s, "noexcept", 8) == 0) ||
-			    (e - s == 7 && memcmp(t + s, "mutable", 7) == 0)) {
-				e = s;
-				continue;
-			}
-		}
-		break;
-	}
-	if (e <= i || t[e - 1] != ')')
-		return 0;
-	close = e - 1;
-	/* the matching '(' */
-	depth = 0;
-	open = close + 1;
-	for (k = close + 1; k-- > i;) {
-		if (t[k] == ')')
-			depth++;
-		else if (t[k] == '(' && --depth == 0) {
-			open = k;
-			break;
-		}
-	}
-	if (open > close)
-		return 0;
-	k = open;
-	while (k > i && lex_sp(t[k - 1]))
-		k--;
-	if (k > i && t[k - 1] == ')') {
-		/* MACRO(name)(params): TORCH_IMPL_FUNC(x_out_mps)(...) */
-		size_t c2 = k - 1, o2 = c2, s, q;
-		depth = 0;
-		for (q = c2 + 1; q-- > i;) {
-			if (t[q] == ')')
-				depth++;
-			else if (t[q] == '(' && --depth == 0) {
-				o2 = q;
-				break;
-			}
-		}
-		if (o2 == c2)
-			return 0;
-		s = lex_skip_ws(t, c2, o2 + 1);
-		q = s;
-		while (q < c2 && lex_idc(t[q]))
-			q++;
-		if (q == s || lex_skip_ws(t, c2, q) != c2)
-			return 0;
-		*ns = s;
-		*ne = q;
-		return 2;
-	}
-	if (k > i && lex_idc(t[k - 1])) {
-		size_t s = k;
-		while (s > i && lex_idc(t[s - 1]))
-			s--;
-		if (lex_is_keyword(t + s, k - s) || !lex_id0(t[s]))
-			return 0;
-		*ns = s;
-		*ne = k;
-		return 2;
-	}
-	return 0;
-}
-
 /* ns, ne: the name; hs, close: the header's start and the body's '}'
- * (close == u->n when unbalanced) */
+ * (close == u->cu.n when unbalanced) */
 static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne,
                     size_t hs, size_t close)
 {
@@ -757,100 +615,94 @@ static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne,
 	i = (long)m->ndefs++;
 	d = &m->defs[i];
 	memset(d, 0, sizeof *d);
-	d->name = xstrndup(u->t + ns, ne - ns);
+	d->name = xstrndup(u->cu.t + ns, ne - ns);
 	d->at = where(u, ns);
-	if (u->inv == NOSZ) {
-		d->ext_start = lex_skip_ws(u->t, ns, hs);
-		d->ext_end = close < u->n ? close + 1 : u->n;
+	if (u->cu.inv == NOSZ) {
+		d->ext_start = lex_skip_ws(u->cu.t, ns, hs);
+		d->ext_end = close < u->cu.n ? close + 1 : u->cu.n;
 	} else {
-		d->ext_start = u->inv;
+		d->ext_start = u->cu.inv;
 		d->ext_end = u->inv_end;
 	}
 	{
 		/* TORCH_IMPL_FUNC(name): the word before the '(' before name */
 		size_t k = ns, e;
-		while (k > 0 && lex_sp(u->t[k - 1]))
+		while (k > 0 && lex_sp(u->cu.t[k - 1]))
 			k--;
-		if (k > 0 && u->t[k - 1] == '(') {
+		if (k > 0 && u->cu.t[k - 1] == '(') {
 			k--;
-			while (k > 0 && lex_sp(u->t[k - 1]))
+			while (k > 0 && lex_sp(u->cu.t[k - 1]))
 				k--;
 			e = k;
-			while (k > 0 && lex_idc(u->t[k - 1]))
+			while (k > 0 && lex_idc(u->cu.t[k - 1]))
 				k--;
-			d->impl = e - k == 15 && memcmp(u->t + k, "TORCH_IMPL_FUNC", 15) == 0;
+			d->impl = e - k == 15 && memcmp(u->cu.t + k, "TORCH_IMPL_FUNC", 15) == 0;
 		}
 	}
-	d->macro = u->macro ? xstrdup(u->macro) : NULL;
+	d->macro = u->cu.outer ? xstrdup(u->cu.outer) : NULL;
 	list_add(list_for(p, &p->defname, d->name), i);
 	return i;
 }
 
+/* The structure parser's hooks (cppmodel.h cs_parse_scope): a host
+ * macro called at the start of a header is expanded and its expansion
+ * scanned as a child unit; a function definition is added and its body
+ * analyzed; scopes need nothing. */
+static size_t host_call(struct cs_unit *cu, size_t i, size_t e, size_t q,
+                        size_t to, int at_head, const void *scope)
+{
+	struct unit *u = (struct unit *)cu;
+	struct hs_model *m = cu->ctx;
+	const char *t = cu->t;
+	size_t n = cu->n;
+	const struct macro *mc;
+	(void)to;
+	(void)scope;
+	if (at_head && (mc = find_macro(m->priv, t + i, e - i))) {
+		size_t close = lex_match_close(t, n, q, '(', ')');
+		if (close < n) {
+			expand_call(m, u, mc, i, q, close, -1);
+			i = lex_skip_ws(t, n, close + 1);
+			if (i < n && t[i] == ';')
+				i++;
+			return i;
+		}
+	}
+	return 0;
+}
+
+static const void *host_brace(struct cs_unit *cu, int kind,
+                              const struct cs_header *h, size_t hs,
+                              size_t brace, size_t close, const void *scope)
+{
+	struct unit *u = (struct unit *)cu;
+	struct hs_model *m = cu->ctx;
+	long d;
+	(void)scope;
+	if (kind != CS_H_FUNC)
+		return NULL;
+	d = add_def(m, u, h->ns, h->ne, hs, close);
+	GROW(u->bs, u->nd, u->capd);
+	u->be = xrealloc(u->be, u->capd * sizeof *u->be);
+	u->di = xrealloc(u->di, u->capd * sizeof *u->di);
+	u->bs[u->nd] = brace;
+	u->be[u->nd] = close;
+	u->di[u->nd] = d;
+	u->nd++;
+	analyze_body(m, u, brace + 1, close < cu->n ? close : cu->n, d);
+	return NULL;
+}
+
+static const struct cs_parse_ops host_ops = {host_call, host_brace};
+
 /* Namespace-level structure of a unit: definitions and macro calls. */
 static void parse_scope(struct hs_model *m, struct unit *u)
 {
-	struct priv *p = m->priv;
-	const char *t = u->t;
-	size_t n = u->n, i = 0, hs = 0;
-
-	while (i < n) {
-		char c = t[i];
-		if (!(lex_cls[(unsigned char)c] & (LEX_QUOTE | LEX_ID | LEX_BRACE | LEX_SEMI))) {
-			i++;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			i = lex_skip_literal(t, n, i);
-			continue;
-		}
-		if (lex_id0(c) && (i == 0 || !lex_idc(t[i - 1]))) {
-			size_t e = i, q;
-			const struct macro *mc;
-			while (e < n && lex_idc(t[e]))
-				e++;
-			q = lex_skip_ws(t, n, e);
-			if (q < n && t[q] == '(' && lex_skip_ws(t, i, hs) == i &&
-			    (mc = find_macro(p, t + i, e - i))) {
-				size_t close = lex_match_close(t, n, q, '(', ')');
-				if (close < n) {
-					expand_call(m, u, mc, i, q, close, -1);
-					i = lex_skip_ws(t, n, close + 1);
-					if (i < n && t[i] == ';')
-						i++;
-					hs = i;
-					continue;
-				}
-			}
-			i = e;
-			continue;
-		}
-		if (c == ';' || c == '}') {
-			hs = i + 1;
-		} else if (c == '{') {
-			size_t ns = 0, ne = 0, close;
-			int kind = classify_header(t, hs, i, &ns, &ne);
-			if (kind == 1) {
-				hs = i + 1;
-			} else {
-				close = lex_match_close(t, n, i, '{', '}');
-				if (kind == 2) {
-					long d = add_def(m, u, ns, ne, hs, close);
-					GROW(u->bs, u->nd, u->capd);
-					u->be = xrealloc(u->be, u->capd * sizeof *u->be);
-					u->di = xrealloc(u->di, u->capd * sizeof *u->di);
-					u->bs[u->nd] = i;
-					u->be[u->nd] = close;
-					u->di[u->nd] = d;
-					u->nd++;
-					analyze_body(m, u, i + 1, close < n ? close : n, d);
-				}
-				i = close < n ? close + 1 : n;
-				hs = i;
-				continue;
-			}
-		}
-		i++;
-	}
+	u->cu.ops = &host_ops;
+	u->cu.ctx = m;
+	cs_pairs_build(&u->cu.bp, u->cu.t, u->cu.n);
+	cs_parse_scope(&u->cu, 0, u->cu.n, NULL);
+	cs_pairs_free(&u->cu.bp);
 }
 
 static long containing_def(const struct unit *u, size_t off)
@@ -876,25 +728,25 @@ static void scan_events(struct hs_model *m, struct unit *u)
 	struct priv *p = m->priv;
 	size_t ov[6], at = 0;
 
-	while (re_match(&p->re_reg, u->t, u->n, at, ov, 3)) {
+	while (re_match(&p->re_reg, u->cu.t, u->cu.n, at, ov, 3)) {
 		struct hs_reg *r;
 		GROW(m->regs, m->nregs, CAP(m).regs);
 		r = &m->regs[m->nregs++];
-		r->stub = xstrndup(u->t + ov[2], ov[3] - ov[2]);
-		r->fn = unqualify(u->t, ov[4], ov[5]);
-		r->macro = u->macro ? xstrdup(u->macro) : NULL;
+		r->stub = xstrndup(u->cu.t + ov[2], ov[3] - ov[2]);
+		r->fn = unqualify(u->cu.t, ov[4], ov[5]);
+		r->macro = u->cu.outer ? xstrdup(u->cu.outer) : NULL;
 		r->at = where(u, ov[0]);
 		r->def = -1;
 		at = ov[1];
 	}
 	at = 0;
-	while (re_match(&p->re_req, u->t, u->n, at, ov, 3)) {
+	while (re_match(&p->re_req, u->cu.t, u->cu.n, at, ov, 3)) {
 		struct hs_req *r;
 		GROW(m->reqs, m->nreqs, CAP(m).reqs);
 		r = &m->reqs[m->nreqs++];
-		r->binary = u->t[ov[2]] == 'b';
-		r->kernel = xstrndup(u->t + ov[4], ov[5] - ov[4]);
-		r->macro = u->macro ? xstrdup(u->macro) : NULL;
+		r->binary = u->cu.t[ov[2]] == 'b';
+		r->kernel = xstrndup(u->cu.t + ov[4], ov[5] - ov[4]);
+		r->macro = u->cu.outer ? xstrdup(u->cu.outer) : NULL;
 		r->at = where(u, ov[0]);
 		r->in_def = containing_def(u, ov[0]);
 		hs_map_put(&p->reqnames, r->kernel, 1);
@@ -907,7 +759,7 @@ static void scan_unit(struct hs_model *m, struct unit *u)
 	if (u->parent < 0)
 		parse_scope(m, u);
 	else
-		analyze_body(m, u, 0, u->n, u->parent);
+		analyze_body(m, u, 0, u->cu.n, u->parent);
 	scan_events(m, u);
 }
 
@@ -1618,10 +1470,10 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 	for (i = 0; i < nhost; i++) {
 		struct unit u;
 		memset(&u, 0, sizeof u);
-		u.t = code[i];
-		u.n = m->files[first_host + i].len;
-		u.file = first_host + i;
-		u.inv = NOSZ;
+		u.cu.t = code[i];
+		u.cu.n = m->files[first_host + i].len;
+		u.cu.file = first_host + i;
+		u.cu.inv = NOSZ;
 		u.parent = -1;
 		scan_unit(m, &u);
 		free(u.bs);
