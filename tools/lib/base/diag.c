@@ -159,16 +159,21 @@ void buf_add(struct buf *b, const void *p, size_t n)
 
 void buf_puts(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
 
+/* buf_printf's body: the formatted text appended */
+static void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	size_t n;
+	char *p = xvasprintf(fmt, ap, &n);
+	buf_add(b, p, n);
+	free(p);
+}
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	size_t n;
-	char *p;
 	va_start(ap, fmt);
-	p = xvasprintf(fmt, ap, &n);
+	buf_vprintf(b, fmt, ap);
 	va_end(ap);
-	buf_add(b, p, n);
-	free(p);
 }
 
 void buf_free(struct buf *b)

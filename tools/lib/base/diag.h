@@ -80,6 +80,16 @@ char *xasprintf(const char *fmt, ...)
 		}                                                                      \
 	} while (0)
 
+/* GROW2: GROW for two parallel arrays A and B sharing N and CAP. */
+#define GROW2(a, b, n, cap)                                                    \
+	do {                                                                       \
+		if ((n) == (cap)) {                                                    \
+			(cap) = (cap) ? (cap) * 2 : 16;                                    \
+			(a) = xrealloc((a), (cap) * sizeof *(a));                          \
+			(b) = xrealloc((b), (cap) * sizeof *(b));                          \
+		}                                                                      \
+	} while (0)
+
 /* Growable byte buffer.  data is always NUL-terminated (len excludes it);
  * owned by the struct: buf_free() releases it. */
 struct buf {

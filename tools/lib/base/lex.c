@@ -55,6 +55,20 @@ size_t lex_ident_end(const char *t, size_t n, size_t i)
 	return i;
 }
 
+size_t lex_angle_open(const char *t, size_t lo, size_t e)
+{
+	long depth = 0;
+	size_t x = e;
+	while (x > lo) {
+		x--;
+		if (t[x] == '>')
+			depth++;
+		else if (t[x] == '<' && --depth == 0)
+			return x;
+	}
+	return lo;
+}
+
 int lex_span_is(const char *s, size_t n, const char *w)
 {
 	size_t k = strlen(w);

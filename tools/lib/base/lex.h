@@ -32,12 +32,36 @@ static inline int lex_id0(char c) { return lex_cls[(unsigned char)c] & LEX_ID0; 
 static inline int lex_idc(char c) { return lex_cls[(unsigned char)c] & LEX_ID; }
 static inline int lex_sp(char c) { return lex_cls[(unsigned char)c] & LEX_SP; }
 
+/* lex_next_stop: the first index from i on whose byte STOP (a table of
+ * 256 flags) marks; four bytes a step.  A marked byte must stand at or
+ * after i in readable memory (a text's closing NUL, when STOP marks it),
+ * which ends the scan without a bound check per byte. */
+static inline size_t lex_next_stop(const char *t, size_t i,
+                                   const unsigned char *stop)
+{
+	for (;; i += 4) {
+		if (stop[(unsigned char)t[i]])
+			return i;
+		if (stop[(unsigned char)t[i + 1]])
+			return i + 1;
+		if (stop[(unsigned char)t[i + 2]])
+			return i + 2;
+		if (stop[(unsigned char)t[i + 3]])
+			return i + 3;
+	}
+}
+
 /* lex_skip_ws: the first index from i on (below n) that is not a blank.
  * lex_back_ws: the index down from i (not below lo) before which no
  * blank stands.  lex_ident_end: the end of the identifier bytes from i. */
 size_t lex_skip_ws(const char *t, size_t n, size_t i);
 size_t lex_back_ws(const char *t, size_t lo, size_t i);
 size_t lex_ident_end(const char *t, size_t n, size_t i);
+
+/* lex_angle_open: t[e - 1] is '>': the index of the '<' that opens it
+ * (nested angle brackets counted, nothing else), searching back to lo;
+ * lo when none does. */
+size_t lex_angle_open(const char *t, size_t lo, size_t e);
 
 /* lex_span_is / lex_starts_with / lex_ends_with: s[0, n) is, starts
  * with, ends with the string w. */

@@ -6,6 +6,7 @@
  */
 #include "base/scan.h"
 #include "base/diag.h"
+#include "base/lex.h"
 #include "base/walk.h"
 
 #include <errno.h>
@@ -540,23 +541,7 @@ static void mask_c(const char *s, size_t len, char *out, struct mask_braces *br)
 		/* past the line's first token only these bytes matter; out
 		 * equals s from i on and ends with a NUL, which stops the loop */
 		if (!bol) {
-			for (;;) {
-				if (stop[(unsigned char)out[i]])
-					break;
-				if (stop[(unsigned char)out[i + 1]]) {
-					i += 1;
-					break;
-				}
-				if (stop[(unsigned char)out[i + 2]]) {
-					i += 2;
-					break;
-				}
-				if (stop[(unsigned char)out[i + 3]]) {
-					i += 3;
-					break;
-				}
-				i += 4;
-			}
+			i = lex_next_stop(out, i, stop);
 			if (i >= len)
 				break;
 			if (s[i] == '\0') {

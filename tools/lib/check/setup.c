@@ -837,32 +837,13 @@ static int same_path(const char *a, const char *b)
 	return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
 }
 
-/* malloc'd printf */
-static char *vformat(const char *fmt, va_list ap)
-{
-	va_list aq;
-	int n;
-	char *s;
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		n = 0;
-	s = xmalloc((size_t)n + 1);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
 static void set_state(json_t *o, const char *state, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	s = vformat(fmt, ap);
-	va_end(ap);
 	set_str(o, "state", state);
-	set_str(o, "why", s);
-	free(s);
+	va_start(ap, fmt);
+	json_object_set_new(o, "why", json_vsprintf(fmt, ap));
+	va_end(ap);
 }
 
 static int loadable(const json_t *o)
@@ -1371,14 +1352,11 @@ static json_t *scan_tree(const char *root)
 static void warn(json_t *w, const char *id, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	json_t *o = json_object();
-	va_start(ap, fmt);
-	s = vformat(fmt, ap);
-	va_end(ap);
 	set_str(o, "id", id);
-	set_str(o, "text", s);
-	free(s);
+	va_start(ap, fmt);
+	json_object_set_new(o, "text", json_vsprintf(fmt, ap));
+	va_end(ap);
 	json_array_append_new(w, o);
 }
 
@@ -1702,6 +1680,16 @@ static void cmp_field(struct dlist *l, const char *section, const char *subject,
 	free(t);
 }
 
+/* cmp_field with the subject "NAME WHAT" */
+static void cmp_named(struct dlist *l, const char *section, const char *name,
+                      const char *what, const json_t *a, const json_t *b,
+                      const char *k)
+{
+	char *s = xasprintf("%s %s", name, what);
+	cmp_field(l, section, s, a, b, k);
+	free(s);
+}
+
 /* the names of the tools (and SKILL.md) whose checksums differ */
 static char *which_differ(const json_t *a, const json_t *b)
 {
@@ -1851,10 +1839,9 @@ static void cmp_installs(struct dlist *l, const json_t *wa, const json_t *wb)
 				cmp_field(l, "install", f, o, m, keys[k]);
 				free(f);
 			}
-			f = xasprintf("%s plugin enabled", sub);
-			cmp_field(l, "install", f, json_object_get(o, "plugin"),
-			          json_object_get(m, "plugin"), "enabled");
-			free(f);
+			cmp_named(l, "install", sub, "plugin enabled",
+			          json_object_get(o, "plugin"), json_object_get(m, "plugin"),
+			          "enabled");
 		}
 		free(sub);
 	}
@@ -1924,12 +1911,9 @@ static void cmp_permissions(struct dlist *l, const json_t *wa, const json_t *wb)
 			static const char *const lists[] = {"allow", "ask", "deny"};
 			const char *ma = get_str(a, "default_mode"), *mb = get_str(b, "default_mode");
 			int j;
-			char *f = xasprintf("%s present", sub);
-			cmp_field(l, "permissions", f, a, b, "present");
-			free(f);
-			f = xasprintf("%s parse error", sub);
-			cmp_field(l, "permissions", f, a, b, "error");
-			free(f);
+			char *f;
+			cmp_named(l, "permissions", sub, "present", a, b, "present");
+			cmp_named(l, "permissions", sub, "parse error", a, b, "error");
 			if ((ma || mb) && !(ma && mb && !strcmp(ma, mb))) {
 				int ra = mode_rank(ma), rb = mode_rank(mb);
 				f = xasprintf("%s defaultMode", sub);
@@ -2012,12 +1996,8 @@ static void cmp_tree(struct dlist *l, const json_t *wa, const json_t *wb)
 		cmp_field(l, "tree", keys[k], a, b, keys[k]);
 	json_object_foreach(json_object_get(b, "macros"), name, x) {
 		const json_t *y = json_object_get(json_object_get(a, "macros"), name);
-		char *s = xasprintf("%s #defined in", name);
-		cmp_field(l, "tree", s, y, x, "defined");
-		free(s);
-		s = xasprintf("%s used in", name);
-		cmp_field(l, "tree", s, y, x, "used");
-		free(s);
+		cmp_named(l, "tree", name, "#defined in", y, x, "defined");
+		cmp_named(l, "tree", name, "used in", y, x, "used");
 	}
 	cmp_field(l, "tree", "exec_unary_kernel in", json_object_get(a, "exec"),
 	          json_object_get(b, "exec"), "exec_unary_kernel");
@@ -2025,9 +2005,7 @@ static void cmp_tree(struct dlist *l, const json_t *wa, const json_t *wb)
 	          json_object_get(b, "exec"), "exec_binary_kernel");
 	json_object_foreach(json_object_get(b, "tools"), name, x) {
 		const json_t *y = json_object_get(json_object_get(a, "tools"), name);
-		char *s = xasprintf("%s works", name);
-		cmp_field(l, "tree", s, y, x, "works");
-		free(s);
+		cmp_named(l, "tree", name, "works", y, x, "works");
 	}
 }
 

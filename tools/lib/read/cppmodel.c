@@ -567,23 +567,7 @@ void cs_pairs_build(struct cs_pairs *bp, const char *t, size_t n)
 	memset(bp, 0, sizeof *bp);
 	for (;;) {
 		char c;
-		for (;;) {
-			if (stop_pair[(unsigned char)t[i]])
-				break;
-			if (stop_pair[(unsigned char)t[i + 1]]) {
-				i += 1;
-				break;
-			}
-			if (stop_pair[(unsigned char)t[i + 2]]) {
-				i += 2;
-				break;
-			}
-			if (stop_pair[(unsigned char)t[i + 3]]) {
-				i += 3;
-				break;
-			}
-			i += 4;
-		}
+		i = lex_next_stop(t, i, stop_pair);
 		if (i >= n)
 			break;
 		c = t[i];
@@ -592,11 +576,7 @@ void cs_pairs_build(struct cs_pairs *bp, const char *t, size_t n)
 			continue;
 		}
 		if (c == '{') {
-			if (bp->n == bp->cap) {
-				bp->cap = bp->cap ? bp->cap * 2 : 64;
-				bp->open = xrealloc(bp->open, bp->cap * sizeof *bp->open);
-				bp->close = xrealloc(bp->close, bp->cap * sizeof *bp->close);
-			}
+			GROW2(bp->open, bp->close, bp->n, bp->cap);
 			bp->open[bp->n] = i;
 			bp->close[bp->n] = NOSZ;
 			GROW(st, nst, cst);
@@ -622,11 +602,7 @@ void cs_pairs_from(struct cs_pairs *bp, const char *t,
 	for (k = 0; k < br->n; k++) {
 		size_t i = br->pos[k];
 		if (t[i] == '{') {
-			if (bp->n == bp->cap) {
-				bp->cap = bp->cap ? bp->cap * 2 : 64;
-				bp->open = xrealloc(bp->open, bp->cap * sizeof *bp->open);
-				bp->close = xrealloc(bp->close, bp->cap * sizeof *bp->close);
-			}
+			GROW2(bp->open, bp->close, bp->n, bp->cap);
 			bp->open[bp->n] = i;
 			bp->close[bp->n] = NOSZ;
 			GROW(st, nst, cst);
@@ -728,18 +704,8 @@ static char *fn_name(const char *s)
 	/* drop trailing template arguments */
 	while (n > 0 && lex_sp(s[n - 1]))
 		n--;
-	if (n > 0 && s[n - 1] == '>') {
-		long depth = 0;
-		size_t k = n;
-		while (k > 0) {
-			k--;
-			if (s[k] == '>')
-				depth++;
-			else if (s[k] == '<' && --depth == 0)
-				break;
-		}
-		n = k;
-	}
+	if (n > 0 && s[n - 1] == '>')
+		n = lex_angle_open(s, 0, n);
 	e = n;
 	while (e > 0 && lex_sp(s[e - 1]))
 		e--;
@@ -783,20 +749,20 @@ static void record_macro_event(struct cs_model *m, struct cs_unit *u, int kind,
 		return;
 	{
 		struct cs_reg *r;
+		char *fn = kind == R_REG_NONE ? NULL
+		           : kind == R_REG_ARCH ? (na >= 3 ? fn_name(args[2]) : NULL)
+		                                : (na >= 2 ? fn_name(args[1]) : NULL);
 		GROW(p->regs, m->nregs, p->cap_regs);
 		r = &p->regs[m->nregs];
-		r->stub = stub;
-		r->fn = kind == R_REG_NONE ? NULL
-		        : kind == R_REG_ARCH ? (na >= 3 ? fn_name(args[2]) : NULL)
-		                             : (na >= 2 ? fn_name(args[1]) : NULL);
-		r->macro = xstrdup(u->outer ? u->outer : "");
-		if (!u->outer) {
-			free(r->macro);
-			r->macro = xstrndup(name, nn);
-		}
+		r->stub = pool_strdup(&p->pool, stub);
+		r->fn = fn ? pool_strdup(&p->pool, fn) : NULL;
+		r->macro = u->outer ? pool_strdup(&p->pool, u->outer)
+		                    : pool_strndup(&p->pool, name, nn);
 		r->file = u->file;
 		r->at = unit_off(u, at);
 		imap_add(&p->regname, stub, strlen(stub), (long)m->nregs);
+		free(stub);
+		free(fn);
 		m->nregs++;
 	}
 }
@@ -988,21 +954,7 @@ static int classify(const char *t, size_t hs, size_t brace,
 	 * the bytes of head_stop matter, and t[brace] is one of them */
 	for (k = i; k < brace; k++) {
 		char c;
-		while (!head_stop[(unsigned char)t[k]]) {
-			if (head_stop[(unsigned char)t[k + 1]]) {
-				k += 1;
-				break;
-			}
-			if (head_stop[(unsigned char)t[k + 2]]) {
-				k += 2;
-				break;
-			}
-			if (head_stop[(unsigned char)t[k + 3]]) {
-				k += 3;
-				break;
-			}
-			k += 4;
-		}
+		k = lex_next_stop(t, k, head_stop);
 		if (k >= brace)
 			break;
 		c = t[k];
@@ -1143,16 +1095,8 @@ static int classify(const char *t, size_t hs, size_t brace,
 	}
 	if (k > i && t[k - 1] == '>') {
 		/* an explicit specialization: name<args>(params) */
-		long d2 = 0;
-		size_t x = k;
-		while (x > i) {
-			x--;
-			if (t[x] == '>')
-				d2++;
-			else if (t[x] == '<' && --d2 == 0)
-				break;
-		}
-		if (d2 == 0 && x > i)
+		size_t x = lex_angle_open(t, i, k);
+		if (x > i)
 			k = lex_back_ws(t, i, x);
 	}
 	if (k > i && lex_idc(t[k - 1])) {
@@ -1190,18 +1134,8 @@ qualifier:
 	w = lex_back_ws(t, i, h->ns);
 	if (w >= i + 2 && t[w - 1] == ':' && t[w - 2] == ':') {
 		size_t qe = lex_back_ws(t, i, w - 2), qs;
-		if (qe > i && t[qe - 1] == '>') {
-			long d2 = 0;
-			size_t x = qe;
-			while (x > i) {
-				x--;
-				if (t[x] == '>')
-					d2++;
-				else if (t[x] == '<' && --d2 == 0)
-					break;
-			}
-			qe = lex_back_ws(t, i, x);
-		}
+		if (qe > i && t[qe - 1] == '>')
+			qe = lex_back_ws(t, i, lex_angle_open(t, i, qe));
 		qs = qe;
 		while (qs > i && lex_idc(t[qs - 1]))
 			qs--;
@@ -1618,11 +1552,6 @@ void cs_free(struct cs_model *m)
 			lex_macro_free(&p->mac[i].m);
 		free(p->mac);
 		free(p->defs);
-		for (i = 0; i < m->nregs; i++) {
-			free(p->regs[i].stub);
-			free(p->regs[i].fn);
-			free(p->regs[i].macro);
-		}
 		free(p->regs);
 		free(p->decls);
 		for (i = 0; i < p->nns; i++)
@@ -1717,17 +1646,8 @@ void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
 				size_t c = j - 2, x = lex_back_ws(t, a, c), y;
 				if (qend == NOSZ)
 					qend = x;
-				if (x > a && t[x - 1] == '>') {
-					long d2 = 0;
-					while (x > a) {
-						x--;
-						if (t[x] == '>')
-							d2++;
-						else if (t[x] == '<' && --d2 == 0)
-							break;
-					}
-					x = lex_back_ws(t, a, x);
-				}
+				if (x > a && t[x - 1] == '>')
+					x = lex_back_ws(t, a, lex_angle_open(t, a, x));
 				y = x;
 				while (y > a && lex_idc(t[y - 1]))
 					y--;
@@ -1822,13 +1742,14 @@ char *tok_qual(const struct cs_tok *k)
 }
 
 /* The end of the statement or block starting at t[i] (after an if's
- * condition or an else): the index after it. */
-size_t stmt_end(const char *t, size_t n, size_t i)
+ * condition or an else): the index after it, or NONE when it does not
+ * end before n. */
+size_t stmt_end_or(const char *t, size_t n, size_t i, size_t none)
 {
 	i = lex_skip_ws(t, n, i);
 	if (i < n && t[i] == '{') {
 		size_t c = lex_match_close(t, n, i, '{', '}');
-		return c < n ? c + 1 : n;
+		return c < n ? c + 1 : none;
 	}
 	while (i < n && t[i] != ';') {
 		if (t[i] == '"' || t[i] == '\'') {
@@ -1837,12 +1758,14 @@ size_t stmt_end(const char *t, size_t n, size_t i)
 		}
 		if (t[i] == '(' || t[i] == '{') {
 			size_t c = lex_match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
-			i = c < n ? c + 1 : n;
+			if (c >= n)
+				return none;
+			i = c + 1;
 			continue;
 		}
 		i++;
 	}
-	return i < n ? i + 1 : n;
+	return i < n ? i + 1 : none;
 }
 
 int ns_is(const char *ns, const char *w)

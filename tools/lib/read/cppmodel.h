@@ -301,7 +301,7 @@ struct cs_def {                /* its strings are in the model's pool */
 	                     file offset of the macro call */
 };
 
-struct cs_reg {
+struct cs_reg {                /* its strings are in the model's pool */
 	char *stub;
 	char *fn;         /* NULL: nullptr */
 	char *macro;      /* outermost macro written, or the REGISTER_ name */
@@ -402,8 +402,11 @@ char *tok_qual(const struct cs_tok *k);
 int ns_is(const char *ns, const char *w);
 int ns_ends(const char *ns, const char *tail);
 
-/* stmt_end: the end of the statement or block starting at t[i] (after
- * an if's condition or an else): the index after it. */
-size_t stmt_end(const char *t, size_t n, size_t i);
+/* stmt_end_or: the end of the statement or block starting at the first
+ * non-blank from t[i] (after an if's condition or an else): the index
+ * after its ';' or '}', or NONE when it does not end before n.
+ * stmt_end: the same, n when it does not end. */
+size_t stmt_end_or(const char *t, size_t n, size_t i, size_t none);
+#define stmt_end(t, n, i) stmt_end_or((t), (n), (i), (n))
 
 #endif

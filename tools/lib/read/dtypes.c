@@ -237,13 +237,28 @@ static void add_note(struct buf *b, const char *fmt, const char *arg)
 	free(s);
 }
 
+int dtype_after(const char *t, size_t b, size_t i)
+{
+	size_t r0 = lex_skip_ws(t, b, i), r1 = r0;
+	while (r1 < b && (lex_idc(t[r1]) || t[r1] == ':'))
+		r1++;
+	return r1 > r0 ? dtype_span(t + r0, r1 - r0) : -1;
+}
+
+int dtype_before(const char *t, size_t a, size_t i)
+{
+	size_t l1 = lex_back_ws(t, a, i), l0 = l1;
+	while (l0 > a && (lex_idc(t[l0 - 1]) || t[l0 - 1] == ':'))
+		l0--;
+	return l1 > l0 ? dtype_span(t + l0, l1 - l0) : -1;
+}
+
 /* `==` comparisons with a dtype in t[a, b): the dtypes compared */
 cs_dtset eq_dtypes(const char *t, size_t a, size_t b)
 {
 	cs_dtset set = 0;
 	size_t i;
 	for (i = a; i + 1 < b; i++) {
-		size_t l0, l1, r0, r1;
 		int d;
 		if (t[i] == '"' || t[i] == '\'') {
 			i = lex_skip_literal(t, b, i) - 1;
@@ -252,21 +267,9 @@ cs_dtset eq_dtypes(const char *t, size_t a, size_t b)
 		if (t[i] != '=' || t[i + 1] != '=' || (i > a && (t[i - 1] == '=' ||
 		    t[i - 1] == '!' || t[i - 1] == '<' || t[i - 1] == '>')))
 			continue;
-		/* right operand: a qualified name */
-		r0 = lex_skip_ws(t, b, i + 2);
-		r1 = r0;
-		while (r1 < b && (lex_idc(t[r1]) || t[r1] == ':'))
-			r1++;
-		d = r1 > r0 ? dtype_span(t + r0, r1 - r0) : -1;
-		if (d >= 0)
+		if ((d = dtype_after(t, b, i + 2)) >= 0)
 			set |= CS_BIT(d);
-		/* left operand */
-		l1 = lex_back_ws(t, a, i);
-		l0 = l1;
-		while (l0 > a && (lex_idc(t[l0 - 1]) || t[l0 - 1] == ':'))
-			l0--;
-		d = l1 > l0 ? dtype_span(t + l0, l1 - l0) : -1;
-		if (d >= 0)
+		if ((d = dtype_before(t, a, i)) >= 0)
 			set |= CS_BIT(d);
 		i++;
 	}

@@ -138,6 +138,13 @@ void cs_dtypes_free(struct cs_dtypes *d);
 /* dtype_span: the dtype spelled s[0, n) (as cs_dtype_parse), or -1. */
 int dtype_span(const char *s, size_t n);
 
+/* dtype_after: the dtype spelled by the qualified name (identifier bytes
+ * and ':') that starts at the first non-blank from t[i] (below b);
+ * dtype_before: the one that ends at the last non-blank before t[i] (not
+ * below a); -1 when it spells none. */
+int dtype_after(const char *t, size_t b, size_t i);
+int dtype_before(const char *t, size_t a, size_t i);
+
 /* eq_dtypes: the dtypes compared with `==` in t[a, b). */
 cs_dtset eq_dtypes(const char *t, size_t a, size_t b);
 

@@ -1242,14 +1242,7 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		while (b > 0 && lex_sp(masked[b - 1]))
 			b--;
 		if (b > 0 && masked[b - 1] == '>') {
-			size_t d = 0, k2 = b;
-			while (k2 > 0) {
-				char c = masked[--k2];
-				if (c == '>')
-					d++;
-				else if (c == '<' && --d == 0)
-					break;
-			}
+			size_t k2 = lex_angle_open(masked, 0, b);
 			while (k2 > 0 && lex_sp(masked[k2 - 1]))
 				k2--;
 			if (k2 >= 8 && memcmp(masked + k2 - 8, "template", 8) == 0)

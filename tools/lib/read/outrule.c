@@ -69,18 +69,9 @@ static cs_dtset reject_dtypes(const char *t, size_t a, size_t b)
 			continue;
 		}
 		if (t[i] == '!' && i + 1 < b && t[i + 1] == '=') {
-			size_t r0 = lex_skip_ws(t, b, i + 2), r1 = r0, l1, l0;
-			int d;
-			while (r1 < b && (lex_idc(t[r1]) || t[r1] == ':'))
-				r1++;
-			d = r1 > r0 ? dtype_span(t + r0, r1 - r0) : -1;
-			if (d < 0) {
-				l1 = lex_back_ws(t, a, i);
-				l0 = l1;
-				while (l0 > a && (lex_idc(t[l0 - 1]) || t[l0 - 1] == ':'))
-					l0--;
-				d = l1 > l0 ? dtype_span(t + l0, l1 - l0) : -1;
-			}
+			int d = dtype_after(t, b, i + 2);
+			if (d < 0)
+				d = dtype_before(t, a, i);
 			if (d >= 0)
 				set |= CS_BIT(d);
 		} else if (t[i] == '!' && i + 1 < b) {

@@ -211,28 +211,10 @@ static size_t branch_end(const char *t, size_t n, size_t i)
 	                                      "switch", "else", "try", NULL};
 	size_t k;
 	i = lex_skip_ws(t, n, i);
-	if (i < n && t[i] == '{') {
-		size_t c = lex_match_close(t, n, i, '{', '}');
-		return c < n ? c + 1 : NOSZ;
-	}
 	for (k = 0; compound[k]; k++)
 		if (lex_word_at(t, n, i, compound[k]))
 			return NOSZ;
-	while (i < n && t[i] != ';') {
-		if (t[i] == '"' || t[i] == '\'') {
-			i = lex_skip_literal(t, n, i);
-			continue;
-		}
-		if (t[i] == '(' || t[i] == '{') {
-			size_t c = lex_match_close(t, n, i, t[i], t[i] == '(' ? ')' : '}');
-			if (c >= n)
-				return NOSZ;
-			i = c + 1;
-			continue;
-		}
-		i++;
-	}
-	return i < n ? i + 1 : NOSZ;
+	return stmt_end_or(t, n, i, NOSZ);
 }
 
 /* The branch t[a, b) is `return false;` or `{ return false; }`. */
@@ -524,11 +506,7 @@ static int ns_visible(const char *callee_ns, const char *caller_ns)
 
 static void disc_enqueue(struct disc *x, long d, int depth)
 {
-	if (x->qn == x->qcap) {
-		x->qcap = x->qcap ? x->qcap * 2 : 32;
-		x->q = xrealloc(x->q, x->qcap * sizeof *x->q);
-		x->qd = xrealloc(x->qd, x->qcap * sizeof *x->qd);
-	}
+	GROW2(x->q, x->qd, x->qn, x->qcap);
 	x->q[x->qn] = d;
 	x->qd[x->qn] = depth;
 	x->qn++;
