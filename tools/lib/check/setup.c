@@ -2035,3 +2035,51 @@ void setup_diffs_free(struct setup_diff *d, size_t n)
 	}
 	free(d);
 }
+
+/* ---------------- the record file ---------------- */
+
+json_t *setup_read_record(const char *path)
+{
+	char *data, *why;
+	size_t len;
+	json_error_t je;
+	json_t *j;
+
+	if (read_regular_file(path, (size_t)64 << 20, &data, &len) != 0) {
+		warnx_("error: cannot read record '%s':", path);
+		return NULL;
+	}
+	j = json_loadb(data, len, 0, &je);
+	free(data);
+	if (!j) {
+		diag_at(path, je.line > 0 ? (unsigned long)je.line : 1,
+		        je.column > 0 ? (unsigned long)je.column : 1,
+		        "error: not a JSON record: %s", je.text);
+		return NULL;
+	}
+	if (setup_validate(j, &why) != 0) {
+		diag_at(path, 0, 0, "error: %s", why);
+		free(why);
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+int setup_write_record(const json_t *rec, const char *path)
+{
+	char *d = json_dumps(rec, JSON_INDENT(2));
+	size_t n;
+	int rc;
+	if (!d)
+		die("out of memory");
+	n = strlen(d);
+	d = xrealloc(d, n + 2);
+	d[n++] = '\n';
+	d[n] = '\0';
+	rc = edit_write_file(path, d, n, 0644, 1);
+	if (rc != 0)
+		warnx_("error: cannot write the record to '%s':", path);
+	free(d);
+	return rc != 0 ? -1 : 0;
+}

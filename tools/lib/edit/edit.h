@@ -60,6 +60,24 @@ const char *edit_eol(const char *data, size_t len);
 struct edit_file *edit_set_load(struct edit_set *set, const char *path,
                                 const char *display);
 
+/* edit_set_load_text: edit_set_load, for a text file: one holding a NUL
+ * byte gets "prog: error: 'DISPLAY' is not a text file (it holds a NUL
+ * byte)" and NULL (it stays in set, unchanged). */
+struct edit_file *edit_set_load_text(struct edit_set *set, const char *path,
+                                     const char *display);
+
+/* edit_resolve: the path and display name of a file a tool edits: REL
+ * under ROOT by default, or GIVEN (a path as the user wrote it).  *path
+ * and *display are malloc'd (caller frees, also on failure); display is
+ * the path relative to ROOT once symbolic links are resolved, else GIVEN.
+ * The file must lie under the root once links are resolved (given files
+ * and defaults alike): otherwise prints "prog: error: 'DISPLAY' resolves
+ * to 'REAL', outside the root 'ROOT'; nothing written" (the wording of
+ * edit_finish) and returns -1 before anything is read.  A file that does
+ * not exist returns 0 (the loader reports "cannot open"). */
+int edit_resolve(const char *root, const char *given, const char *rel,
+                 char **path, char **display);
+
 /* edit_set_replace: give file f its new contents (copied from data,
  * len bytes).  Identical contents count as no change. */
 void edit_set_replace(struct edit_file *f, const char *data, size_t len);
