@@ -138,8 +138,8 @@ static void print_row(const struct nf_index *ix, const struct nf_func *f)
 }
 
 /* JSON Lines rows are formatted by jansson: json_dumpb into one buffer,
- * written with one fwrite (json_dumpf writes token by token and costs
- * more than the whole yaml parse). */
+ * written with one fwrite a block of rows (json_dumpf writes token by
+ * token and costs more than the whole yaml parse). */
 static void emit_json(struct buf *out, json_t *o)
 {
 	size_t room = out->cap - out->len;
@@ -256,10 +256,15 @@ static void json_rows(const struct nf_index *ix, const size_t *rows, size_t n)
 	size_t i;
 	buf_init(&out);
 	jrow_init(&r);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		json_row(&r, &out, &ix->funcs[rows[i]]);
+		if (out.len >= 60000 || i + 1 == n) {
+			/* in blocks: the buffer is used again, not grown */
+			fwrite(out.data, 1, out.len, stdout);
+			out.len = 0;
+		}
+	}
 	json_decref(r.o);
-	fwrite(out.data, 1, out.len, stdout);
 	buf_free(&out);
 }
 

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,6 +106,76 @@ int read_source_file(const char *path, char **data, size_t *len)
 		return -1;
 	}
 	return 0;
+}
+
+int map_file(const char *path, struct mapped *mf)
+{
+	struct stat st;
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len, size;
+	void *base;
+	int fd, saved;
+
+	memset(mf, 0, sizeof *mf);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	len = st.st_size > 0 ? (size_t)st.st_size : 0;
+	if (!S_ISREG(st.st_mode) || len == 0 || pg <= 0 || len % (size_t)pg == 0) {
+		/* nothing to map (empty), not mappable (a pipe), or no room for
+		 * the NUL in the last page (past it the file has no pages): read
+		 * it */
+		close(fd);
+		if (read_file(path, &mf->owned, &mf->len) != 0)
+			return -1;
+		mf->data = mf->owned;
+		return 0;
+	}
+	/* the bytes after the end of the file in its last page read as 0 */
+	size = (len / (size_t)pg + 1) * (size_t)pg;
+	base = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (base == MAP_FAILED)
+		goto fail;
+	close(fd);
+	mf->base = base;
+	mf->size = size;
+	mf->data = base;
+	mf->len = len;
+	return 0;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int map_source_file(const char *path, struct mapped *mf)
+{
+	if (map_file(path, mf) != 0) {
+		warnx_("cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (memchr(mf->data, '\0', mf->len)) {
+		/* the wording of mps-register's check */
+		warnx_("error: '%s' is not a text file (it holds a NUL byte)", path);
+		map_release(mf);
+		return -1;
+	}
+	return 0;
+}
+
+void map_release(struct mapped *mf)
+{
+	if (mf->base)
+		munmap(mf->base, mf->size);
+	free(mf->owned);
+	memset(mf, 0, sizeof *mf);
 }
 
 /* the largest source file a question is asked of */
@@ -657,16 +728,21 @@ static void mask_python(const char *s, size_t len, char *out)
 	}
 }
 
-char *mask_code(const char *src, size_t len, enum scan_lang lang)
+void mask_code_into(char *out, const char *src, size_t len,
+                    enum scan_lang lang)
 {
-	char *out = xmalloc(len + 1);
-
 	memcpy(out, src, len);
 	out[len] = '\0';
 	if (lang == LANG_PYTHON)
 		mask_python(src, len, out);
 	else
 		mask_c(src, len, out, NULL);
+}
+
+char *mask_code(const char *src, size_t len, enum scan_lang lang)
+{
+	char *out = xmalloc(len + 1);
+	mask_code_into(out, src, len, lang);
 	return out;
 }
 
@@ -674,6 +750,13 @@ void mask_code_in_place(char *text, size_t len, struct mask_braces *br)
 {
 	if (br)
 		memset(br, 0, sizeof *br);
+	mask_c(text, len, text, br);
+}
+
+void mask_code_again(char *text, size_t len, struct mask_braces *br)
+{
+	br->n = 0;
+	br->edge = 0;
 	mask_c(text, len, text, br);
 }
 

@@ -25,6 +25,35 @@ int read_regular_file(const char *path, size_t max, char **data, size_t *len);
  * NUL byte)" (nothing allocated); both return -1. */
 int read_source_file(const char *path, char **data, size_t *len);
 
+/* A file's text, mapped read-only: data[0, len) are its bytes and
+ * data[len] is a NUL (in the file's last page, past its end, the system
+ * gives zeros).  Nothing is copied: the pages are the system's cache of
+ * the file, so a text read this way costs no memory of its own.  A file
+ * that cannot be mapped so (an empty one, a pipe, one whose size is a
+ * multiple of the page size: no room for the NUL) is read into memory
+ * instead; the struct says which, for map_release. */
+struct mapped {
+	const char *data;
+	size_t len;
+	void *base;       /* the mapping (size bytes), or NULL */
+	size_t size;
+	char *owned;      /* the read copy when base is NULL */
+};
+
+/* map_file: map PATH (opened read-only; a folder gives EISDIR).  0, or
+ * -1 with errno set (nothing held). */
+int map_file(const char *path, struct mapped *mf);
+
+/* map_source_file: map_file for a source file a scanner models: "prog:
+ * cannot open 'PATH': REASON" when it cannot be read, "prog: error:
+ * 'PATH' is not a text file (it holds a NUL byte)" when it holds a NUL
+ * byte (nothing held); both return -1. */
+int map_source_file(const char *path, struct mapped *mf);
+
+/* map_release: give back what mf holds and zero it (a zeroed mf is
+ * fine). */
+void map_release(struct mapped *mf);
+
 /* A question asked of a masked source text (mask_code, LANG_C) of len
  * bytes, with the caller's ARG: 1 yes, 0 no. */
 typedef int (*text_test_fn)(const char *masked, size_t len, const void *arg);
@@ -89,6 +118,12 @@ enum scan_lang { LANG_C = 0 /* .mm .h .cpp .metal */, LANG_PYTHON };
  * are kept (comment markers inside them are not comments). */
 char *mask_code(const char *src, size_t len, enum scan_lang lang);
 
+/* mask_code_into: the same bytes written to OUT (len + 1 bytes, the last
+ * a NUL; OUT and SRC do not overlap), for a reader that masks many texts
+ * in turn into one buffer. */
+void mask_code_into(char *out, const char *src, size_t len,
+                    enum scan_lang lang);
+
 /* The braces a C-family masking pass met in code (outside comments,
  * `#if 0` groups and literals), for a reader that pairs them without a
  * second pass over the text (cppscan). */
@@ -109,6 +144,11 @@ struct mask_braces {
  * be readable and '\0' (read_file's buffers are).  BR (may be NULL) is
  * zeroed and filled; free it with mask_braces_free.  No errors. */
 void mask_code_in_place(char *text, size_t len, struct mask_braces *br);
+
+/* mask_code_again: mask_code_in_place with a BR that keeps the storage
+ * of an earlier call (zero it before the first), for a reader that masks
+ * many texts in turn. */
+void mask_code_again(char *text, size_t len, struct mask_braces *br);
 
 /* mask_braces_free: release br->pos and zero br (a zeroed br is fine). */
 void mask_braces_free(struct mask_braces *br);

@@ -316,10 +316,10 @@ static void file_lines(struct cs_file *f)
 	f->ls[0] = 0;
 	f->nls = 1;
 	for (i = 0; i < f->len; i++) {
-		const char *q = memchr(f->code + i, '\n', f->len - i);
+		const char *q = memchr(f->raw.data + i, '\n', f->len - i);
 		if (!q)
 			break;
-		i = (size_t)(q - f->code);
+		i = (size_t)(q - f->raw.data);
 		if (f->nls == cap) {
 			cap *= 2;
 			f->ls = xrealloc(f->ls, cap * sizeof *f->ls);
@@ -477,9 +477,10 @@ struct cgroup {
  * closes or opens (a function header written twice, `if constexpr (x) {`
  * against `if (x) {`): then only the first branch is kept, so that the
  * braces of the file still pair up.  br: the braces the masking pass
- * listed, to count a branch's braces without reading it (NULL: read). */
+ * listed, to count a branch's braces without reading it (NULL: read).
+ * TAKE: keep the #defines (loading); 0 when a query makes the text again. */
 static void directives(struct cs_priv *p, size_t file, char *c, size_t n,
-                       const struct mask_braces *br)
+                       const struct mask_braces *br, int take)
 {
 	size_t i = 0, ng = 0, capg = 0, k;
 	struct cgroup *g = NULL;
@@ -505,7 +506,8 @@ static void directives(struct cs_priv *p, size_t file, char *c, size_t n,
 		{
 			size_t w, we;
 			e = lex_directive_end(c, n, j);
-			take_define(p, file, c, j, e);
+			if (take)
+				take_define(p, file, c, j, e);
 			w = lex_skip_ws(c, e, j + 1);
 			we = lex_ident_end(c, e, w);
 			if (lex_span_is(c + w, we - w, "if") || lex_span_is(c + w, we - w, "ifdef") ||
@@ -1219,7 +1221,7 @@ static void add_def(struct cs_model *m, struct cs_unit *u, const struct cs_heade
 		d->overload = pool_strndup(&p->pool, t + h->os, h->oe - h->os);
 	d->wmacro = u->outer ? pool_strdup(&p->pool, u->outer) : NULL;
 	d->file = u->file;
-	d->t = t;
+	d->t = u->inv == NOSZ ? NULL : t;
 	d->tn = u->n;
 	d->bs = brace;
 	d->be = close;
@@ -1440,46 +1442,59 @@ static const struct cs_parse_ops model_ops = {model_call, model_brace};
 
 /* ---------------- loading ---------------- */
 
-static int load_file(struct cs_model *m, const char *rel)
+/* map_entry: map file REL (relative to the root) as the model's next
+ * file.  0, or -1 after the diagnostic of map_source_file. */
+static int map_entry(struct cs_model *m, const char *rel)
 {
 	struct cs_priv *p = P(m);
-	char *path = path_join(m->root, rel), *data;
-	size_t len;
+	char *path = path_join(m->root, rel);
 	struct cs_file *f;
-	struct cs_unit u;
-	struct mask_braces br;
-	size_t idx;
+	int rc;
 
-	if (read_source_file(path, &data, &len) != 0) {
-		free(path);
-		return -1;
-	}
-	free(path);
 	GROW(p->files, m->nfiles, p->cap_files);
-	idx = m->nfiles++;
-	f = &p->files[idx];
+	f = &p->files[m->nfiles];
 	memset(f, 0, sizeof *f);
-	f->rel = xstrdup(rel);
-	mask_code_in_place(data, len, &br);
-	f->code = data;
-	f->len = len;
+	rc = map_source_file(path, &f->raw);
+	free(path);
+	if (rc != 0)
+		return -1;
+	m->nfiles++;
+	f->rel = pool_strdup(&p->pool, rel);
+	f->len = f->raw.len;
 	f->header = str_ends_with(rel, ".h");
 	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
-	directives(p, idx, f->code, len, br.edge ? NULL : &br);
 	if (!f->header)
 		m->have_sources = 1;
+	if (f->len + 1 > p->cap_scratch)
+		p->cap_scratch = f->len + 1;
+	return 0;
+}
+
+/* parse_file: read file IDX into the model.  Its text is masked in one
+ * buffer used for every file, the largest file's size: only the model is
+ * kept (cs_def_text makes a text again when a query needs it). */
+static void parse_file(struct cs_model *m, size_t idx, struct mask_braces *br)
+{
+	struct cs_priv *p = P(m);
+	struct cs_file *f = &p->files[idx];
+	size_t len = f->len;
+	char *c = p->scratch;
+	struct cs_unit u;
+
+	memcpy(c, f->raw.data, len + 1);
+	mask_code_again(c, len, br);
+	directives(p, idx, c, len, br->edge ? NULL : br, 1);
 	memset(&u, 0, sizeof u);
-	u.t = f->code;
+	u.t = c;
 	u.n = len;
 	u.file = idx;
 	u.inv = NOSZ;
 	u.ops = &model_ops;
 	u.ctx = m;
-	if (br.edge)
+	if (br->edge)
 		cs_pairs_build(&u.bp, u.t, u.n);
 	else
-		cs_pairs_from(&u.bp, u.t, &br);
-	mask_braces_free(&br);
+		cs_pairs_from(&u.bp, u.t, br);
 	{
 		struct mscope top;
 		top.ns = intern_ns(p, "");
@@ -1487,7 +1502,24 @@ static int load_file(struct cs_model *m, const char *rel)
 		cs_parse_scope(&u, 0, len, &top);
 	}
 	cs_pairs_free(&u.bp);
-	return 0;
+}
+
+const char *cs_def_text(const struct cs_model *m, const struct cs_def *d)
+{
+	struct cs_priv *p = P(m);
+	struct cs_file *f = &p->files[d->file];
+	struct mask_braces br;
+	if (d->t)
+		return d->t;
+	if (!f->code) {
+		/* what load_file read, made the same way */
+		f->code = xmalloc(f->len + 1);
+		memcpy(f->code, f->raw.data, f->len + 1);
+		mask_code_in_place(f->code, f->len, &br);
+		directives(p, d->file, f->code, f->len, br.edge ? NULL : &br, 0);
+		mask_braces_free(&br);
+	}
+	return f->code;
 }
 
 int cs_load(struct cs_model *m, const char *root)
@@ -1524,12 +1556,23 @@ int cs_load(struct cs_model *m, const char *root)
 	}
 	/* headers first: their macros are known when a .cpp file is parsed */
 	for (i = 0; i < files.n; i++)
-		if (str_ends_with(files.paths[i], ".h") && load_file(m, files.paths[i]) != 0)
+		if (str_ends_with(files.paths[i], ".h") && map_entry(m, files.paths[i]) != 0)
 			goto fail;
 	for (i = 0; i < files.n; i++)
-		if (!str_ends_with(files.paths[i], ".h") && load_file(m, files.paths[i]) != 0)
+		if (!str_ends_with(files.paths[i], ".h") && map_entry(m, files.paths[i]) != 0)
 			goto fail;
 	walk_free(&files);
+	{
+		struct cs_priv *p = P(m);
+		struct mask_braces br;
+		memset(&br, 0, sizeof br);
+		p->scratch = xmalloc(p->cap_scratch ? p->cap_scratch : 1);
+		for (i = 0; i < m->nfiles; i++)
+			parse_file(m, i, &br);
+		mask_braces_free(&br);
+		free(p->scratch);
+		p->scratch = NULL;
+	}
 	return 0;
 fail:
 	walk_free(&files);
@@ -1543,7 +1586,7 @@ void cs_free(struct cs_model *m)
 	size_t i;
 	if (p) {
 		for (i = 0; i < m->nfiles; i++) {
-			free(p->files[i].rel);
+			map_release(&p->files[i].raw);
 			free(p->files[i].code);
 			free(p->files[i].ls);
 		}
@@ -1717,7 +1760,7 @@ void walk_def(const struct cs_model *m, const struct cs_def *d,
 	w.expand = 1;
 	w.tids = 0;
 	w.site = d->bs + 1;
-	walk_text(&w, d->t, d->tn, d->bs + 1, d->be, d->inv, 0, NULL);
+	walk_text(&w, cs_def_text(m, d), d->tn, d->bs + 1, d->be, d->inv, 0, NULL);
 }
 
 /* The qualifier of k without blanks ("at::native"), malloc'd. */

@@ -68,6 +68,7 @@
 #define MK_CPPMODEL_H
 
 #include "base/lex.h"
+#include "base/scan.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -264,8 +265,10 @@ struct cs_imap {
 };
 
 struct cs_file {
-	char *rel;        /* relative to the root */
-	char *code;       /* masked, preprocessor lines blanked */
+	char *rel;        /* relative to the root (in the model's pool) */
+	struct mapped raw;/* the file as written, mapped (scan.h) */
+	char *code;       /* masked, preprocessor lines blanked: NULL until
+	                     a query reads a body of the file (cs_def_text) */
 	size_t len;
 	size_t *ls;       /* line starts */
 	size_t nls;
@@ -292,7 +295,8 @@ struct cs_def {                /* its strings are in the model's pool */
 	int is_static;    /* `static` written before the name, or in an
 	                     anonymous namespace: not visible from other files */
 	size_t file;
-	const char *t;    /* the text holding the body */
+	const char *t;    /* the macro expansion holding the body, or NULL:
+	                     the file's text (cs_def_text gives either) */
 	size_t tn;
 	size_t bs, be;    /* '{' and its '}' (be == tn when unbalanced) */
 	size_t ps, pe;    /* the parameter list's parentheses in t */
@@ -339,6 +343,8 @@ struct cs_priv {
 	                             defs and regs */
 	char **nss;
 	size_t nns, cap_ns;
+	char *scratch;            /* the text being loaded (cs_load only) */
+	size_t cap_scratch;       /* its size: the largest file's, + 1 */
 	char **exps;              /* macro expansions the defs point into */
 	size_t nexps, cap_exps;
 };
@@ -394,6 +400,13 @@ void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
                size_t b, size_t inv, int depth, const char **stack);
 void walk_def(const struct cs_model *m, const struct cs_def *d, cs_tok_fn fn,
               void *ctx);
+
+/* cs_def_text: the text holding the body of d: the macro expansion it
+ * was found in, or its file as the structural pass read it (masked,
+ * preprocessor lines blanked; made again from the file's mapped text the
+ * first time a query asks, then kept: the texts are not kept after
+ * loading, and queries read few files). */
+const char *cs_def_text(const struct cs_model *m, const struct cs_def *d);
 
 /* tok_qual: the qualifier of k without blanks ("at::native"), malloc'd. */
 char *tok_qual(const struct cs_tok *k);

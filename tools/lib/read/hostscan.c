@@ -126,14 +126,26 @@ struct caps {
 	    functors;
 };
 
+/* A set of identifiers, each with the files it stands in: open
+ * addressing over slots whose keys are spans of one arena of bytes, and
+ * for each a list of files, newest first. */
 struct idslot {
-	size_t off, len;         /* len 0: empty */
-	uint64_t hash;
+	uint32_t key, len;       /* the name: keys[key, key + len); len 0: empty */
+	uint32_t hash;
+	uint32_t files;          /* its newest node + 1 */
 };
 
-struct idset {
+struct idnode {
+	uint32_t file, next;     /* next: the older node + 1, 0 at the end */
+};
+
+struct ids {
 	struct idslot *slot;
 	size_t cap, n;
+	char *keys;
+	size_t nkeys, capkeys;
+	struct idnode *node;
+	size_t nnode, capnode;
 };
 
 struct priv {
@@ -151,18 +163,19 @@ struct priv {
 	    re_ns, re_functor, re_tlist, re_kvoid;
 	int re_ready;
 	size_t **linetab, *nlines, nlinetab; /* line starts per file */
-	/* host file i (file index i: host files come first): its masked text
-	 * with #include lines blanked, for the identifier and string
-	 * indexes, which are built when first asked for */
-	char **idtext;
-	size_t *idlen, nidtext, idfirst;
-	struct idset *idsets;    /* per host file, built when idbuilt[i] */
-	unsigned char *idbuilt;
-	int strings_done;        /* host strings are in reqnames and lits */
+	/* the identifiers of the host files [idfirst, idfirst + nidfiles)
+	 * (#include lines excluded, #define bodies included), each once with
+	 * the files it stands in, for hs_file_has_ident; built as the files
+	 * are read */
+	struct ids ids;
+	size_t idfirst, nidfiles;
 	char **lits;             /* host string literals cut at '{', without a
 	                            trailing '_', 3 bytes or more; sorted */
 	size_t nlits, caplits;
 	struct caps cap;         /* per model: two models may coexist */
+	char *scratch;           /* the text being masked (scratch_mask) */
+	size_t cap_scratch;      /* the largest file's size + 1 */
+	size_t have_scratch;     /* scratch's size */
 };
 
 #define CAP(m) (((struct priv *)(m)->priv)->cap)
@@ -188,32 +201,49 @@ static struct list *list_for(struct priv *p, struct hs_map *mp,
 static long add_file(struct hs_model *m, const char *rel, int kind)
 {
 	char *path = strcmp(m->root, ".") == 0 ? xstrdup(rel)
-	                                       : xasprintf("%s/%s", m->root, rel),
-	     *data;
-	size_t len;
+	                                       : xasprintf("%s/%s", m->root, rel);
 	struct hs_file *f;
-	if (read_source_file(path, &data, &len) != 0) {
+	struct priv *p = m->priv;
+	GROW(m->files, m->nfiles, CAP(m).files);
+	f = &m->files[m->nfiles];
+	memset(f, 0, sizeof *f);
+	if (map_source_file(path, &f->map) != 0) {
 		free(path);
 		return -1;
 	}
 	free(path);
-	GROW(m->files, m->nfiles, CAP(m).files);
-	f = &m->files[m->nfiles];
 	f->rel = xstrdup(rel);
-	f->text = data;
-	f->len = len;
+	f->text = f->map.data;
+	f->len = f->map.len;
 	f->kind = kind;
+	if (f->len + 1 > p->cap_scratch)
+		p->cap_scratch = f->len + 1;
 	return (long)m->nfiles++;
+}
+
+/* scratch_mask: the masked text of file i (scan.h mask_code) in the one
+ * buffer every file is masked into in turn (valid until the next call) */
+static char *scratch_mask(struct hs_model *m, size_t i, enum scan_lang lang)
+{
+	struct priv *p = m->priv;
+	if (p->cap_scratch > p->have_scratch) {
+		free(p->scratch);
+		p->scratch = xmalloc(p->cap_scratch);
+		p->have_scratch = p->cap_scratch;
+	}
+	mask_code_into(p->scratch, m->files[i].text, m->files[i].len, lang);
+	return p->scratch;
 }
 
 /* ---------------- preprocessor lines ---------------- */
 
-/* Blank every preprocessor directive of masked text c (in place), handing
- * each to fn(ctx, text, start, end) first; [start, end) spans the
- * directive with its continuation lines. */
+/* Hand every preprocessor directive of masked text c to fn(ctx, text,
+ * start, end) (when fn is not NULL), and with BLANK blank it (in place)
+ * after; [start, end) spans the directive with its continuation lines. */
 typedef void (*directive_fn)(void *ctx, const char *c, size_t a, size_t b);
 
-static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx)
+static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx,
+                             int blank)
 {
 	size_t i = 0;
 	while (i < n) {
@@ -226,7 +256,7 @@ static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx)
 			e = lex_directive_end(c, n, j);
 			if (fn)
 				fn(ctx, c, j, e);
-			for (k = j; k < e; k++)
+			for (k = j; blank && k < e; k++)
 				if (c[k] != '\n')
 					c[k] = ' ';
 		} else {
@@ -242,7 +272,8 @@ struct dctx {
 	size_t file;
 	int collect_macros;
 	int ids_only;            /* only blank #include lines in idtext */
-	char *idtext;            /* #include lines are blanked here too */
+	char *idtext;            /* #include lines are blanked here (NULL:
+	                            nowhere) */
 };
 
 /* "#define NAME(params) body": add a host macro. */
@@ -278,7 +309,7 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 	if (b - i >= 7 && memcmp(c + i, "include", 7) == 0) {
 		static const char pre[] = "<ATen/ops/", suf[] = "_native.h>";
 		size_t s, e;
-		for (s = a; s < b; s++)
+		for (s = a; x->idtext && s < b; s++)
 			if (x->idtext[s] != '\n')
 				x->idtext[s] = ' ';
 		if (x->ids_only)
@@ -830,9 +861,16 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 	}
 }
 
+/* the tokens of a host file being read: its identifiers and string
+ * literals go to the indexes */
+struct tokctx {
+	struct priv *p;
+	uint32_t file;
+};
+
 static void put_string(void *ctx, const char *t, size_t a, size_t b, int whole)
 {
-	struct priv *p = ctx;
+	struct priv *p = ((struct tokctx *)ctx)->p;
 	char tmp[256];
 	size_t n = b - a, c = n;
 	memcpy(tmp, t + a, n);
@@ -880,20 +918,6 @@ static int lit_is(const struct priv *p, const char *s, size_t n)
 	return k < p->nlits && strcmp(p->lits[k], tmp) == 0;
 }
 
-/* The string literals of every host file go to reqnames, once, when
- * hs_kernel_requested first needs them. */
-static void index_strings(struct priv *p)
-{
-	size_t i;
-	if (p->strings_done)
-		return;
-	p->strings_done = 1;
-	for (i = 0; i < p->nidtext; i++)
-		scan_tokens(p->idtext[i], p->idlen[i], NULL, put_string, p);
-	if (p->nlits > 1)
-		qsort(p->lits, p->nlits, sizeof *p->lits, cmp_cstr);
-}
-
 static uint64_t fnv_n(const char *s, size_t n)
 {
 	uint64_t h = FNV_BASIS;
@@ -903,52 +927,86 @@ static uint64_t fnv_n(const char *s, size_t n)
 	return h;
 }
 
-/* idset: the distinct identifiers of one host file, as spans of its
- * idtext (no copies), open addressing. */
-static struct idslot *idset_slot(const struct idset *st, const char *text,
-                                 const char *s, size_t n, uint64_t h)
+/* The slot of the name s[0, n) of hash h in ids (empty or holding it). */
+static struct idslot *ids_slot(const struct ids *x, const char *s, size_t n,
+                               uint32_t h)
 {
-	size_t i = (size_t)h & (st->cap - 1);
+	size_t i = (size_t)h & (x->cap - 1);
 	for (;;) {
-		struct idslot *e = &st->slot[i];
+		struct idslot *e = &x->slot[i];
 		if (!e->len || (e->hash == h && e->len == n &&
-		                memcmp(text + e->off, s, n) == 0))
+		                memcmp(x->keys + e->key, s, n) == 0))
 			return e;
-		i = (i + 1) & (st->cap - 1);
+		i = (i + 1) & (x->cap - 1);
 	}
 }
 
-struct idctx {
-	struct idset *st;
-	const char *text;
-};
+/* ids_add: name s[0, n) stands in FILE (files come in ascending order) */
+static void ids_add(struct ids *x, const char *s, size_t n, uint32_t h,
+                    uint32_t file)
+{
+	struct idslot *e;
+	if ((x->n + 1) * 2 > x->cap) {
+		struct ids nx = *x;
+		size_t j;
+		nx.cap = x->cap ? x->cap * 2 : 4096;
+		nx.slot = xcalloc(nx.cap, sizeof *nx.slot);
+		for (j = 0; j < x->cap; j++)
+			if (x->slot[j].len)
+				*ids_slot(&nx, x->keys + x->slot[j].key, x->slot[j].len,
+				          x->slot[j].hash) = x->slot[j];
+		free(x->slot);
+		*x = nx;
+	}
+	e = ids_slot(x, s, n, h);
+	if (!e->len) {
+		while (x->nkeys + n > x->capkeys) {
+			x->capkeys = x->capkeys ? x->capkeys * 2 : 65536;
+			x->keys = xrealloc(x->keys, x->capkeys);
+		}
+		memcpy(x->keys + x->nkeys, s, n);
+		e->key = (uint32_t)x->nkeys;
+		e->len = (uint32_t)n;
+		e->hash = h;
+		e->files = 0;
+		x->nkeys += n;
+		x->n++;
+	} else if (e->files && x->node[e->files - 1].file == file) {
+		return; /* this file has it already */
+	}
+	GROW(x->node, x->nnode, x->capnode);
+	x->node[x->nnode].file = file;
+	x->node[x->nnode].next = e->files;
+	e->files = (uint32_t)++x->nnode;
+}
+
+/* ids_has: name s[0, n) stands in FILE */
+static int ids_has(const struct ids *x, const char *s, size_t n, uint32_t file)
+{
+	const struct idslot *e;
+	uint32_t k;
+	if (!x->cap || n == 0)
+		return 0;
+	e = ids_slot(x, s, n, (uint32_t)fnv_n(s, n));
+	for (k = e->len ? e->files : 0; k; k = x->node[k - 1].next)
+		if (x->node[k - 1].file == file)
+			return 1;
+	return 0;
+}
+
+static void ids_free(struct ids *x)
+{
+	free(x->slot);
+	free(x->keys);
+	free(x->node);
+	memset(x, 0, sizeof *x);
+}
 
 static void put_ident(void *vctx, const char *t, size_t a, size_t b,
                       uint64_t h)
 {
-	struct idctx *x = vctx;
-	struct idset *st = x->st;
-	struct idslot *e;
-	if ((st->n + 1) * 2 > st->cap) {
-		struct idset ns;
-		size_t j;
-		ns.cap = st->cap ? st->cap * 2 : 1024;
-		ns.n = st->n;
-		ns.slot = xcalloc(ns.cap, sizeof *ns.slot);
-		for (j = 0; j < st->cap; j++)
-			if (st->slot[j].len)
-				*idset_slot(&ns, x->text, x->text + st->slot[j].off,
-				            st->slot[j].len, st->slot[j].hash) = st->slot[j];
-		free(st->slot);
-		*st = ns;
-	}
-	e = idset_slot(st, x->text, t + a, b - a, h);
-	if (!e->len) {
-		e->off = a;
-		e->len = b - a;
-		e->hash = h;
-		st->n++;
-	}
+	struct tokctx *x = vctx;
+	ids_add(&x->p->ids, t + a, b - a, (uint32_t)h, x->file);
 }
 
 /* ---------------- graph propagation ---------------- */
@@ -1395,49 +1453,24 @@ static void compile_patterns(struct priv *p)
 	p->re_ready = 1;
 }
 
-/* scan_host: passes 1 and 2 over host files [first, first + nhost) */
+/* scan_host: passes 1 and 2 over host files [first, first + nhost).  Each
+ * pass masks a file into the scratch buffer again (masking costs less
+ * than keeping every masked text). */
 static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 {
 	struct priv *p = m->priv;
-	char **code;
 	size_t i;
 
-	/* pass 1: mask, blank directives, collect macros and includes */
-	code = xcalloc(nhost + 1, sizeof *code);
+	/* pass 1: collect macros and includes */
 	for (i = 0; i < nhost; i++) {
-		struct hs_file *f = &m->files[first_host + i];
 		struct dctx x;
-		char *masked = mask_code(f->text, f->len, LANG_C);
-		/* identifiers: #define bodies count, #include lines do not */
-		p->idtext[i] = xmalloc(f->len + 1);
-		memcpy(p->idtext[i], masked, f->len + 1);
-		p->idlen[i] = f->len;
+		char *c = scratch_mask(m, first_host + i, LANG_C);
 		x.m = m;
 		x.file = first_host + i;
 		x.collect_macros = 1;
 		x.ids_only = 0;
-		x.idtext = p->idtext[i];
-		code[i] = masked;
-		blank_directives(masked, f->len, on_directive, &x);
-	}
-	/* the namespaces each file declares */
-	for (i = 0; i < nhost; i++) {
-		size_t n = m->files[first_host + i].len, ov[4], at = 0;
-		while (re_match(&p->re_ns, code[i], n, at, ov, 2)) {
-			size_t a = ov[2];
-			while (a < ov[3]) {
-				size_t e = a;
-				while (e < ov[3] && lex_idc(code[i][e]))
-					e++;
-				if (e > a) {
-					char *nm = xstrndup(code[i] + a, e - a);
-					hs_map_put(&p->namespaces, nm, 1);
-					free(nm);
-				}
-				a = e + 1;
-			}
-			at = ov[1];
-		}
+		x.idtext = NULL;
+		blank_directives(c, m->files[first_host + i].len, on_directive, &x, 0);
 	}
 	for (i = 0; i < p->nmac; i++) {
 		/* define bodies: which file?  Index them for every file that
@@ -1459,12 +1492,45 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 		p->macfirst[(unsigned char)mc->m.name[0]] = 1;
 		p->nmac++;
 	}
-	/* pass 2: structure and events */
+	/* pass 2: the identifiers and strings (#include lines blanked,
+	 * #define bodies kept), then structure and events (every directive
+	 * blanked), and the namespaces each file declares */
+	p->idfirst = first_host;
+	p->nidfiles = nhost;
 	for (i = 0; i < nhost; i++) {
+		size_t n = m->files[first_host + i].len, ov[4], at = 0;
+		char *c = scratch_mask(m, first_host + i, LANG_C);
+		struct dctx x;
+		struct tokctx tx;
 		struct unit u;
+		x.m = m;
+		x.file = first_host + i;
+		x.collect_macros = 0;
+		x.ids_only = 1;
+		x.idtext = c;
+		blank_directives(c, n, on_directive, &x, 0);
+		tx.p = p;
+		tx.file = (uint32_t)(first_host + i);
+		scan_tokens(c, n, put_ident, put_string, &tx);
+		blank_directives(c, n, NULL, NULL, 1);
+		while (re_match(&p->re_ns, c, n, at, ov, 2)) {
+			size_t a = ov[2];
+			while (a < ov[3]) {
+				size_t e = a;
+				while (e < ov[3] && lex_idc(c[e]))
+					e++;
+				if (e > a) {
+					char *nm = xstrndup(c + a, e - a);
+					hs_map_put(&p->namespaces, nm, 1);
+					free(nm);
+				}
+				a = e + 1;
+			}
+			at = ov[1];
+		}
 		memset(&u, 0, sizeof u);
-		u.cu.t = code[i];
-		u.cu.n = m->files[first_host + i].len;
+		u.cu.t = c;
+		u.cu.n = n;
 		u.cu.file = first_host + i;
 		u.cu.inv = NOSZ;
 		u.parent = -1;
@@ -1472,9 +1538,9 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 		free(u.bs);
 		free(u.be);
 		free(u.di);
-		free(code[i]);
 	}
-	free(code);
+	if (p->nlits > 1)
+		qsort(p->lits, p->nlits, sizeof *p->lits, cmp_cstr);
 	propagate(m);
 	for (i = 0; i < m->nregs; i++) {
 		const long *d = hs_defs_named(m, m->regs[i].fn);
@@ -1545,29 +1611,18 @@ int hs_load(struct hs_model *m, const char *root)
 			m->have_test_mps = 1;
 	}
 
-	p->idfirst = first_host;
-	p->nidtext = nhost;
-	p->idtext = xcalloc(nhost + 1, sizeof *p->idtext);
-	p->idlen = xcalloc(nhost + 1, sizeof *p->idlen);
-	p->idsets = xcalloc(nhost + 1, sizeof *p->idsets);
-	p->idbuilt = xcalloc(nhost + 1, 1);
-
 	scan_host(m, first_host, nhost);
-	for (i = first_kern; i < end_kern; i++) {
-		char *masked = mask_code(m->files[i].text, m->files[i].len, LANG_C);
-		scan_metal(m, i, masked);
-		free(masked);
-	}
+	for (i = first_kern; i < end_kern; i++)
+		scan_metal(m, i, scratch_mask(m, i, LANG_C));
 	for (i = 0; i < 2; i++) {
-		char *masked;
 		if (py[i] < 0)
 			continue;
-		masked = mask_code(m->files[py[i]].text, m->files[py[i]].len,
-		                   LANG_PYTHON);
-		scan_python(m, (size_t)py[i], masked, m->files[py[i]].len,
-		            i == 0 ? &p->re_xlist : &p->re_tlist);
-		free(masked);
+		scan_python(m, (size_t)py[i], scratch_mask(m, (size_t)py[i], LANG_PYTHON),
+		            m->files[py[i]].len, i == 0 ? &p->re_xlist : &p->re_tlist);
 	}
+	free(p->scratch);
+	p->scratch = NULL;
+	p->have_scratch = 0;
 	return 0;
 fail:
 	hs_free(m);
@@ -1621,20 +1676,10 @@ const long *hs_defs_named(const struct hs_model *m, const char *name)
 
 int hs_file_has_ident(const struct hs_model *m, size_t file, const char *name)
 {
-	struct priv *p = m->priv;
-	struct idset *st;
-	size_t h = file - p->idfirst, n = strlen(name);
-	if (file < p->idfirst || h >= p->nidtext || n == 0)
+	const struct priv *p = m->priv;
+	if (file < p->idfirst || file - p->idfirst >= p->nidfiles)
 		return 0;
-	st = &p->idsets[h];
-	if (!p->idbuilt[h]) {
-		struct idctx x;
-		x.st = st;
-		x.text = p->idtext[h];
-		scan_tokens(p->idtext[h], p->idlen[h], put_ident, NULL, &x);
-		p->idbuilt[h] = 1;
-	}
-	return st->cap && idset_slot(st, p->idtext[h], name, n, fnv_n(name, n))->len;
+	return ids_has(&p->ids, name, strlen(name), (uint32_t)file);
 }
 
 int hs_kernel_registered(const struct hs_model *m, const char *name)
@@ -1653,7 +1698,6 @@ int hs_kernel_registered(const struct hs_model *m, const char *name)
 int hs_kernel_requested(const struct hs_model *m, const char *name)
 {
 	struct priv *p = m->priv;
-	index_strings(p);
 	return hs_map_get(&p->reqnames, name) >= 0;
 }
 
@@ -1661,7 +1705,6 @@ int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix)
 {
 	struct priv *p = m->priv;
 	size_t n = strlen(name), i;
-	index_strings(p);
 	if (hs_map_get(&p->reqnames, name) >= 0)
 		return 1;
 	while (n > 0 && name[n - 1] == '_')
@@ -1736,7 +1779,7 @@ void hs_free(struct hs_model *m)
 	size_t i;
 	for (i = 0; i < m->nfiles; i++) {
 		free(m->files[i].rel);
-		free(m->files[i].text);
+		map_release(&m->files[i].map);
 	}
 	free(m->files);
 	for (i = 0; i < m->ndefs; i++) {
@@ -1787,14 +1830,8 @@ void hs_free(struct hs_model *m)
 	free(m->functors);
 	if (p) {
 		hs_map_free(&p->defname);
-		for (i = 0; i < p->nidtext; i++) {
-			free(p->idtext[i]);
-			free(p->idsets[i].slot);
-		}
-		free(p->idtext);
-		free(p->idlen);
-		free(p->idsets);
-		free(p->idbuilt);
+		ids_free(&p->ids);
+		free(p->scratch);
 		hs_map_free(&p->macros);
 		hs_map_free(&p->metalnames);
 		hs_map_free(&p->reqnames);

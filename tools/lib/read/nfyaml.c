@@ -1139,7 +1139,7 @@ void nf_free(struct nf_index *ix)
 		free_func(&ix->funcs[i]);
 	free(ix->funcs);
 	free(ix->hash);
-	free(ix->text);
+	map_release(&ix->map);
 	free(ix->path);
 	memset(ix, 0, sizeof *ix);
 }
@@ -1284,19 +1284,21 @@ static size_t *line_starts(const char *data, size_t len, size_t *n)
 	return lines;
 }
 
-/* load: read DATA (len bytes, copied) into ix in one serial pass */
-static int load(struct nf_index *ix, const char *path, const char *data,
-                size_t len)
+/* load: read the text MF holds (taken: ix owns it) into ix in one serial
+ * pass */
+static int load(struct nf_index *ix, const char *path, struct mapped *mf)
 {
 	struct reader r;
 	int ret;
+	const char *data = mf->data;
+	size_t len = mf->len;
 
 	memset(ix, 0, sizeof *ix);
 	memset(&r, 0, sizeof r);
 	ix->path = xstrdup(path);
-	ix->text = xmalloc(len + 1);
-	memcpy(ix->text, data, len);
-	ix->text[len] = '\0';
+	ix->map = *mf;
+	memset(mf, 0, sizeof *mf);
+	ix->text = data;
 	ix->len = len;
 	if (memchr(data, '\0', len)) {
 		unsigned long line, col;
@@ -1333,22 +1335,25 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
                    size_t len)
 {
-	return load(ix, path, data, len);
+	struct mapped mf;
+	memset(&mf, 0, sizeof mf);
+	mf.owned = xmalloc(len + 1);
+	memcpy(mf.owned, data, len);
+	mf.owned[len] = '\0';
+	mf.data = mf.owned;
+	mf.len = len;
+	return load(ix, path, &mf);
 }
 
 int nf_load(struct nf_index *ix, const char *path, const char *display)
 {
-	char *data;
-	size_t len;
-	int ret;
+	struct mapped mf;
 	if (!display)
 		display = path;
-	if (read_file(path, &data, &len) != 0) {
+	if (map_file(path, &mf) != 0) {
 		warnx_("cannot open '%s': %s", display, strerror(errno));
 		memset(ix, 0, sizeof *ix);
 		return -1;
 	}
-	ret = load(ix, display, data, len);
-	free(data);
-	return ret;
+	return load(ix, display, &mf);
 }

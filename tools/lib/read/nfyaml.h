@@ -11,6 +11,8 @@
 #ifndef MK_NFYAML_H
 #define MK_NFYAML_H
 
+#include "base/scan.h"
+
 #include <stddef.h>
 
 /* torchgen's SchemaKind. */
@@ -81,14 +83,15 @@ struct nf_func {
 
 struct nf_index {
 	char *path;           /* file as named by the caller (owned) */
-	char *text;           /* whole file, NUL-terminated (owned) */
+	const char *text;     /* whole file, NUL-terminated (owned: map) */
 	size_t len;
 	struct nf_func *funcs;/* yaml entries in file order, then autogen'd */
 	size_t nfuncs;
 	size_t nentries;      /* how many of funcs come from yaml entries */
-	/* private: name hash */
+	/* private: name hash; the text's storage */
 	size_t *hash;
 	size_t hashcap;
+	struct mapped map;
 };
 
 /* nf_load: read and index PATH; messages name the file DISPLAY (e.g.

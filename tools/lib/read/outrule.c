@@ -278,7 +278,7 @@ static int span_has_stub(const struct cs_model *m, const struct cs_def *d,
 	w.expand = 1;
 	w.tids = 0;
 	w.site = a;
-	walk_text(&w, d->t, d->tn, a, b, d->inv, 0, NULL);
+	walk_text(&w, cs_def_text(m, d), d->tn, a, b, d->inv, 0, NULL);
 	return x.found;
 }
 
@@ -286,7 +286,7 @@ static int span_has_stub(const struct cs_model *m, const struct cs_def *d,
 static void before_stub(const struct cs_model *m, const struct cs_def *d,
                         struct cs_outrule *out)
 {
-	const char *t = d->t;
+	const char *t = cs_def_text(m, d);
 	size_t a = d->bs + 1, b = d->be < d->tn ? d->be : d->tn, i;
 	for (i = a; i < b; i++) {
 		size_t o, c, then_e, e2;

@@ -46,14 +46,15 @@ int cs_stub_declared(const struct cs_model *m, const char *name,
 /* The names of d's parameters (malloc'd vector of malloc'd strings):
  * the last identifier of each parameter, before a default value and
  * array brackets. */
-static char **param_names(const struct cs_def *d, size_t *np)
+static char **param_names(const struct cs_model *m, const struct cs_def *d,
+                          size_t *np)
 {
 	char **args, **v = NULL;
 	size_t na, i, n = 0;
 	*np = 0;
 	if (d->pe <= d->ps || d->pe >= d->tn)
 		return NULL;
-	args = lex_split_args(d->t, d->ps, d->pe, &na);
+	args = lex_split_args(cs_def_text(m, d), d->ps, d->pe, &na);
 	for (i = 0; i < na; i++) {
 		const char *a = args[i];
 		size_t e = strlen(a), k, s;
@@ -251,9 +252,9 @@ static int has_word(const char *t, size_t a, size_t b, const char *w)
  * false;` (or `if (E.device().type() != kCPU) return false;`), e.g.
  * `if (!self.device().is_cpu()) return false;`.  The devices it needs to
  * return true, or DEV_ANY. */
-static devset helper_devices(const struct cs_def *d)
+static devset helper_devices(const struct cs_model *m, const struct cs_def *d)
 {
-	const char *t = d->t;
+	const char *t = cs_def_text(m, d);
 	size_t i = d->bs + 1, b = d->be < d->tn ? d->be : d->tn, e;
 	int n;
 	for (n = 0; n < 32; n++) {
@@ -355,7 +356,7 @@ static devset atom_devices(const struct cs_model *m, const struct cs_def *from,
 		devset h;
 		if (p->files[d->file].cpu || (same && d->file != from->file))
 			continue;
-		h = helper_devices(d);
+		h = helper_devices(m, d);
 		if (h == DEV_ANY || (got && h != got))
 			return DEV_ANY;
 		got = h;
@@ -773,7 +774,8 @@ static void disc_tok(void *ctx, const struct cs_tok *k)
 	char *q;
 
 	if (n == 2 && s[0] == 'i' && s[1] == 'f') {
-		if (k->t == p->defs[x->cur].t && k->qs == k->qe && !k->member)
+		if (k->t == cs_def_text(x->m, &p->defs[x->cur]) && k->qs == k->qe &&
+		    !k->member)
 			disc_if(x, k);
 		return;
 	}
@@ -893,7 +895,7 @@ int cs_discover(const struct cs_model *m, const char *kernel,
 		x.cur = x.q[i];
 		x.depth = x.qd[i];
 		x.cur_reach = x.vis.reach[vis_slot(&x.vis, x.cur)];
-		x.params = param_names(&p->defs[x.cur], &x.nparams);
+		x.params = param_names(m, &p->defs[x.cur], &x.nparams);
 		x.nspans = 0;
 		walk_def(m, &p->defs[x.cur], disc_tok, &x);
 		lex_strv_free(x.params, x.nparams);
