@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,74 +107,55 @@ int read_source_file(const char *path, char **data, size_t *len)
 	return 0;
 }
 
-int map_file(const char *path, struct mapped *mf)
+int read_source_into(const char *path, char **buf, size_t *cap, size_t *len)
 {
 	struct stat st;
-	long pg = sysconf(_SC_PAGESIZE);
-	size_t len, size;
-	void *base;
-	int fd, saved;
+	size_t n = 0;
+	int fd = open(path, O_RDONLY), saved;
 
-	memset(mf, 0, sizeof *mf);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0)
+	if (fd < 0 || fstat(fd, &st) != 0)
 		goto fail;
 	if (S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
 		goto fail;
 	}
-	len = st.st_size > 0 ? (size_t)st.st_size : 0;
-	if (!S_ISREG(st.st_mode) || len == 0 || pg <= 0 || len % (size_t)pg == 0) {
-		/* nothing to map (empty), not mappable (a pipe), or no room for
-		 * the NUL in the last page (past it the file has no pages): read
-		 * it */
-		close(fd);
-		if (read_file(path, &mf->owned, &mf->len) != 0)
-			return -1;
-		mf->data = mf->owned;
-		return 0;
+	for (;;) {
+		ssize_t r;
+		/* the size, the NUL, and one byte more so that the read which
+		 * finds the end needs no bigger buffer; 64 KiB steps */
+		size_t want = (st.st_size > 0 ? (size_t)st.st_size : 0) + 2;
+		if (n + 2 > want)
+			want = n + 2;
+		if (want > *cap) {
+			*cap = (want + 65535) & ~(size_t)65535;
+			*buf = xrealloc(*buf, *cap);
+		}
+		r = read(fd, *buf + n, *cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n + 1 >= *cap)
+			st.st_size = (off_t)(*cap * 2); /* it grew: room for more */
 	}
-	/* the bytes after the end of the file in its last page read as 0 */
-	size = (len / (size_t)pg + 1) * (size_t)pg;
-	base = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (base == MAP_FAILED)
-		goto fail;
 	close(fd);
-	mf->base = base;
-	mf->size = size;
-	mf->data = base;
-	mf->len = len;
+	(*buf)[n] = '\0';
+	*len = n;
+	if (memchr(*buf, '\0', n)) {
+		/* the wording of mps-register's check */
+		warnx_("error: '%s' is not a text file (it holds a NUL byte)", path);
+		return -1;
+	}
 	return 0;
 fail:
 	saved = errno;
-	close(fd);
-	errno = saved;
+	if (fd >= 0)
+		close(fd);
+	warnx_("cannot open '%s': %s", path, strerror(saved));
 	return -1;
-}
-
-int map_source_file(const char *path, struct mapped *mf)
-{
-	if (map_file(path, mf) != 0) {
-		warnx_("cannot open '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	if (memchr(mf->data, '\0', mf->len)) {
-		/* the wording of mps-register's check */
-		warnx_("error: '%s' is not a text file (it holds a NUL byte)", path);
-		map_release(mf);
-		return -1;
-	}
-	return 0;
-}
-
-void map_release(struct mapped *mf)
-{
-	if (mf->base)
-		munmap(mf->base, mf->size);
-	free(mf->owned);
-	memset(mf, 0, sizeof *mf);
 }
 
 /* the largest source file a question is asked of */

@@ -25,34 +25,12 @@ int read_regular_file(const char *path, size_t max, char **data, size_t *len);
  * NUL byte)" (nothing allocated); both return -1. */
 int read_source_file(const char *path, char **data, size_t *len);
 
-/* A file's text, mapped read-only: data[0, len) are its bytes and
- * data[len] is a NUL (in the file's last page, past its end, the system
- * gives zeros).  Nothing is copied: the pages are the system's cache of
- * the file, so a text read this way costs no memory of its own.  A file
- * that cannot be mapped so (an empty one, a pipe, one whose size is a
- * multiple of the page size: no room for the NUL) is read into memory
- * instead; the struct says which, for map_release. */
-struct mapped {
-	const char *data;
-	size_t len;
-	void *base;       /* the mapping (size bytes), or NULL */
-	size_t size;
-	char *owned;      /* the read copy when base is NULL */
-};
-
-/* map_file: map PATH (opened read-only; a folder gives EISDIR).  0, or
- * -1 with errno set (nothing held). */
-int map_file(const char *path, struct mapped *mf);
-
-/* map_source_file: map_file for a source file a scanner models: "prog:
- * cannot open 'PATH': REASON" when it cannot be read, "prog: error:
- * 'PATH' is not a text file (it holds a NUL byte)" when it holds a NUL
- * byte (nothing held); both return -1. */
-int map_source_file(const char *path, struct mapped *mf);
-
-/* map_release: give back what mf holds and zero it (a zeroed mf is
- * fine). */
-void map_release(struct mapped *mf);
+/* read_source_into: read_source_file into a buffer the caller keeps for
+ * reading many files in turn: *buf (NULL at first) of *cap bytes is
+ * grown (xrealloc) when the file needs more; the file's *len bytes are
+ * followed by a NUL.  Diagnostics and -1 as read_source_file (the buffer
+ * is kept). */
+int read_source_into(const char *path, char **buf, size_t *cap, size_t *len);
 
 /* A question asked of a masked source text (mask_code, LANG_C) of len
  * bytes, with the caller's ARG: 1 yes, 0 no. */

@@ -307,32 +307,54 @@ static const char *intern_ns(struct cs_priv *p, const char *s)
 	return p->nss[p->nns++];
 }
 
+static char *path_join(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *r = xmalloc(na + nb + 2);
+	memcpy(r, a, na);
+	r[na] = '/';
+	memcpy(r + na + 1, b, nb + 1);
+	return r;
+}
+
 /* The line starts of a file, found on the first question about a line
- * (most files are never asked). */
-static void file_lines(struct cs_file *f)
+ * (most files are never asked): from its text as a query made it, else
+ * from the file read for that. */
+static void file_lines(const struct cs_model *m, struct cs_file *f)
 {
 	size_t cap = f->len / 32 + 16, i;
+	char *own = NULL;
+	const char *t = f->code;
+	if (!t) {
+		size_t len;
+		char *path = path_join(m->root, f->rel);
+		if (read_source_file(path, &own, &len) != 0 || len != f->len)
+			die("error: '%s' changed while it was read", path);
+		free(path);
+		t = own;
+	}
 	f->ls = xmalloc(cap * sizeof *f->ls);
 	f->ls[0] = 0;
 	f->nls = 1;
 	for (i = 0; i < f->len; i++) {
-		const char *q = memchr(f->raw.data + i, '\n', f->len - i);
+		const char *q = memchr(t + i, '\n', f->len - i);
 		if (!q)
 			break;
-		i = (size_t)(q - f->raw.data);
+		i = (size_t)(q - t);
 		if (f->nls == cap) {
 			cap *= 2;
 			f->ls = xrealloc(f->ls, cap * sizeof *f->ls);
 		}
 		f->ls[f->nls++] = i + 1;
 	}
+	free(own);
 }
 
 static unsigned long line_of(const struct cs_model *m, size_t file, size_t off)
 {
 	struct cs_file *f = &P(m)->files[file];
 	if (!f->ls)
-		file_lines(f);
+		file_lines(m, f);
 	return (unsigned long)last_le(f->ls, f->nls, off) + 1;
 }
 
@@ -346,15 +368,6 @@ struct cs_loc loc_of(const struct cs_model *m, size_t file, size_t off)
 
 /* ---------------- files ---------------- */
 
-static char *path_join(const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	char *r = xmalloc(na + nb + 2);
-	memcpy(r, a, na);
-	r[na] = '/';
-	memcpy(r + na + 1, b, nb + 1);
-	return r;
-}
 
 /* Folders whose code serves other devices only (cppmodel.h). */
 static const char *const device_folders[] = {"cuda", "hip", "miopen", "cudnn",
@@ -1442,46 +1455,40 @@ static const struct cs_parse_ops model_ops = {model_call, model_brace};
 
 /* ---------------- loading ---------------- */
 
-/* map_entry: map file REL (relative to the root) as the model's next
- * file.  0, or -1 after the diagnostic of map_source_file. */
-static int map_entry(struct cs_model *m, const char *rel)
+/* add_entry: file REL (relative to the root) as the model's next file */
+static void add_entry(struct cs_model *m, const char *rel)
 {
 	struct cs_priv *p = P(m);
-	char *path = path_join(m->root, rel);
 	struct cs_file *f;
-	int rc;
 
 	GROW(p->files, m->nfiles, p->cap_files);
-	f = &p->files[m->nfiles];
+	f = &p->files[m->nfiles++];
 	memset(f, 0, sizeof *f);
-	rc = map_source_file(path, &f->raw);
-	free(path);
-	if (rc != 0)
-		return -1;
-	m->nfiles++;
 	f->rel = pool_strdup(&p->pool, rel);
-	f->len = f->raw.len;
 	f->header = str_ends_with(rel, ".h");
 	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
 	if (!f->header)
 		m->have_sources = 1;
-	if (f->len + 1 > p->cap_scratch)
-		p->cap_scratch = f->len + 1;
-	return 0;
 }
 
-/* parse_file: read file IDX into the model.  Its text is masked in one
- * buffer used for every file, the largest file's size: only the model is
- * kept (cs_def_text makes a text again when a query needs it). */
-static void parse_file(struct cs_model *m, size_t idx, struct mask_braces *br)
+/* parse_file: read file IDX into the model.  Its text is read and masked
+ * in one buffer used for every file: only the model is kept (cs_def_text
+ * reads a file again when a query needs its text).  0, or -1 after the
+ * diagnostic of read_source_into. */
+static int parse_file(struct cs_model *m, size_t idx, struct mask_braces *br)
 {
 	struct cs_priv *p = P(m);
 	struct cs_file *f = &p->files[idx];
-	size_t len = f->len;
-	char *c = p->scratch;
+	char *path = path_join(m->root, f->rel), *c;
+	size_t len;
 	struct cs_unit u;
+	int rc = read_source_into(path, &p->scratch, &p->cap_scratch, &len);
 
-	memcpy(c, f->raw.data, len + 1);
+	free(path);
+	if (rc != 0)
+		return -1;
+	c = p->scratch;
+	f->len = len;
 	mask_code_again(c, len, br);
 	directives(p, idx, c, len, br->edge ? NULL : br, 1);
 	memset(&u, 0, sizeof u);
@@ -1502,6 +1509,7 @@ static void parse_file(struct cs_model *m, size_t idx, struct mask_braces *br)
 		cs_parse_scope(&u, 0, len, &top);
 	}
 	cs_pairs_free(&u.bp);
+	return 0;
 }
 
 const char *cs_def_text(const struct cs_model *m, const struct cs_def *d)
@@ -1512,9 +1520,12 @@ const char *cs_def_text(const struct cs_model *m, const struct cs_def *d)
 	if (d->t)
 		return d->t;
 	if (!f->code) {
-		/* what load_file read, made the same way */
-		f->code = xmalloc(f->len + 1);
-		memcpy(f->code, f->raw.data, f->len + 1);
+		/* what parse_file read, made the same way */
+		char *path = path_join(m->root, f->rel);
+		size_t len;
+		if (read_source_file(path, &f->code, &len) != 0 || len != f->len)
+			die("error: '%s' changed while it was read", path);
+		free(path);
 		mask_code_in_place(f->code, f->len, &br);
 		directives(p, d->file, f->code, f->len, br.edge ? NULL : &br, 0);
 		mask_braces_free(&br);
@@ -1556,28 +1567,29 @@ int cs_load(struct cs_model *m, const char *root)
 	}
 	/* headers first: their macros are known when a .cpp file is parsed */
 	for (i = 0; i < files.n; i++)
-		if (str_ends_with(files.paths[i], ".h") && map_entry(m, files.paths[i]) != 0)
-			goto fail;
+		if (str_ends_with(files.paths[i], ".h"))
+			add_entry(m, files.paths[i]);
 	for (i = 0; i < files.n; i++)
-		if (!str_ends_with(files.paths[i], ".h") && map_entry(m, files.paths[i]) != 0)
-			goto fail;
+		if (!str_ends_with(files.paths[i], ".h"))
+			add_entry(m, files.paths[i]);
 	walk_free(&files);
 	{
 		struct cs_priv *p = P(m);
 		struct mask_braces br;
+		int rc = 0;
 		memset(&br, 0, sizeof br);
-		p->scratch = xmalloc(p->cap_scratch ? p->cap_scratch : 1);
-		for (i = 0; i < m->nfiles; i++)
-			parse_file(m, i, &br);
+		for (i = 0; i < m->nfiles && rc == 0; i++)
+			rc = parse_file(m, i, &br);
 		mask_braces_free(&br);
 		free(p->scratch);
 		p->scratch = NULL;
+		p->cap_scratch = 0;
+		if (rc != 0) {
+			cs_free(m);
+			return -1;
+		}
 	}
 	return 0;
-fail:
-	walk_free(&files);
-	cs_free(m);
-	return -1;
 }
 
 void cs_free(struct cs_model *m)
@@ -1586,10 +1598,10 @@ void cs_free(struct cs_model *m)
 	size_t i;
 	if (p) {
 		for (i = 0; i < m->nfiles; i++) {
-			map_release(&p->files[i].raw);
 			free(p->files[i].code);
 			free(p->files[i].ls);
 		}
+		free(p->scratch);
 		free(p->files);
 		for (i = 0; i < p->nmac; i++)
 			lex_macro_free(&p->mac[i].m);

@@ -68,7 +68,6 @@
 #define MK_CPPMODEL_H
 
 #include "base/lex.h"
-#include "base/scan.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -266,7 +265,6 @@ struct cs_imap {
 
 struct cs_file {
 	char *rel;        /* relative to the root (in the model's pool) */
-	struct mapped raw;/* the file as written, mapped (scan.h) */
 	char *code;       /* masked, preprocessor lines blanked: NULL until
 	                     a query reads a body of the file (cs_def_text) */
 	size_t len;
@@ -344,7 +342,7 @@ struct cs_priv {
 	char **nss;
 	size_t nns, cap_ns;
 	char *scratch;            /* the text being loaded (cs_load only) */
-	size_t cap_scratch;       /* its size: the largest file's, + 1 */
+	size_t cap_scratch;
 	char **exps;              /* macro expansions the defs point into */
 	size_t nexps, cap_exps;
 };
@@ -403,9 +401,12 @@ void walk_def(const struct cs_model *m, const struct cs_def *d, cs_tok_fn fn,
 
 /* cs_def_text: the text holding the body of d: the macro expansion it
  * was found in, or its file as the structural pass read it (masked,
- * preprocessor lines blanked; made again from the file's mapped text the
- * first time a query asks, then kept: the texts are not kept after
- * loading, and queries read few files). */
+ * preprocessor lines blanked).  The model keeps no file's text: the
+ * first time a query asks for one, the file is read and masked again,
+ * then kept (queries read few files: 45 of 588 for every operator of
+ * 2.6.0).  A file that cannot be read again, or whose size changed since
+ * cs_load, is an error: "prog: error: 'PATH' changed while it was read",
+ * exit 2. */
 const char *cs_def_text(const struct cs_model *m, const struct cs_def *d);
 
 /* tok_qual: the qualifier of k without blanks ("at::native"), malloc'd. */

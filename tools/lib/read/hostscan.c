@@ -201,20 +201,22 @@ static struct list *list_for(struct priv *p, struct hs_map *mp,
 static long add_file(struct hs_model *m, const char *rel, int kind)
 {
 	char *path = strcmp(m->root, ".") == 0 ? xstrdup(rel)
-	                                       : xasprintf("%s/%s", m->root, rel);
+	                                       : xasprintf("%s/%s", m->root, rel),
+	     *data;
+	size_t len;
 	struct hs_file *f;
 	struct priv *p = m->priv;
-	GROW(m->files, m->nfiles, CAP(m).files);
-	f = &m->files[m->nfiles];
-	memset(f, 0, sizeof *f);
-	if (map_source_file(path, &f->map) != 0) {
+	if (read_source_file(path, &data, &len) != 0) {
 		free(path);
 		return -1;
 	}
 	free(path);
+	GROW(m->files, m->nfiles, CAP(m).files);
+	f = &m->files[m->nfiles];
+	memset(f, 0, sizeof *f);
 	f->rel = xstrdup(rel);
-	f->text = f->map.data;
-	f->len = f->map.len;
+	f->text = data;
+	f->len = len;
 	f->kind = kind;
 	if (f->len + 1 > p->cap_scratch)
 		p->cap_scratch = f->len + 1;
@@ -1779,7 +1781,7 @@ void hs_free(struct hs_model *m)
 	size_t i;
 	for (i = 0; i < m->nfiles; i++) {
 		free(m->files[i].rel);
-		map_release(&m->files[i].map);
+		free(m->files[i].text);
 	}
 	free(m->files);
 	for (i = 0; i < m->ndefs; i++) {

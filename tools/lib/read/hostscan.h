@@ -66,8 +66,6 @@
 #ifndef MK_HOSTSCAN_H
 #define MK_HOSTSCAN_H
 
-#include "base/scan.h"
-
 #include <stddef.h>
 
 /* The test file that held the expected-failure lists before
@@ -78,10 +76,9 @@ enum hs_kind { HS_HOST, HS_KERNEL, HS_PYTHON, HS_DECL };
 
 struct hs_file {
 	char *rel;    /* path relative to the root (owned) */
-	const char *text; /* the file, NUL-terminated (owned: map) */
+	char *text;   /* the file, NUL-terminated (owned) */
 	size_t len;
 	int kind;     /* enum hs_kind */
-	struct mapped map; /* the text's storage (scan.h) */
 };
 
 /* A place: file index into hs_model.files, byte offset in its text. */

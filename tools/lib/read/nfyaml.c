@@ -1139,7 +1139,7 @@ void nf_free(struct nf_index *ix)
 		free_func(&ix->funcs[i]);
 	free(ix->funcs);
 	free(ix->hash);
-	map_release(&ix->map);
+	free(ix->text);
 	free(ix->path);
 	memset(ix, 0, sizeof *ix);
 }
@@ -1284,20 +1284,16 @@ static size_t *line_starts(const char *data, size_t len, size_t *n)
 	return lines;
 }
 
-/* load: read the text MF holds (taken: ix owns it) into ix in one serial
- * pass */
-static int load(struct nf_index *ix, const char *path, struct mapped *mf)
+/* load: read DATA (len bytes and a NUL, malloc'd: ix takes it) into ix in
+ * one serial pass */
+static int load(struct nf_index *ix, const char *path, char *data, size_t len)
 {
 	struct reader r;
 	int ret;
-	const char *data = mf->data;
-	size_t len = mf->len;
 
 	memset(ix, 0, sizeof *ix);
 	memset(&r, 0, sizeof r);
 	ix->path = xstrdup(path);
-	ix->map = *mf;
-	memset(mf, 0, sizeof *mf);
 	ix->text = data;
 	ix->len = len;
 	if (memchr(data, '\0', len)) {
@@ -1335,25 +1331,22 @@ static int load(struct nf_index *ix, const char *path, struct mapped *mf)
 int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
                    size_t len)
 {
-	struct mapped mf;
-	memset(&mf, 0, sizeof mf);
-	mf.owned = xmalloc(len + 1);
-	memcpy(mf.owned, data, len);
-	mf.owned[len] = '\0';
-	mf.data = mf.owned;
-	mf.len = len;
-	return load(ix, path, &mf);
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, data, len);
+	copy[len] = '\0';
+	return load(ix, path, copy, len);
 }
 
 int nf_load(struct nf_index *ix, const char *path, const char *display)
 {
-	struct mapped mf;
+	char *data;
+	size_t len;
 	if (!display)
 		display = path;
-	if (map_file(path, &mf) != 0) {
+	if (read_file(path, &data, &len) != 0) {
 		warnx_("cannot open '%s': %s", display, strerror(errno));
 		memset(ix, 0, sizeof *ix);
 		return -1;
 	}
-	return load(ix, display, &mf);
+	return load(ix, display, data, len);
 }

@@ -11,8 +11,6 @@
 #ifndef MK_NFYAML_H
 #define MK_NFYAML_H
 
-#include "base/scan.h"
-
 #include <stddef.h>
 
 /* torchgen's SchemaKind. */
@@ -83,15 +81,14 @@ struct nf_func {
 
 struct nf_index {
 	char *path;           /* file as named by the caller (owned) */
-	const char *text;     /* whole file, NUL-terminated (owned: map) */
+	char *text;           /* whole file, NUL-terminated (owned) */
 	size_t len;
 	struct nf_func *funcs;/* yaml entries in file order, then autogen'd */
 	size_t nfuncs;
 	size_t nentries;      /* how many of funcs come from yaml entries */
-	/* private: name hash; the text's storage */
+	/* private: name hash */
 	size_t *hash;
 	size_t hashcap;
-	struct mapped map;
 };
 
 /* nf_load: read and index PATH; messages name the file DISPLAY (e.g.
