@@ -164,6 +164,19 @@ static void test_c_if0(void **state)
 	           "  \n     \n  \ny\n#endif\n");
 	/* unterminated: blanked to the end */
 	check_mask("#if 0\nx\ny", LANG_C, "#if 0\n \n ");
+	/* the line start is found looking back from the '#': a splice joins
+	 * the lines (x comes first), a comment before it is a token even
+	 * once blanked, an escaped backslash before a line end is no splice */
+	check_mask("x \\\n#if 0\ny\n#endif\n", LANG_C,
+	           "x \\\n#if 0\ny\n#endif\n");
+	check_mask("  \\\n#if 0\ny\n#endif\n", LANG_C,
+	           "  \\\n#if 0\n \n#endif\n");
+	check_mask("/* a\nb */ #if 0\ny\n#endif\n", LANG_C,
+	           "    \n     #if 0\ny\n#endif\n");
+	check_mask("s = \"a\\\\\r\n#if 0\nx\n#endif\n", LANG_C,
+	           "s = \"a\\\\\r\n#if 0\n \n#endif\n");
+	check_mask("// c\n#if 0\nx\n#endif\n", LANG_C,
+	           "    \n#if 0\n \n#endif\n");
 }
 
 static void test_c_if0_nested(void **state)
