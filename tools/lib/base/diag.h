@@ -3,6 +3,9 @@
  * Model: sbase's eprintf/enprintf and git's "error: ..." style.  Every
  * message goes to stderr, starts with the program name set by
  * diag_init(), is lower-case and has no full stop.
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls nothing of the
+ * library.
  */
 #ifndef MK_DIAG_H
 #define MK_DIAG_H

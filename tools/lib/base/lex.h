@@ -5,7 +5,7 @@
  * sources) and hostscan (MPS host files), so that both skip the same
  * literals, know the same keywords and expand a macro to the same text.
  *
- * Layer: base/.  Calls only base/ (diag).
+ * Layer: base/ (the first: calls no other layer).  Calls base/ (diag).
  *
  * Texts are byte ranges t[0, n) (no NUL needed inside the range); indices
  * and lengths are in bytes.  Identifier and space characters are ASCII

@@ -1,5 +1,8 @@
 /* scan.h — reading source files and matching patterns in them (PCRE2).
  * Shared by mps-verify and mps-register.
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls base/ (diag, lex,
+ * walk).
  */
 #ifndef MK_SCAN_H
 #define MK_SCAN_H

@@ -14,6 +14,8 @@
  *   - at most WALK_MAX_DEPTH levels of subfolders below the start;
  *   - the result is sorted with strcmp, so no output depends on the order
  *     readdir returns.
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls base/ (diag).
  */
 #ifndef MK_WALK_H
 #define MK_WALK_H

@@ -69,6 +69,9 @@
  *
  * Reading only: no function here writes a file, uses the store of parsed
  * models (cache.h) or runs a program.
+ *
+ * Layer: check/.  May call base/, edit/, read/ and check/ (calls base/,
+ * edit/ edit_write_file, read/ hostscan and metalreg).
  */
 #ifndef MK_SETUP_H
 #define MK_SETUP_H

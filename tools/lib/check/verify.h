@@ -22,6 +22,9 @@
  * (its own MPS kernel, usually MPSGraph, and nothing new), or not on MPS
  * at all.  With an operator named (vf_input.all 0) every finding of it is
  * reported as found: naming OP says it was migrated.
+ *
+ * Layer: check/.  May call base/, edit/, read/ and check/ (calls base/
+ * and read/ nfyaml, hostscan, stubs).
  */
 #ifndef MK_VERIFY_H
 #define MK_VERIFY_H

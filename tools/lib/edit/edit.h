@@ -7,6 +7,8 @@
  * edit_finish().  edit_finish() either prints a unified diff (default)
  * or writes every file atomically (--in-place) and records an undo
  * journal entry.  Nothing is written when any check fails.
+ *
+ * Layer: edit/.  May call base/ and edit/ (calls base/ diag, scan).
  */
 #ifndef MK_EDIT_H
 #define MK_EDIT_H

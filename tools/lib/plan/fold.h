@@ -25,6 +25,9 @@
  * its alphabetical place (`CPU, CUDA, MPS, XPU`, `CPU, CUDA, Meta, MPS`),
  * as 240 of the 260 shared lines listing MPS with CPU in 2.14.1 have it;
  * otherwise at the end.  Only the joined line and the MPS line change.
+ *
+ * Layer: plan/.  May call base/, edit/, read/, check/ and plan/ (calls
+ * base/ and read/ nfyaml, stubs).
  */
 #ifndef MK_FOLD_H
 #define MK_FOLD_H

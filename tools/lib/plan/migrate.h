@@ -22,6 +22,9 @@
  * core macros for the Metal side; a tree without C++ sources cannot give
  * the dtypes); that is no error.  No printing (but mg_write_*), no writing:
  * the change is an edit set for the edit engine (edit.h).
+ *
+ * Layer: plan/.  May call base/, edit/, read/, check/ and plan/ (calls
+ * base/, read/, check/ verify and report, plan/ fold, regplan, retire).
  */
 #ifndef MK_MIGRATE_H
 #define MK_MIGRATE_H

@@ -4,9 +4,9 @@
  * survey of every operator, the nearest operator names for an OP that
  * matches nothing, and the stubs the kernel of a row reaches.  Issue #2.
  *
- * Layer: plan/.  May call base/, read/ (nfyaml, stubs, hostscan's map)
- * and plan/ (fold:
- * the kernel a row reaches MPS through).
+ * Layer: plan/.  May call base/, edit/, read/, check/ and plan/ (calls
+ * base/, read/ nfyaml, stubs and hostscan's map, plan/ fold: the kernel a
+ * row reaches MPS through).
  */
 #ifndef MK_OVERLOADS_H
 #define MK_OVERLOADS_H

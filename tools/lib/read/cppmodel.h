@@ -6,7 +6,8 @@
  * the questions are built: stub discovery and device guards (stubs.h),
  * CPU dtypes (dtypes.h), output rules (outrule.h).
  *
- * Layer: read/ (readers of sources).  May call base/ and read/.
+ * Layer: read/ (readers of sources).  May call base/, edit/ and read/
+ * (calls base/ diag, lex, scan, walk).
  *
  * What it reads (CS_NATIVE_REL, recursively): every *.cpp and *.h file,
  * except in folders for other devices, whose code never runs for a CPU,

@@ -2,7 +2,8 @@
  * the dtypes of the CPU kernel a stub registers, read from the C++ model
  * (cppmodel.h).  Issue #14.
  *
- * Layer: read/.  May call base/ and read/ (cppmodel).
+ * Layer: read/.  May call base/, edit/ and read/ (calls base/ and read/
+ * cppmodel).
  */
 #ifndef MK_DTYPES_H
 #define MK_DTYPES_H

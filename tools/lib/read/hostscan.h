@@ -4,7 +4,8 @@
  * registrations and functors, the tests' expected-failure lists) on top
  * of the C++ model's structure parser.
  *
- * Layer: read/.  May call base/ and read/ (cppmodel, metalreg).
+ * Layer: read/.  May call base/, edit/ and read/ (calls base/ and read/
+ * cppmodel, metalreg).
  *
  * What it reads (paths relative to the root; cli.h names them):
  *   MPS_DIR_REL/...     host files: *.mm, *.h, *.cpp, recursively, except

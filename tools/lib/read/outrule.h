@@ -2,7 +2,8 @@
  * structured meta function in the C++ model (cppmodel.h), and the input
  * dtypes the shared implementation handles before the stub.  Issue #14.
  *
- * Layer: read/.  May call base/ and read/ (cppmodel, stubs, dtypes).
+ * Layer: read/.  May call base/, edit/ and read/ (calls base/ and read/
+ * cppmodel, stubs, dtypes).
  */
 #ifndef MK_OUTRULE_H
 #define MK_OUTRULE_H

@@ -4,7 +4,8 @@
  * (device-generic), or does it only work on CPU; and on which devices
  * each stub is reached (device guards).  Issue #12.
  *
- * Layer: read/.  May call base/ and read/ (cppmodel).
+ * Layer: read/.  May call base/, edit/ and read/ (calls base/ and read/
+ * cppmodel).
  */
 #ifndef MK_STUBS_H
 #define MK_STUBS_H
