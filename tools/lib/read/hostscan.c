@@ -160,7 +160,7 @@ struct priv {
 	struct hs_map reqnames;  /* requested kernel names + host strings */
 	struct hs_map namespaces;/* namespace names declared in host code */
 	struct mk_re re_reg, re_req, re_hostname, re_xlist, re_decl,
-	    re_ns, re_functor, re_tlist, re_kvoid;
+	    re_functor, re_tlist, re_kvoid;
 	int re_ready;
 	size_t **linetab, *nlines, nlinetab; /* line starts per file */
 	/* the identifiers of the host files [idfirst, idfirst + nidfiles)
@@ -173,6 +173,14 @@ struct priv {
 	                            trailing '_', 3 bytes or more; sorted */
 	size_t nlits, caplits;
 	struct caps cap;         /* per model: two models may coexist */
+	struct dspan {           /* the directives of the host files, found in
+	                            pass 1, blanked in pass 2 */
+		size_t a, b;         /* '#' to the end of its last line */
+		int include;
+	} *spans;
+	size_t nspans, capspans;
+	size_t *span0;           /* per host file: its first span */
+	struct mask_braces br;   /* the braces of the text masked last */
 	char *scratch;           /* the text being masked (scratch_mask) */
 	size_t cap_scratch;      /* the largest file's size + 1 */
 	size_t have_scratch;     /* scratch's size */
@@ -225,16 +233,40 @@ static long add_file(struct hs_model *m, const char *rel, int kind)
 
 /* scratch_mask: the masked text of file i (scan.h mask_code) in the one
  * buffer every file is masked into in turn (valid until the next call) */
-static char *scratch_mask(struct hs_model *m, size_t i, enum scan_lang lang)
+static char *scratch(struct priv *p)
 {
-	struct priv *p = m->priv;
 	if (p->cap_scratch > p->have_scratch) {
 		free(p->scratch);
 		p->scratch = xmalloc(p->cap_scratch);
 		p->have_scratch = p->cap_scratch;
 	}
-	mask_code_into(p->scratch, m->files[i].text, m->files[i].len, lang);
 	return p->scratch;
+}
+
+static char *scratch_mask(struct hs_model *m, size_t i, enum scan_lang lang)
+{
+	char *c = scratch(m->priv);
+	mask_code_into(c, m->files[i].text, m->files[i].len, lang);
+	return c;
+}
+
+/* scratch_mask_braces: scratch_mask (LANG_C) with the braces of the
+ * masked text listed in p->br */
+static char *scratch_mask_braces(struct hs_model *m, size_t i)
+{
+	struct priv *p = m->priv;
+	char *c = scratch(p);
+	memcpy(c, m->files[i].text, m->files[i].len + 1);
+	mask_code_again(c, m->files[i].len, &p->br);
+	return c;
+}
+
+/* Blank c[a, b) but its newlines. */
+static void blank_span(char *c, size_t a, size_t b)
+{
+	for (; a < b; a++)
+		if (c[a] != '\n')
+			c[a] = ' ';
 }
 
 /* ---------------- preprocessor lines ---------------- */
@@ -307,8 +339,17 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 {
 	struct dctx *x = vctx;
 	struct hs_model *m = x->m;
+	struct priv *p = m->priv;
 	size_t i = lex_skip_ws(c, b, a + 1);
-	if (b - i >= 7 && memcmp(c + i, "include", 7) == 0) {
+	int include = b - i >= 7 && memcmp(c + i, "include", 7) == 0;
+	if (x->collect_macros) {
+		GROW(p->spans, p->nspans, p->capspans);
+		p->spans[p->nspans].a = a;
+		p->spans[p->nspans].b = b;
+		p->spans[p->nspans].include = include;
+		p->nspans++;
+	}
+	if (include) {
 		static const char pre[] = "<ATen/ops/", suf[] = "_native.h>";
 		size_t s, e;
 		for (s = a; x->idtext && s < b; s++)
@@ -712,6 +753,19 @@ static const void *host_brace(struct cs_unit *cu, int kind,
 	struct hs_model *m = cu->ctx;
 	long d;
 	(void)scope;
+	if (kind == CS_H_SCOPE_NS && cu->inv == NOSZ) {
+		/* the names of `namespace a::b {` written in a file */
+		size_t a = h->ns;
+		while (a < h->ne) {
+			size_t e = lex_ident_end(cu->t, h->ne, a);
+			if (e > a) {
+				char *nm = xstrndup(cu->t + a, e - a);
+				hs_map_put(&((struct priv *)m->priv)->namespaces, nm, 1);
+				free(nm);
+			}
+			a = e + 1;
+		}
+	}
 	if (kind != CS_H_FUNC)
 		return NULL;
 	d = add_def(m, u, h->ns, h->ne, hs, close);
@@ -731,9 +785,14 @@ static const struct cs_parse_ops host_ops = {host_call, host_brace};
 /* Namespace-level structure of a unit: definitions and macro calls. */
 static void parse_scope(struct hs_model *m, struct unit *u)
 {
+	struct priv *p = m->priv;
 	u->cu.ops = &host_ops;
 	u->cu.ctx = m;
-	cs_pairs_build(&u->cu.bp, u->cu.t, u->cu.n);
+	/* a file's text: the braces its masking listed (cppmodel.h) */
+	if (u->cu.inv == NOSZ && u->cu.t == p->scratch && !p->br.edge)
+		cs_pairs_from(&u->cu.bp, u->cu.t, &p->br);
+	else
+		cs_pairs_build(&u->cu.bp, u->cu.t, u->cu.n);
 	cs_parse_scope(&u->cu, 0, u->cu.n, NULL);
 	cs_pairs_free(&u->cu.bp);
 }
@@ -1444,7 +1503,6 @@ static void compile_patterns(struct priv *p)
 	           "\\bDECLARE_DISPATCH\\s*\\([^;]*?,\\s*(\\w+)\\s*\\)[ \\t\\r]*;?"
 	           "[ \\t\\r]*$",
 	           PCRE2_MULTILINE);
-	re_compile(&p->re_ns, "\\bnamespace\\s+(\\w+(?:\\s*::\\s*\\w+)*)\\s*\\{", 0);
 	re_compile(&p->re_functor,
 	           "\\bstruct\\s+(\\w+_functor)\\s*(?:final\\s*)?(?::[^{;]*)?\\{", 0);
 	/* test_mps.py: upper-case constants only (see hostscan.h) */
@@ -1463,10 +1521,12 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 	struct priv *p = m->priv;
 	size_t i;
 
-	/* pass 1: collect macros and includes */
+	/* pass 1: collect macros and includes, find the directives */
+	p->span0 = xcalloc(nhost + 1, sizeof *p->span0);
 	for (i = 0; i < nhost; i++) {
 		struct dctx x;
 		char *c = scratch_mask(m, first_host + i, LANG_C);
+		p->span0[i] = p->nspans;
 		x.m = m;
 		x.file = first_host + i;
 		x.collect_macros = 1;
@@ -1474,6 +1534,7 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 		x.idtext = NULL;
 		blank_directives(c, m->files[first_host + i].len, on_directive, &x, 0);
 	}
+	p->span0[nhost] = p->nspans;
 	for (i = 0; i < p->nmac; i++) {
 		/* define bodies: which file?  Index them for every file that
 		 * defines them is not tracked; macros are indexed by name only. */
@@ -1496,40 +1557,23 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 	}
 	/* pass 2: the identifiers and strings (#include lines blanked,
 	 * #define bodies kept), then structure and events (every directive
-	 * blanked), and the namespaces each file declares */
+	 * blanked; the directives are those pass 1 found) */
 	p->idfirst = first_host;
 	p->nidfiles = nhost;
 	for (i = 0; i < nhost; i++) {
-		size_t n = m->files[first_host + i].len, ov[4], at = 0;
-		char *c = scratch_mask(m, first_host + i, LANG_C);
-		struct dctx x;
+		size_t n = m->files[first_host + i].len, k;
+		char *c = scratch_mask_braces(m, first_host + i);
 		struct tokctx tx;
 		struct unit u;
-		x.m = m;
-		x.file = first_host + i;
-		x.collect_macros = 0;
-		x.ids_only = 1;
-		x.idtext = c;
-		blank_directives(c, n, on_directive, &x, 0);
+		for (k = p->span0[i]; k < p->span0[i + 1]; k++)
+			if (p->spans[k].include)
+				blank_span(c, p->spans[k].a, p->spans[k].b);
 		tx.p = p;
 		tx.file = (uint32_t)(first_host + i);
 		scan_tokens(c, n, put_ident, put_string, &tx);
-		blank_directives(c, n, NULL, NULL, 1);
-		while (re_match(&p->re_ns, c, n, at, ov, 2)) {
-			size_t a = ov[2];
-			while (a < ov[3]) {
-				size_t e = a;
-				while (e < ov[3] && lex_idc(c[e]))
-					e++;
-				if (e > a) {
-					char *nm = xstrndup(c + a, e - a);
-					hs_map_put(&p->namespaces, nm, 1);
-					free(nm);
-				}
-				a = e + 1;
-			}
-			at = ov[1];
-		}
+		for (k = p->span0[i]; k < p->span0[i + 1]; k++)
+			if (!p->spans[k].include)
+				blank_span(c, p->spans[k].a, p->spans[k].b);
 		memset(&u, 0, sizeof u);
 		u.cu.t = c;
 		u.cu.n = n;
@@ -1834,6 +1878,9 @@ void hs_free(struct hs_model *m)
 		hs_map_free(&p->defname);
 		ids_free(&p->ids);
 		free(p->scratch);
+		free(p->spans);
+		free(p->span0);
+		mask_braces_free(&p->br);
 		hs_map_free(&p->macros);
 		hs_map_free(&p->metalnames);
 		hs_map_free(&p->reqnames);
@@ -1858,7 +1905,6 @@ void hs_free(struct hs_model *m)
 			re_free(&p->re_hostname);
 			re_free(&p->re_xlist);
 			re_free(&p->re_decl);
-			re_free(&p->re_ns);
 			re_free(&p->re_functor);
 			re_free(&p->re_tlist);
 			re_free(&p->re_kvoid);
