@@ -21,6 +21,8 @@
 #include "base/diag.h"
 #include "base/scan.h"
 
+#include <jansson.h>
+
 /* mask src (a C string) and compare with want byte for byte; the length
  * must never change. */
 static void check_mask(const char *src, enum scan_lang lang, const char *want)
@@ -449,6 +451,37 @@ static void test_re_errors_exit_2(void **state)
 	free(err);
 }
 
+/* buf_json_str (diag.h) writes what jansson's compact dump writes: every
+ * ASCII byte alone and in a row, and UTF-8 text */
+static void test_json_str(void **state)
+{
+	char s[256];
+	int c;
+	(void)state;
+	for (c = 0; c <= 128; c++) {
+		struct buf b;
+		json_t *j;
+		char *want;
+		if (c < 128) {
+			s[0] = (char)(c ? c : 'x');
+			s[1] = 'a';
+			s[2] = '\0';
+		} else {
+			for (c = 1; c < 128; c++)
+				s[c - 1] = (char)c;
+			strcpy(s + 127, "\xc3\xa9\xe2\x88\x91 \"q\" \\");
+		}
+		buf_init(&b);
+		buf_json_str(&b, s);
+		j = json_string(s);
+		want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+		assert_string_equal(b.data, want);
+		free(want);
+		json_decref(j);
+		buf_free(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_c_in_place_braces),
 		cmocka_unit_test(test_python),
 		cmocka_unit_test(test_line_col),
+		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_read_regular_file),
 		cmocka_unit_test(test_re_match),

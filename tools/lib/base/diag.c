@@ -194,3 +194,40 @@ int close_stdout(int status)
 	}
 	return status;
 }
+
+void buf_json_str(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *run = s;
+	buf_add(b, "\"", 1);
+	for (;; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[6];
+		size_t n = 2;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		buf_add(b, run, (size_t)(s - run));
+		if (!c)
+			break;
+		e[0] = '\\';
+		switch (c) {
+		case '"': e[1] = '"'; break;
+		case '\\': e[1] = '\\'; break;
+		case '\b': e[1] = 'b'; break;
+		case '\f': e[1] = 'f'; break;
+		case '\n': e[1] = 'n'; break;
+		case '\r': e[1] = 'r'; break;
+		case '\t': e[1] = 't'; break;
+		default:
+			e[1] = 'u';
+			e[2] = '0';
+			e[3] = '0';
+			e[4] = hex[c >> 4];
+			e[5] = hex[c & 15];
+			n = 6;
+		}
+		buf_add(b, e, n);
+		run = s + 1;
+	}
+	buf_add(b, "\"", 1);
+}

@@ -107,6 +107,13 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+
+/* buf_json_str: append S as a JSON string literal, with the escapes
+ * jansson's compact dump writes: \" \\ \b \f \n \r \t, other bytes
+ * below 0x20 as \u00XX (upper-case hex), everything else as it is (S is
+ * UTF-8).  For writers of many JSON rows (jansson's dump costs more
+ * than the rest of such a tool; mps-overloads --json). */
+void buf_json_str(struct buf *b, const char *s);
 void buf_free(struct buf *b);
 
 /* close_stdout: flush and close stdout; on failure (e.g. a full disk,
