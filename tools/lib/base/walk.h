@@ -28,6 +28,8 @@ struct walk_list {
 	char **paths;  /* relative to the root given to walk_files, "REL/x/y.h"
 	                  (owned) */
 	size_t n;
+	size_t largest; /* the size in bytes of the largest file listed (for a
+	                   reader that reads every file into one buffer) */
 };
 
 /* walk_files: the regular files under ROOT/REL (ROOT "." means the

@@ -382,7 +382,7 @@ static void describe_copy(json_t *o, const char *skill, const char *bindir,
 {
 	char *data, hex[9], ver[40], src[40];
 	size_t len, n, i;
-	struct walk_list bin = {NULL, 0};
+	struct walk_list bin = {NULL, 0, 0};
 	char **v;
 	json_t *tools = json_object(), *vers = json_array(), *srcs = json_array();
 	struct buf lines;

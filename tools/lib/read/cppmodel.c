@@ -1536,7 +1536,7 @@ const char *cs_def_text(const struct cs_model *m, const struct cs_def *d)
 int cs_load(struct cs_model *m, const char *root)
 {
 	static const char *const sufs[] = {".cpp", ".h", NULL};
-	struct walk_list files = {NULL, 0};
+	struct walk_list files = {NULL, 0, 0};
 	struct stat st;
 	char *dir;
 	size_t i;
@@ -1572,11 +1572,15 @@ int cs_load(struct cs_model *m, const char *root)
 	for (i = 0; i < files.n; i++)
 		if (!str_ends_with(files.paths[i], ".h"))
 			add_entry(m, files.paths[i]);
-	walk_free(&files);
 	{
 		struct cs_priv *p = P(m);
 		struct mask_braces br;
 		int rc = 0;
+		/* one buffer of the largest file's size for every file (one
+		 * that grew since the walk grows it) */
+		p->cap_scratch = files.largest + 2;
+		p->scratch = xmalloc(p->cap_scratch);
+		walk_free(&files);
 		memset(&br, 0, sizeof br);
 		for (i = 0; i < m->nfiles && rc == 0; i++)
 			rc = parse_file(m, i, &br);

@@ -419,6 +419,7 @@ struct reader {
 	size_t nlines;
 	/* per-entry raw data, moved into nf_func */
 	size_t cap;
+	size_t nextra;        /* extra entries zeroed by grow */
 	/* per entry extra fields not kept in nf_func */
 	struct extra {
 		int manual_cpp_binding;
@@ -956,16 +957,19 @@ static void classify(struct nf_func *f)
 	}
 }
 
+/* grow: room for function ix->nfuncs, it and its extra zeroed (only the
+ * entries taken are touched: the capacity beyond them costs no memory) */
 static struct nf_func *grow(struct nf_index *ix, struct reader *r)
 {
 	if (ix->nfuncs == r->cap) {
-		size_t old = r->cap;
 		r->cap = r->cap ? r->cap * 2 : 256;
 		ix->funcs = xrealloc(ix->funcs, r->cap * sizeof *ix->funcs);
 		r->extra = xrealloc(r->extra, r->cap * sizeof *r->extra);
-		memset(ix->funcs + old, 0, (r->cap - old) * sizeof *ix->funcs);
-		memset(r->extra + old, 0, (r->cap - old) * sizeof *r->extra);
 	}
+	memset(&ix->funcs[ix->nfuncs], 0, sizeof *ix->funcs);
+	memset(&r->extra[ix->nfuncs], 0, sizeof *r->extra);
+	if (ix->nfuncs + 1 > r->nextra)
+		r->nextra = ix->nfuncs + 1;
 	return &ix->funcs[ix->nfuncs];
 }
 
@@ -1317,7 +1321,7 @@ static int load(struct nf_index *ix, const char *path, char *data, size_t len)
 	yaml_parser_delete(&r.parser);
 	if (ret == 0)
 		ret = finish(&r);
-	for (size_t i = 0; i < r.cap && r.extra; i++)
+	for (size_t i = 0; i < r.nextra; i++)
 		free(r.extra[i].autogen);
 	free(r.extra);
 	free(r.lines);
