@@ -1367,6 +1367,7 @@ static void expand_scope_call(struct cs_model *m, struct cs_unit *u,
 	args = lex_split_args(u->t, open, close, &na);
 	x = lex_expand(&mc->m, args, na);
 	lex_strv_free(args, na);
+	x = xrealloc(x, strlen(x) + 1); /* kept: not its buffer's slack */
 	GROW(p->exps, p->nexps, p->cap_exps);
 	p->exps[p->nexps++] = x;
 	memset(&c, 0, sizeof c);
