@@ -391,7 +391,9 @@ static const struct cs_macro *find_macro(const struct cs_priv *p, size_t file,
 		const struct cs_macro *mc = &p->mac[l->v[i]];
 		if (mc->file == file)
 			return mc;
-		if (!hdr && p->files[mc->file].header)
+		/* an added file's macros are seen by added files only */
+		if (!hdr && p->files[mc->file].header &&
+		    (!p->files[mc->file].added || p->files[file].added))
 			hdr = mc;
 	}
 	return hdr;
@@ -739,8 +741,8 @@ static void record_macro_event(struct cs_model *m, struct cs_unit *u, int kind,
 {
 	struct cs_priv *p = P(m);
 	char *stub;
-	if (kind == R_DEVICE || na == 0)
-		return;
+	if (kind == R_DEVICE || na == 0 || p->files[u->file].added)
+		return; /* added files register nothing the readers ask about */
 	if (kind == R_DECL || kind == R_DEFINE) {
 		const char *a = kind == R_DECL ? (na >= 2 ? args[na - 1] : NULL)
 		                               : args[0];
@@ -1243,6 +1245,11 @@ static void add_def(struct cs_model *m, struct cs_unit *u, const struct cs_heade
 	d->inv = u->inv;
 	d->at = unit_off(u, h->ns);
 	m->ndefs++;
+	if (p->files[u->file].added) {
+		/* cs_find_defs' alone: the readers never see them */
+		imap_add(&p->addname, d->name, strlen(d->name), (long)idx);
+		return;
+	}
 	if (d->kind == D_META) {
 		if (d->overload) {
 			char *key = xasprintf("%s_%s", d->name, d->overload);
@@ -1457,7 +1464,7 @@ static const struct cs_parse_ops model_ops = {model_call, model_brace};
 /* ---------------- loading ---------------- */
 
 /* add_entry: file REL (relative to the root) as the model's next file */
-static void add_entry(struct cs_model *m, const char *rel)
+static void add_entry(struct cs_model *m, const char *rel, int added)
 {
 	struct cs_priv *p = P(m);
 	struct cs_file *f;
@@ -1466,9 +1473,11 @@ static void add_entry(struct cs_model *m, const char *rel)
 	f = &p->files[m->nfiles++];
 	memset(f, 0, sizeof *f);
 	f->rel = pool_strdup(&p->pool, rel);
-	f->header = str_ends_with(rel, ".h");
-	f->cpu = strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
-	if (!f->header)
+	f->added = added;
+	f->header = str_ends_with(rel, ".h") || (added && str_ends_with(rel, ".cuh"));
+	f->cpu = !added &&
+	         strncmp(rel, CS_NATIVE_REL "/cpu/", strlen(CS_NATIVE_REL "/cpu/")) == 0;
+	if (!f->header && !added)
 		m->have_sources = 1;
 }
 
@@ -1549,7 +1558,7 @@ int cs_load(struct cs_model *m, const char *root)
 		struct cs_priv *p = P(m);
 		struct cs_imap *maps[] = {&p->macros, &p->defname, &p->owners,
 		                       &p->metas, &p->metabase, &p->regname,
-		                       &p->declname, &p->defined};
+		                       &p->declname, &p->defined, &p->addname};
 		for (i = 0; i < sizeof maps / sizeof *maps; i++)
 			maps[i]->keys.pool = &p->pool;
 		p->nsintern.pool = &p->pool;
@@ -1569,10 +1578,10 @@ int cs_load(struct cs_model *m, const char *root)
 	/* headers first: their macros are known when a .cpp file is parsed */
 	for (i = 0; i < files.n; i++)
 		if (str_ends_with(files.paths[i], ".h"))
-			add_entry(m, files.paths[i]);
+			add_entry(m, files.paths[i], 0);
 	for (i = 0; i < files.n; i++)
 		if (!str_ends_with(files.paths[i], ".h"))
-			add_entry(m, files.paths[i]);
+			add_entry(m, files.paths[i], 0);
 	{
 		struct cs_priv *p = P(m);
 		struct mask_braces br;
@@ -1628,6 +1637,7 @@ void cs_free(struct cs_model *m)
 		imap_free(&p->regname);
 		imap_free(&p->declname);
 		imap_free(&p->defined);
+		imap_free(&p->addname);
 		smap_free(&p->nsintern);
 		pool_free(&p->pool);
 		free(p);
@@ -1841,6 +1851,122 @@ int ns_ends(const char *ns, const char *tail)
 		return strcmp(ns, tail) == 0;
 	return a > b + 2 && strcmp(ns + a - b, tail) == 0 &&
 	       ns[a - b - 1] == ':' && ns[a - b - 2] == ':';
+}
+
+/* ---------------- more folders, definitions, expanded bodies ---------------- */
+
+int cs_add_folder(struct cs_model *m, const char *rel, const char *const *sufs)
+{
+	static const char *const dflt[] = {".cu", ".cuh", ".h", NULL};
+	struct cs_priv *p = P(m);
+	struct walk_list files = {NULL, 0, 0};
+	struct mask_braces br;
+	size_t i, first = m->nfiles;
+	int rc = 0;
+
+	if (walk_tree(m->root, rel, WALK_MAX_DEPTH, NULL, NULL, sufs ? sufs : dflt,
+	              &files) != 0)
+		return -1;
+	/* headers first, as cs_load reads them */
+	for (i = 0; i < files.n; i++)
+		if (str_ends_with(files.paths[i], ".h") ||
+		    str_ends_with(files.paths[i], ".cuh"))
+			add_entry(m, files.paths[i], 1);
+	for (i = 0; i < files.n; i++)
+		if (!str_ends_with(files.paths[i], ".h") &&
+		    !str_ends_with(files.paths[i], ".cuh"))
+			add_entry(m, files.paths[i], 1);
+	p->cap_scratch = files.largest + 2;
+	p->scratch = xmalloc(p->cap_scratch);
+	walk_free(&files);
+	memset(&br, 0, sizeof br);
+	for (i = first; i < m->nfiles && rc == 0; i++)
+		rc = parse_file(m, i, &br);
+	mask_braces_free(&br);
+	free(p->scratch);
+	p->scratch = NULL;
+	p->cap_scratch = 0;
+	return rc;
+}
+
+const long *cs_find_defs(const struct cs_model *m, const char *name, int added,
+                         size_t *n)
+{
+	const struct cs_priv *p = P(m);
+	const struct cs_ilist *l =
+	    imap_get(added ? &p->addname : &p->defname, name, strlen(name));
+	*n = l ? l->n : 0;
+	return l ? l->v : NULL;
+}
+
+const struct cs_def *cs_def_at(const struct cs_model *m, long i)
+{
+	return &P(m)->defs[i];
+}
+
+/* expand_into: t[a, b) into o with the calls of the macros visible from
+ * FILE expanded (as walk_text expands them: an unqualified name, not a
+ * member, followed by '(' closed before b), their expansions again */
+static void expand_into(const struct cs_model *m, size_t file, struct buf *o,
+                        const char *t, size_t a, size_t b, int depth,
+                        const char **stack)
+{
+	const struct cs_priv *p = P(m);
+	size_t i = a, run = a;
+	while (i < b) {
+		char c = t[i];
+		size_t e, q, j;
+		if (c == '"' || c == '\'') {
+			i = lex_skip_literal(t, b, i);
+			continue;
+		}
+		if (!lex_id0(c) || (i > a && lex_idc(t[i - 1]))) {
+			i++;
+			continue;
+		}
+		e = lex_ident_end(t, b, i);
+		q = lex_skip_ws(t, b, e);
+		j = lex_back_ws(t, a, i);
+		if (depth < MAX_MDEPTH && q < b && t[q] == '(' &&
+		    !(j > a && (t[j - 1] == '.' || t[j - 1] == ':' ||
+		                (t[j - 1] == '>' && j >= a + 2 && t[j - 2] == '-')))) {
+			const struct cs_macro *mc = find_macro(p, file, t + i, e - i);
+			size_t close = mc ? lex_match_close(t, b, q, '(', ')') : b;
+			int k, self = 0;
+			for (k = 0; mc && k < depth; k++)
+				if (strcmp(stack[k], mc->m.name) == 0)
+					self = 1;
+			if (mc && !self && close < b) {
+				const char *st[MAX_MDEPTH + 1];
+				char **args, *x;
+				size_t na;
+				for (k = 0; k < depth; k++)
+					st[k] = stack[k];
+				st[depth] = mc->m.name;
+				args = lex_split_args(t, q, close, &na);
+				x = lex_expand(&mc->m, args, na);
+				lex_strv_free(args, na);
+				buf_add(o, t + run, i - run);
+				expand_into(m, file, o, x, 0, strlen(x), depth + 1, st);
+				free(x);
+				i = run = close + 1;
+				continue;
+			}
+		}
+		i = e;
+	}
+	buf_add(o, t + run, b - run);
+}
+
+char *cs_expand_body(const struct cs_model *m, const struct cs_def *d)
+{
+	struct buf o;
+	const char *t = cs_def_text(m, d);
+	size_t b = d->be < d->tn ? d->be : d->tn;
+	buf_init(&o);
+	if (d->bs + 1 < b)
+		expand_into(m, d->file, &o, t, d->bs + 1, b, 0, NULL);
+	return o.data;
 }
 
 const struct cs_model *cs_lazy_get(struct cs_lazy *l)

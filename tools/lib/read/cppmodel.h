@@ -120,6 +120,46 @@ const struct cs_model *cs_lazy_get(struct cs_lazy *l);
 
 void cs_lazy_free(struct cs_lazy *l);
 
+/* ---- more folders, definitions and their bodies (a reader of other
+ * C++, such as the CUDA kernels' math, builds on these) ----
+ *
+ * cs_add_folder: after cs_load, read the files of root/REL (recursively,
+ * every depth; names ending in one of SUFS, NULL-terminated; NULL: .cu,
+ * .cuh, .h) into m, by cs_load's rules (masking, directives, macros, the
+ * structure parser), as its "added" files: REL = CS_NATIVE_REL "/cuda"
+ * reads the CUDA kernels.  Their definitions are found by cs_find_defs
+ * with ADDED 1 only, their macros are seen from added files only, their
+ * stub registrations are not kept: stub discovery, CPU dtypes and output
+ * rules answer as they did before.  Returns 0, or -1 after the
+ * diagnostics of cs_load (m stays usable: the files read so far stay). */
+int cs_add_folder(struct cs_model *m, const char *rel, const char *const *sufs);
+
+/* cs_find_defs: the definitions named NAME (unqualified, as written
+ * before the parameter list; "operator()" for call operators): those of
+ * the added files when ADDED, else those of cs_load's files (not the
+ * structured meta functions).  *n of them, in file order: indexes for
+ * cs_def_at, a pointer into the model (valid until cs_free); NULL and
+ * *n 0 when there is none. */
+const long *cs_find_defs(const struct cs_model *m, const char *name, int added,
+                         size_t *n);
+
+/* cs_def_at: definition I (an index from cs_find_defs).  Its body is
+ * cs_def_text(m, d)[d->bs + 1, d->be): after the '{', before the '}'
+ * (d->be is d->tn when the body is not closed); its parameter list is
+ * [d->ps, d->pe]; its place loc_of(m, d->file, d->at); d->ns the
+ * namespace ("at::native"), d->owner the struct or written qualifier. */
+const struct cs_def *cs_def_at(const struct cs_model *m, long i);
+
+/* cs_expand_body: the body of d (as cs_def_at says) with every call of a
+ * function-like macro visible from d's file expanded: an unqualified
+ * name, not a member access, followed by its argument list, of a macro
+ * defined in the same file first, else in a header (lex.h lex_expand:
+ * arguments put in, # and ## applied); the expansion expanded again, at
+ * most CS_MACRO_DEPTH deep, a macro never inside its own expansion (the
+ * rules of the token walker).  Literals are copied as written.  A
+ * malloc'd string (caller frees). */
+char *cs_expand_body(const struct cs_model *m, const struct cs_def *d);
+
 /* A place in the sources: file NULL when there is none. */
 struct cs_loc {
 	const char *file;    /* relative to the root, owned by the model */
@@ -272,6 +312,7 @@ struct cs_file {
 	size_t *ls;       /* line starts */
 	size_t nls;
 	int cpu;          /* in CS_NATIVE_REL/cpu */
+	int added;        /* read by cs_add_folder */
 	int header;       /* a .h file */
 };
 
@@ -337,6 +378,7 @@ struct cs_priv {
 	size_t ndecls, cap_decls;
 	struct cs_imap declname;     /* stub → decls (headers first) */
 	struct cs_imap defined;      /* DEFINE_DISPATCH stubs → file */
+	struct cs_imap addname;      /* name → defs of added files */
 	struct cs_smap nsintern;
 	struct cs_pool pool;         /* the maps' keys and lists, the strings of
 	                             defs and regs */
