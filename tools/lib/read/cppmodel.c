@@ -1,7 +1,8 @@
 /* cppmodel.c — see cppmodel.h.
  *
- * Loading reads every file once and masks it in place (scan.h
- * mask_code_in_place), which also lists the braces met in code; blanks
+ * Loading reads every file once into one scratch buffer and masks it
+ * there (scan.h mask_code_again), which also lists the braces met in
+ * code; blanks
  * the preprocessor lines (keeping function-like #defines as macros);
  * pairs the braces from that list (struct cs_pairs: no second pass over the
  * text, and no scope rescans the scopes inside it); then parses the
@@ -10,7 +11,7 @@
  * definitions and registrations, and the macro calls written at namespace
  * level (expanded, their expansion parsed the same way and kept).  Bodies
  * are passed over through the brace pairs; the model's strings and index
- * lists are cut from one pool.
+ * lists are cut from one pool.  The texts are not kept (cs_def_text).
  *
  * Bodies are not read at load time.  A query reads the few bodies it
  * needs with one token walker (walk_text) that skips literals, expands
@@ -21,9 +22,7 @@
  *
  * The scanners are hand-written loops over a character-class table, as
  * hostscan's are: the structural pass already visits every byte once, and
- * a PCRE2 pattern per question would cost a pass each.  PCRE2 reads the
- * dispatch macro names (cs_dispatch_macro_types), where a pattern says
- * the rule most plainly.
+ * a PCRE2 pattern per question would cost a pass each.
  */
 #include "read/cppmodel.h"
 

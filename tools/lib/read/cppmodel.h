@@ -56,14 +56,16 @@
  * valid until cs_free) and a 1-based line; for things a macro call
  * produces, the line of the macro call written in the file.
  *
- * Not thread-safe: one thread at a time (queries do not change the model,
- * but cs_dispatch_macro_types keeps one compiled PCRE2 pattern with its
- * match data).
+ * Not thread-safe: one thread at a time (queries make file texts and
+ * line tables on first need, and dtypes.h keeps one compiled pattern).
  *
- * Speed (PyTorch 2.6.0, 588 files, 9 MB): cs_load about 110 M
- * instructions (callgrind; about 30 ms on one core, warm cache), one
- * masking pass and one structural pass per file; a query reads a few
- * bodies, well under a millisecond.
+ * Memory and speed (PyTorch 2.6.0, 588 files, 9 MB): every file is read
+ * into one buffer of the largest file's size, masked, and parsed; only
+ * the model is kept (definitions, macros, registrations: about 4 MB),
+ * never the texts: a query that reads a body reads its file again (45
+ * files for every operator of 2.6.0).  cs_load is about 105 M
+ * instructions (callgrind), one masking pass and one structural pass per
+ * file; a query reads a few bodies, well under a millisecond.
  */
 #ifndef MK_CPPMODEL_H
 #define MK_CPPMODEL_H
