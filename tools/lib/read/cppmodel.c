@@ -681,33 +681,28 @@ enum { R_NONE = 0, R_REG, R_REG_ARCH, R_REG_NONE, R_DECL, R_DEFINE, R_DEVICE };
 
 static int reg_macro(const char *s, size_t n)
 {
+	static const struct {
+		const char *name;
+		int kind;
+	} macros[] = {
+	    {"REGISTER_DISPATCH", R_REG}, {"ALSO_REGISTER_AVX512_DISPATCH", R_REG},
+	    {"ALSO_REGISTER_SVE256_DISPATCH", R_REG},
+	    {"REGISTER_ALL_CPU_DISPATCH", R_REG}, {"REGISTER_AVX512_DISPATCH", R_REG},
+	    {"REGISTER_AVX2_DISPATCH", R_REG}, {"REGISTER_VSX_DISPATCH", R_REG},
+	    {"REGISTER_ZVECTOR_DISPATCH", R_REG}, {"REGISTER_SVE256_DISPATCH", R_REG},
+	    {"REGISTER_ARCH_DISPATCH", R_REG_ARCH},
+	    {"REGISTER_NO_CPU_DISPATCH", R_REG_NONE},
+	    {"DECLARE_DISPATCH", R_DECL}, {"DEFINE_DISPATCH", R_DEFINE},
+	    {"REGISTER_CUDA_DISPATCH", R_DEVICE}, {"REGISTER_HIP_DISPATCH", R_DEVICE},
+	    {"REGISTER_MPS_DISPATCH", R_DEVICE}, {"REGISTER_XPU_DISPATCH", R_DEVICE},
+	    {"REGISTER_MTIA_DISPATCH", R_DEVICE},
+	    {"REGISTER_PRIVATEUSE1_DISPATCH", R_DEVICE}, {NULL, R_NONE}};
+	size_t k;
 	if (n < 15 || (s[0] != 'R' && s[0] != 'A' && s[0] != 'D'))
 		return R_NONE;
-	if (lex_span_is(s, n, "REGISTER_DISPATCH") ||
-	    lex_span_is(s, n, "ALSO_REGISTER_AVX512_DISPATCH") ||
-	    lex_span_is(s, n, "ALSO_REGISTER_SVE256_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_ALL_CPU_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_AVX512_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_AVX2_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_VSX_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_ZVECTOR_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_SVE256_DISPATCH"))
-		return R_REG;
-	if (lex_span_is(s, n, "REGISTER_ARCH_DISPATCH"))
-		return R_REG_ARCH;
-	if (lex_span_is(s, n, "REGISTER_NO_CPU_DISPATCH"))
-		return R_REG_NONE;
-	if (lex_span_is(s, n, "DECLARE_DISPATCH"))
-		return R_DECL;
-	if (lex_span_is(s, n, "DEFINE_DISPATCH"))
-		return R_DEFINE;
-	if (lex_span_is(s, n, "REGISTER_CUDA_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_HIP_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_MPS_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_XPU_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_MTIA_DISPATCH") ||
-	    lex_span_is(s, n, "REGISTER_PRIVATEUSE1_DISPATCH"))
-		return R_DEVICE;
+	for (k = 0; macros[k].name; k++)
+		if (lex_span_is(s, n, macros[k].name))
+			return macros[k].kind;
 	return R_NONE;
 }
 
@@ -1650,11 +1645,29 @@ void cs_free(struct cs_model *m)
 void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
                       size_t b, size_t inv, int depth, const char **stack);
 
-static void walk_macro(struct cs_walker *w, const struct cs_macro *mc,
-                       const char *t, size_t open, size_t close, size_t loc,
-                       int depth, const char **stack)
+/* The macro a call of s[0, n) expands when DEPTH macros (STACK) are
+ * being expanded already: one visible from FILE, not among them, and
+ * CS_MACRO_DEPTH not reached; NULL when the call expands nothing. */
+static const struct cs_macro *expanding(const struct cs_priv *p, size_t file,
+                                        const char *s, size_t n, int depth,
+                                        const char **stack)
 {
-	const char *st[MAX_MDEPTH + 1];
+	const struct cs_macro *mc;
+	int k;
+	if (depth >= MAX_MDEPTH || !(mc = find_macro(p, file, s, n)))
+		return NULL;
+	for (k = 0; k < depth; k++)
+		if (strcmp(stack[k], mc->m.name) == 0)
+			return NULL;
+	return mc;
+}
+
+/* The expansion of the call of mc whose parentheses are t[open] and
+ * t[close] (malloc'd); st[0, depth] gets STACK with mc pushed. */
+static char *expand_with(const struct cs_macro *mc, const char *t, size_t open,
+                         size_t close, int depth, const char **stack,
+                         const char **st)
+{
 	char **args, *x;
 	size_t na;
 	int k;
@@ -1664,6 +1677,15 @@ static void walk_macro(struct cs_walker *w, const struct cs_macro *mc,
 	args = lex_split_args(t, open, close, &na);
 	x = lex_expand(&mc->m, args, na);
 	lex_strv_free(args, na);
+	return x;
+}
+
+static void walk_macro(struct cs_walker *w, const struct cs_macro *mc,
+                       const char *t, size_t open, size_t close, size_t loc,
+                       int depth, const char **stack)
+{
+	const char *st[MAX_MDEPTH + 1];
+	char *x = expand_with(mc, t, open, close, depth, stack, st);
 	walk_text(w, x, strlen(x), 0, strlen(x), loc, depth + 1, st);
 	free(x);
 }
@@ -1756,18 +1778,12 @@ void walk_text(struct cs_walker *w, const char *t, size_t tn, size_t a,
 			tk.call = 1;
 			tk.open = q;
 			tk.close = close;
-			if (w->expand && !tk.member && tk.qs == tk.qe &&
-			    depth < MAX_MDEPTH && close < b) {
-				const struct cs_macro *mc = find_macro(p, w->file, t + i, e - i);
-				int d, self = 0;
-				for (d = 0; mc && d < depth; d++)
-					if (strcmp(stack[d], mc->m.name) == 0)
-						self = 1;
-				if (mc && !self) {
-					walk_macro(w, mc, t, q, close, tk.loc, depth, stack);
-					i = close + 1;
-					continue;
-				}
+			const struct cs_macro *mc;
+			if (w->expand && !tk.member && tk.qs == tk.qe && close < b &&
+			    (mc = expanding(p, w->file, t + i, e - i, depth, stack))) {
+				walk_macro(w, mc, t, q, close, tk.loc, depth, stack);
+				i = close + 1;
+				continue;
 			}
 		}
 		w->fn(w->ctx, &tk);
@@ -1926,25 +1942,15 @@ static void expand_into(const struct cs_model *m, size_t file, struct buf *o,
 		e = lex_ident_end(t, b, i);
 		q = lex_skip_ws(t, b, e);
 		j = lex_back_ws(t, a, i);
-		if (depth < MAX_MDEPTH && q < b && t[q] == '(' &&
+		if (q < b && t[q] == '(' &&
 		    !(j > a && (t[j - 1] == '.' || t[j - 1] == ':' ||
 		                (t[j - 1] == '>' && j >= a + 2 && t[j - 2] == '-')))) {
-			const struct cs_macro *mc = find_macro(p, file, t + i, e - i);
+			const struct cs_macro *mc = expanding(p, file, t + i, e - i, depth,
+			                                      stack);
 			size_t close = mc ? lex_match_close(t, b, q, '(', ')') : b;
-			int k, self = 0;
-			for (k = 0; mc && k < depth; k++)
-				if (strcmp(stack[k], mc->m.name) == 0)
-					self = 1;
-			if (mc && !self && close < b) {
+			if (close < b) {
 				const char *st[MAX_MDEPTH + 1];
-				char **args, *x;
-				size_t na;
-				for (k = 0; k < depth; k++)
-					st[k] = stack[k];
-				st[depth] = mc->m.name;
-				args = lex_split_args(t, q, close, &na);
-				x = lex_expand(&mc->m, args, na);
-				lex_strv_free(args, na);
+				char *x = expand_with(mc, t, q, close, depth, stack, st);
 				buf_add(o, t + run, i - run);
 				expand_into(m, file, o, x, 0, strlen(x), depth + 1, st);
 				free(x);
