@@ -389,8 +389,10 @@ int main(int argc, char **argv)
 		free(root);
 		root = xstrdup(rbuf);
 	}
-	if (opt_check && !(saved = setup_read_record(opt_check)))
+	if (opt_check && !(saved = setup_read_record(opt_check))) {
+		free(root);
 		return MK_EXIT_ERROR;
+	}
 
 	home = getenv("HOME");
 	so.root = root;
@@ -398,8 +400,11 @@ int main(int argc, char **argv)
 	so.home = home && *home ? home : NULL;
 	rec = setup_record(&so);
 
-	if (opt_save && setup_write_record(rec, opt_save) != 0)
+	if (opt_save && setup_write_record(rec, opt_save) != 0) {
+		json_decref(rec);
+		free(root);
 		return MK_EXIT_ERROR;
+	}
 	if (saved) {
 		struct setup_diff *d;
 		size_t nd = setup_compare(saved, rec, &d), i;
