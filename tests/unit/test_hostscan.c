@@ -21,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -198,7 +196,7 @@ static void test_files(void **state)
 	assert_int_equal(m.files[3].kind, HS_PYTHON);
 	assert_int_equal(m.have_common_mps, 1);
 	assert_int_equal(m.files[1].len, strlen(unary_mm));
-	assert_memory_equal(hs_text(&m, 1), unary_mm, strlen(unary_mm));
+	assert_memory_equal(m.files[1].text, unary_mm, strlen(unary_mm));
 }
 
 static void test_requests(void **state)
@@ -345,7 +343,7 @@ static void test_kernels(void **state)
 static char *xfail_text(size_t i)
 {
 	const struct hs_xfail *x = &m.xfails[i];
-	return xstrndup(hs_text(&m, x->at.file) + x->at.off, x->end - x->at.off);
+	return xstrndup(m.files[x->at.file].text + x->at.off, x->end - x->at.off);
 }
 
 static void test_xfails(void **state)
@@ -384,7 +382,7 @@ static void test_xfails(void **state)
 static char *def_text(const char *name)
 {
 	const struct hs_def *d = def(name);
-	return xstrndup(hs_text(&m, d->at.file) + d->ext_start,
+	return xstrndup(m.files[d->at.file].text + d->ext_start,
 	                d->ext_end - d->ext_start);
 }
 
@@ -716,40 +714,6 @@ static void test_map(void **state)
 	assert_int_equal(hs_map_get(&mp, "a"), -1);
 }
 
-/* The texts are read again when asked (hs_text): a file whose bytes
- * changed since hs_load (the same size) is an error, exit 2. */
-static void test_text_changed(void **state)
-{
-	static const char *const files[] = {
-	    "aten/src/ATen/native/mps/operations/A.mm", "void a_mps() {}\n", NULL};
-	struct hs_model e;
-	char *d;
-	pid_t pid;
-	int st;
-	(void)state;
-	d = load_tree(&e, files);
-	assert_int_equal(e.nfiles, 1);
-	assert_null(e.files[0].text); /* not kept once built */
-	assert_string_equal(hs_text(&e, 0), "void a_mps() {}\n");
-	free(e.files[0].text); /* asked again below */
-	e.files[0].text = NULL;
-	tree_put(d, files[0], "void b_mps() {}\n", 16);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		freopen("/dev/null", "w", stderr);
-		hs_text(&e, 0);
-		_exit(0);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 2);
-	hs_free(&e);
-	tree_remove(d);
-	free(d);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -762,7 +726,6 @@ int main(void)
 	    cmocka_unit_test(test_empty_root),  cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_map),         cmocka_unit_test(test_lexing),
 	    cmocka_unit_test(test_functors),    cmocka_unit_test(test_test_mps),
-		cmocka_unit_test(test_text_changed),
 	};
 	diag_init("test_hostscan");
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -969,7 +969,7 @@ static int mps_named(const char *s)
 static size_t call_site(const struct hs_model *hm, size_t file, size_t off,
                         const char *name)
 {
-	const char *t = hs_text(hm, file), *p = t + off;
+	const char *t = hm->files[file].text, *p = t + off;
 	size_t n = strlen(name);
 	while ((p = strstr(p, name)) != NULL) {
 		const char *q = p + n;

@@ -518,11 +518,9 @@ static char *rg_reasons(const struct rg_plan *rg, const char *const *ids)
 	return b.data;
 }
 
-static int same_bytes(const struct edit_file *f, const struct hs_model *hm,
-                      size_t file)
+static int same_bytes(const struct edit_file *f, const struct hs_file *h)
 {
-	return f->oldlen == hm->files[file].len &&
-	       memcmp(f->old, hs_text(hm, file), f->oldlen) == 0;
+	return f->oldlen == h->len && memcmp(f->old, h->text, h->len) == 0;
 }
 
 /* the current text of REL in the change: the new bytes when the plan
@@ -670,7 +668,7 @@ static int plan_retire(struct mg_plan *p)
 			continue;
 		if (!(ef = load(p, p->hm.files[f].rel)))
 			return -1;
-		if (!same_bytes(ef, &p->hm, f)) {
+		if (!same_bytes(ef, &p->hm.files[f])) {
 			warnx_("error: '%s' changed while it was read; nothing written",
 			       p->hm.files[f].rel);
 			return -1;

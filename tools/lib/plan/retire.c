@@ -21,7 +21,7 @@ static const char *masked_of(struct work *w, size_t f)
 {
 	const struct hs_file *hf = &w->hm->files[f];
 	if (!w->masked[f])
-		w->masked[f] = mask_code(hs_text(w->hm, f), hf->len,
+		w->masked[f] = mask_code(hf->text, hf->len,
 		                         hf->kind == HS_PYTHON ? LANG_PYTHON : LANG_C);
 	return w->masked[f];
 }
@@ -148,7 +148,7 @@ static int used_at(struct work *w, const char *name, size_t skip_f,
 			continue;
 		n = w->hm->files[f].len;
 		/* a cheap filter on the raw text first */
-		if (!strstr(hs_text(w->hm, f), name))
+		if (!strstr(w->hm->files[f].text, name))
 			continue;
 		t = ids_of(w, f);
 		for (q = t; (q = strstr(q, name)) != NULL; q += nl) {
@@ -244,7 +244,7 @@ static void set_lines(const struct hs_model *hm, struct rt_item *it, size_t a,
                       size_t b)
 {
 	unsigned long col;
-	const char *t = hs_text(hm, it->file);
+	const char *t = hm->files[it->file].text;
 	line_col(t, a, &it->line, &col);
 	line_col(t, b > a ? b - 1 : a, &it->last, &col);
 }
@@ -321,7 +321,7 @@ static void plan_defs(struct work *w, const struct rt_request *rq)
 				continue;
 			it = add_item(p, RT_DEF, def->at.file, def->ext_start,
 			              def->ext_end, def->name);
-			it->detail = def_detail(def, hs_text(hm, def->at.file));
+			it->detail = def_detail(def, hm->files[def->at.file].text);
 			it->graph = def->graph;
 			set_lines(hm, it, def->ext_start, def->ext_end);
 		}
@@ -341,7 +341,7 @@ static void plan_defs(struct work *w, const struct rt_request *rq)
 			    used_at(w, def->name, def->at.file, def->ext_start,
 			            def->ext_end, &uf, &uo)) {
 				unsigned long line, col;
-				line_col(hs_text(hm, uf), uo, &line, &col);
+				line_col(hm->files[uf].text, uo, &line, &col);
 				why = xasprintf("still used at %s:%lu", hm->files[uf].rel, line);
 			}
 		}
@@ -418,7 +418,7 @@ static void plan_helpers(struct work *w, const struct rt_request *rq)
 				            hd->ext_end, &uf, &uo)) {
 					it = &p->items[p->n - 1];
 					it->kept = 1;
-					line_col(hs_text(hm, uf), uo, &line, &col);
+					line_col(hm->files[uf].text, uo, &line, &col);
 					it->detail = xasprintf("still used at %s:%lu",
 					                       hm->files[uf].rel, line);
 				} else {
@@ -448,7 +448,7 @@ static int file_uses(struct work *w, size_t f, const char *name)
 {
 	const char *ids, *q;
 	size_t nl = strlen(name);
-	if (nl == 0 || !strstr(hs_text(w->hm, f), name))
+	if (nl == 0 || !strstr(w->hm->files[f].text, name))
 		return 0;
 	ids = ids_of(w, f);
 	for (q = ids; (q = strstr(q, name)) != NULL; q += nl) {
@@ -469,7 +469,7 @@ static void plan_includes(struct work *w, const struct rt_request *rq)
 	for (i = 0; i < hm->nincs; i++) {
 		const struct hs_include *in = &hm->incs[i];
 		size_t f = in->at.file;
-		const char *t = hs_text(hm, f);
+		const char *t = hm->files[f].text;
 		size_t len = hm->files[f].len;
 		int used = 0;
 		struct rt_item *it;
@@ -501,7 +501,7 @@ static void plan_xfails(struct work *w, const struct rt_request *rq)
 	size_t i;
 	for (i = 0; i < hm->nxfails; i++) {
 		const struct hs_xfail *x = &hm->xfails[i];
-		const char *t = hs_text(hm, x->at.file);
+		const char *t = hm->files[x->at.file].text;
 		const char *m = masked_of(w, x->at.file);
 		size_t len = hm->files[x->at.file].len, a = x->at.off, b = x->end, c;
 		struct rt_item *it;
@@ -552,7 +552,7 @@ int rt_deletes_in(const struct rt_plan *p, size_t file)
 char *rt_apply(const struct rt_plan *p, const struct hs_model *hm, size_t file,
                size_t *len)
 {
-	const char *t = hs_text(hm, file);
+	const char *t = hm->files[file].text;
 	size_t n = 0, i, pos = 0, *r;
 	struct buf b;
 	if (!rt_deletes_in(p, file))
@@ -597,8 +597,7 @@ void rt_plan_op(struct rt_plan *p, const struct hs_model *hm,
 		const struct hs_file *f = &hm->files[it->file];
 		if (it->kept)
 			continue;
-		widen(hs_text(hm, it->file), masked_of(&w, it->file), f->len, &it->start,
-		      &it->end);
+		widen(f->text, masked_of(&w, it->file), f->len, &it->start, &it->end);
 	}
 	plan_includes(&w, rq);
 	plan_xfails(&w, rq);

@@ -23,7 +23,6 @@
 #include "base/lex.h"
 #include "read/metalreg.h"
 #include "base/walk.h"
-#include "edit/edit.h"
 #include "base/scan.h"
 
 #include <errno.h>
@@ -227,7 +226,6 @@ static long add_file(struct hs_model *m, const char *rel, int kind)
 	f->text = data;
 	f->len = len;
 	f->kind = kind;
-	f->crc = edit_crc32(data, len);
 	if (f->len + 1 > p->cap_scratch)
 		p->cap_scratch = f->len + 1;
 	return (long)m->nfiles++;
@@ -1671,12 +1669,6 @@ int hs_load(struct hs_model *m, const char *root)
 	free(p->scratch);
 	p->scratch = NULL;
 	p->have_scratch = 0;
-	/* the model is built: its texts are read again when asked (hs_text),
-	 * their memory serves what comes next */
-	for (i = 0; i < m->nfiles; i++) {
-		free(m->files[i].text);
-		m->files[i].text = NULL;
-	}
 	return 0;
 fail:
 	hs_free(m);
@@ -1720,22 +1712,6 @@ int hs_load_decls(struct hs_model *m)
 }
 
 /* ---------------- queries ---------------- */
-
-const char *hs_text(const struct hs_model *m, size_t file)
-{
-	struct hs_file *f = &m->files[file];
-	if (!f->text) {
-		char *path = strcmp(m->root, ".") == 0
-		                 ? xstrdup(f->rel)
-		                 : xasprintf("%s/%s", m->root, f->rel);
-		size_t len;
-		if (read_source_file(path, &f->text, &len) != 0 || len != f->len ||
-		    edit_crc32(f->text, len) != f->crc)
-			die("error: '%s' changed while it was read", path);
-		free(path);
-	}
-	return f->text;
-}
 
 const long *hs_defs_named(const struct hs_model *m, const char *name)
 {
@@ -1811,7 +1787,7 @@ void hs_line_col(const struct hs_model *m, struct hs_where w,
 	const struct hs_file *f = &m->files[w.file];
 	size_t lo, *ls;
 	if (!p) {
-		line_col(hs_text(m, w.file), w.off, line, col);
+		line_col(f->text, w.off, line, col);
 		return;
 	}
 	if (p->nlinetab < m->nfiles) {
@@ -1823,7 +1799,7 @@ void hs_line_col(const struct hs_model *m, struct hs_where w,
 	}
 	if (!p->linetab[w.file]) {
 		size_t n = 1, cap = 64;
-		const char *t = hs_text(m, w.file), *q = t, *end = t + f->len;
+		const char *q = f->text, *end = f->text + f->len;
 		ls = xmalloc(cap * sizeof *ls);
 		ls[0] = 0;
 		while (q < end && (q = memchr(q, '\n', (size_t)(end - q)))) {
@@ -1832,7 +1808,7 @@ void hs_line_col(const struct hs_model *m, struct hs_where w,
 				cap *= 2;
 				ls = xrealloc(ls, cap * sizeof *ls);
 			}
-			ls[n++] = (size_t)(q - t);
+			ls[n++] = (size_t)(q - f->text);
 		}
 		p->linetab[w.file] = ls;
 		p->nlines[w.file] = n;

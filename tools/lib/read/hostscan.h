@@ -4,8 +4,8 @@
  * registrations and functors, the tests' expected-failure lists) on top
  * of the C++ model's structure parser.
  *
- * Layer: read/.  May call base/, edit/ and read/ (calls base/, edit/
- * edit_crc32, read/ cppmodel, metalreg).
+ * Layer: read/.  May call base/, edit/ and read/ (calls base/ and read/
+ * cppmodel, metalreg).
  *
  * What it reads (paths relative to the root; cli.h names them):
  *   MPS_DIR_REL/...     host files: *.mm, *.h, *.cpp, recursively, except
@@ -68,7 +68,6 @@
 #define MK_HOSTSCAN_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 /* The test file that held the expected-failure lists before
  * COMMON_MPS_REL existed. */
@@ -78,11 +77,9 @@ enum hs_kind { HS_HOST, HS_KERNEL, HS_PYTHON, HS_DECL };
 
 struct hs_file {
 	char *rel;    /* path relative to the root (owned) */
-	char *text;   /* the file, NUL-terminated (owned); NULL once hs_load
-	                 returns: use hs_text */
+	char *text;   /* the file, NUL-terminated (owned) */
 	size_t len;
 	int kind;     /* enum hs_kind */
-	uint32_t crc; /* edit.h edit_crc32 of the text as hs_load read it */
 };
 
 /* A place: file index into hs_model.files, byte offset in its text. */
@@ -272,14 +269,6 @@ int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix);
  * hs_defs_named, macro-generated ones included) or #defines a macro
  * NAME. */
 int hs_defined(const struct hs_model *m, const char *name);
-
-/* hs_text: the text of file FILE (NUL-terminated, len bytes), owned by
- * the model.  The model keeps no file's text once it is built: the first
- * time a question needs one, the file is read again (most runs need a
- * few).  A file that cannot be read again, or whose bytes changed since
- * hs_load (size or crc32), is an error: "prog: error: 'PATH' changed while
- * it was read", exit 2: offsets found then still hold in what is given. */
-const char *hs_text(const struct hs_model *m, size_t file);
 
 /* hs_line_col: 1-based line and column of w. */
 void hs_line_col(const struct hs_model *m, struct hs_where w,
