@@ -10,11 +10,11 @@ SAN     ?=
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(SAN) -Itools/lib $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(SAN) $(PKG_LIBS) $(LDFLAGS) $(LDLIBS)
+LDLIBS_ALL := $(SAN) $(PKG_LIBS) -lm $(LDFLAGS) $(LDLIBS)
 
 BUILD   ?= build
 BIN     ?= tools/bin
-TOOLS   := mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate
+TOOLS   := mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate mps-try
 LIB_DIRS := base edit read check plan
 LIB_SRC := $(sort $(wildcard $(LIB_DIRS:%=tools/lib/%/*.c)))
 LIB_HDR := $(sort $(wildcard $(LIB_DIRS:%=tools/lib/%/*.h)))
@@ -95,6 +95,7 @@ check-valgrind: all
 	@sh tests/hardening/valgrind.sh
 
 demo: all
+	@sh tools/deps.sh --quiet --try
 	@sh examples/run-demo.sh
 
 bench: all

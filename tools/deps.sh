@@ -2,10 +2,13 @@
 # deps.sh — make sure the build (and, with --tests, the test) dependencies
 # are present.  Installs them with apt-get (Debian/Ubuntu, as root) or
 # Homebrew (macOS); otherwise prints the exact command to run and fails.
-# usage: sh tools/deps.sh [--quiet] [--tests]
-quiet=0 tests=0
+# --try (make demo): also a C++ compiler and a python that imports torch,
+# which mps-migrate and mps-try use to try the functor's math; Debian's
+# python3-torch through apt-get, elsewhere the pip command is printed.
+# usage: sh tools/deps.sh [--quiet] [--tests] [--try]
+quiet=0 tests=0 try=0
 for a in "$@"; do
-  case $a in --quiet) quiet=1 ;; --tests) tests=1 ;; esac
+  case $a in --quiet) quiet=1 ;; --tests) tests=1 ;; --try) try=1 ;; esac
 done
 say() { [ $quiet = 1 ] || echo "deps: $*"; }
 
@@ -22,6 +25,18 @@ fi
 if [ $tests = 1 ] && ! python3 -c 'import yaml, typing_extensions' >/dev/null 2>&1; then
   missing="$missing python3-yaml"
 fi
+# mps-try's tests: a C++ compiler, and python3 with torch for the CPU
+# reference (Debian's python3-torch); without them those tests skip
+if [ $try = 1 ] && ! command -v apt-get >/dev/null 2>&1; then
+  command -v c++ >/dev/null 2>&1 || command -v clang++ >/dev/null 2>&1 ||
+    { echo "deps: no C++ compiler — install Xcode's command line tools (xcode-select --install)" >&2; exit 1; }
+  python3 -c 'import torch' >/dev/null 2>&1 ||
+    { echo "deps: python3 cannot import torch — run: python3 -m pip install torch" >&2; exit 1; }
+fi
+if { [ $tests = 1 ] || [ $try = 1 ]; } && command -v apt-get >/dev/null 2>&1; then
+  command -v g++ >/dev/null 2>&1 || command -v c++ >/dev/null 2>&1 || missing="$missing g++"
+  /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing="$missing python3-torch"
+fi
 [ -z "$missing" ] && { say "all present"; exit 0; }
 
 apt_name() {
@@ -30,6 +45,7 @@ apt_name() {
     libpcre2-8) echo libpcre2-dev ;; zlib) echo zlib1g-dev ;;
     jansson) echo libjansson-dev ;; cmocka) echo libcmocka-dev ;;
     python3-yaml) echo "python3-yaml python3-typing-extensions" ;;
+    g++) echo g++ ;; python3-torch) echo python3-torch ;;
   esac
 }
 brew_name() {

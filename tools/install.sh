@@ -9,8 +9,9 @@
 #       removes what the matching install put there (user install when no
 #       PYTORCH_DIR is given)
 #
-# Installs SKILL.md, references/, examples/ and tools/bin/* (mode 0755; built
-# on this machine by `make`), plus the slash commands .claude/commands/*.md
+# Installs SKILL.md, references/, examples/, tools/bin/* (mode 0755; built
+# on this machine by `make`) and tools/metal-host/ (mps-try's host layer),
+# plus the slash commands .claude/commands/*.md
 # into the neighbouring .claude/commands/ unless a different file of the same
 # name is already there.  Every installed path is listed in
 # skills/metal-kernel/.installed, and uninstall removes exactly those paths
@@ -22,7 +23,7 @@ set -u
 prog=install.sh
 repo=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 name=metal-kernel
-tools="mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate"
+tools="mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate mps-try"
 
 die() { echo "$prog: error: $*" >&2; exit 2; }
 
@@ -86,6 +87,11 @@ install_to() {
     cp "$repo/tools/bin/$t" "$stage/skill/tools/bin/$t" || die "cannot copy tools/bin/$t"
     chmod 0755 "$stage/skill/tools/bin/$t"
   done
+  # the Metal host layer mps-try compiles against, found beside tools/bin
+  if [ -d "$repo/tools/metal-host" ]; then
+    cp -R "$repo/tools/metal-host" "$stage/skill/tools/metal-host" ||
+      die "cannot copy tools/metal-host/"
+  fi
   find "$stage/skill" -name '*.pyc' -exec rm -f {} + 2>/dev/null
   find "$stage/skill" -type d -name __pycache__ -exec rm -rf {} + 2>/dev/null
 

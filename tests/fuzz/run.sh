@@ -19,7 +19,7 @@ case $secs in ''|*[!0-9]*) echo "run.sh: SECONDS must be a number" >&2; exit 2 ;
 cc=${FUZZ_CC:-clang}
 out=${FUZZ_OUT:-$repo/build/fuzz}
 mkdir -p "$out/lib" "$out/corpus" || exit 2
-targets=${FUZZ_TARGETS:-"fuzz_nfyaml fuzz_scan fuzz_edit fuzz_schema fuzz_verify fuzz_cppscan"}
+targets=${FUZZ_TARGETS:-"fuzz_nfyaml fuzz_scan fuzz_edit fuzz_schema fuzz_verify fuzz_cppscan fuzz_translate fuzz_rewrite"}
 pkgs="yaml-0.1 libpcre2-8 zlib jansson"
 flags="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g
   -fno-omit-frame-pointer -fno-sanitize-recover=all -I$repo/tools/lib

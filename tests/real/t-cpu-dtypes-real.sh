@@ -4,7 +4,9 @@
 # reading the kernels by hand: tests/real/cpu_dtypes_2.6.0.tsv.
 # For each row: the dtype set of the stub's registered CPU function, the
 # meta function's output rule, the dtypes handled before the stub and the
-# dtypes the meta function rejects must all equal the table's.  Prints
+# dtypes the meta function rejects must all equal the table's, and for
+# the operators that are not structured, the output rule of the iterator
+# their shared kernel builds (outrule.h cs_iter_rule).  Prints
 # the agreement per column; any disagreement fails.
 . "$(dirname "$0")/lib.sh"
 use_tree t 2.6.0
@@ -19,7 +21,8 @@ norm() { printf '%s\n' "$1" | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^-
 
 rows=0 ok_types=0 ok_rule=0 ok_before=0 ok_rejects=0
 tab=$(printf '\t')
-while IFS="$tab" read -r op stub types rule before rejects how; do
+ok_iter=0 iters=0
+while IFS="$tab" read -r op stub types rule before rejects how iter; do
   case $op in '#'*|'') continue ;; esac
   rows=$((rows + 1))
   "$probe" "$t" dtypes "$stub" >"$tmp/d" || { echo "FAIL: probe dtypes $stub"; status=1; continue; }
@@ -37,8 +40,16 @@ while IFS="$tab" read -r op stub types rule before rejects how; do
   else echo "FAIL: $op before stub: table $(norm "$before"), cppscan $(norm "$got_before")"; status=1; fi
   if [ "$(norm "$rejects")" = "$(norm "$got_rejects")" ]; then ok_rejects=$((ok_rejects + 1))
   else echo "FAIL: $op rejects: table $(norm "$rejects"), cppscan $(norm "$got_rejects")"; status=1; fi
+  if [ "$iter" != "-" ]; then
+    # not structured: the iterator its shared kernel OP_out builds
+    iters=$((iters + 1))
+    got_iter=$("$probe" "$t" iter "${op}_out" | sed -n '1s/^[^:]*: //p')
+    if [ "$iter" = "$got_iter" ]; then ok_iter=$((ok_iter + 1))
+    else echo "FAIL: $op iterator rule: table $iter, cppscan $got_iter"; status=1; fi
+  fi
 done <"$table"
 
 [ "$rows" -ge 25 ] || { echo "FAIL: only $rows rows in $table"; status=1; }
-echo "rows $rows: dtypes $ok_types, rule $ok_rule, before-stub $ok_before, rejects $ok_rejects agree"
+[ "$iters" -ge 4 ] || { echo "FAIL: only $iters rows with an iterator rule"; status=1; }
+echo "rows $rows: dtypes $ok_types, rule $ok_rule, before-stub $ok_before, rejects $ok_rejects agree; iterator rule $ok_iter of $iters"
 exit $status

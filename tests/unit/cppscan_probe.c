@@ -6,6 +6,10 @@
  *   cppscan_probe ROOT dtypes STUB...    CPU dtypes of the stub's kernel
  *   cppscan_probe ROOT rule OP [KERNEL]  output rule (+ before-stub dtypes)
  *   cppscan_probe ROOT rules OP[=KERNEL]...  the same for many operators
+ *   cppscan_probe ROOT iter KERNEL[=STUB]...  the TensorIterator a shared
+ *                                        kernel builds (+ the stub's args)
+ *   cppscan_probe ROOT sig STUB...       the stub's function type
+ *   cppscan_probe ROOT opmath STUB...    half/bfloat computed in float
  *   cppscan_probe ROOT stats [N]         counts; load time in ms (best of N)
  *   cppscan_probe table NAME...          what a dispatch macro covers
  *
@@ -137,6 +141,55 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static void iter(const struct cs_model *m, const char *arg)
+{
+	char *k = xstrdup(arg), *st = strchr(k, '=');
+	struct cs_iterrule r;
+	if (st)
+		*st++ = '\0';
+	cs_iter_rule(m, k, st, &r);
+	printf("%s: %s\n", k, cs_rule_name(r.rule));
+	if (r.builder)
+		printf("  %s in %s at %s:%lu\n", r.builder, r.in, r.at.file, r.at.line);
+	if (st)
+		printf("  %s gets: %s\n", st, r.stub_args ? r.stub_args : "(nothing)");
+	printf("  %s\n", r.why);
+	cs_iterrule_free(&r);
+	free(k);
+}
+
+static void sig(const struct cs_model *m, const char *stub)
+{
+	struct cs_signature s;
+	size_t i;
+	static const char *const kinds[] = {"other", "scalar", "int", "double",
+	                                    "bool", "optional-double",
+	                                    "optional-int"};
+	if (cs_stub_signature(m, stub, &s) != 0) {
+		printf("%s: none\n  %s\n", stub, s.why);
+		cs_signature_free(&s);
+		return;
+	}
+	printf("%s: %lu scalar%s\n", stub, (unsigned long)s.nparams,
+	       s.nparams == 1 ? "" : "s");
+	printf("  %s (%s:%lu)%s\n", s.type, s.at.file, s.at.line,
+	       s.iterator ? "" : " (not an iterator)");
+	for (i = 0; i < s.nparams; i++)
+		printf("  %s %s: %s\n", s.params[i].type,
+		       s.params[i].name ? s.params[i].name : "-",
+		       kinds[s.params[i].kind]);
+	cs_signature_free(&s);
+}
+
+static void opmath(const struct cs_model *m, const char *stub)
+{
+	struct cs_opmath o;
+	cs_cpu_opmath(m, stub, &o);
+	printf("%s: %s\n  %s\n", stub, !o.found ? "unknown" : o.opmath ? "opmath" : "own",
+	       o.why);
+	cs_opmath_free(&o);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: cppscan_probe ROOT stubs|dtypes|rule|rules|stats ARGS..."
@@ -201,6 +254,15 @@ int main(int argc, char **argv)
 		if (argc < 4 || argc > 5)
 			usage();
 		rule(&m, argv[3], argc == 5 ? argv[4] : NULL);
+	} else if (strcmp(argv[2], "iter") == 0) {
+		for (i = 3; i < argc; i++)
+			iter(&m, argv[i]);
+	} else if (strcmp(argv[2], "opmath") == 0) {
+		for (i = 3; i < argc; i++)
+			opmath(&m, argv[i]);
+	} else if (strcmp(argv[2], "sig") == 0) {
+		for (i = 3; i < argc; i++)
+			sig(&m, argv[i]);
 	} else if (strcmp(argv[2], "rules") == 0) {
 		for (i = 3; i < argc; i++) {
 			char *op = xstrdup(argv[i]), *eq = strchr(op, '=');

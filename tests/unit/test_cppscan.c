@@ -778,6 +778,140 @@ static void test_recursive_macros(void **state)
 	free(root);
 }
 
+/* issue #21, on the tree shaped like main (tests/fixtures/migrate-main):
+ * the iterator of a shared kernel that is not structured, a stub's
+ * function type, and whether the CPU kernel computes half in float; then
+ * the forms on a tree of its own */
+static void test_main_shapes(void **state)
+{
+	struct cs_model mm;
+	struct cs_iterrule ir;
+	struct cs_signature sg;
+	struct cs_opmath om;
+	(void)state;
+	assert_int_equal(cs_load(&mm, "tests/fixtures/migrate-main/tree"), 0);
+	/* logit_out -> unary_op_impl_float_out -> TensorIterator::unary_float_op;
+	 * the stub gets the Scalar passed after it */
+	assert_int_equal(cs_iter_rule(&mm, "logit_out", "logit_stub", &ir), CS_RULE_FLOAT);
+	assert_string_equal(ir.builder, "TensorIterator::unary_float_op");
+	assert_string_equal(ir.in, "unary_op_impl_float_out");
+	assert_string_equal(ir.stub_args, "Scalar(eps ? eps.value() : -1.0)");
+	assert_string_equal(ir.stub_at.file, NF "UnaryOps.cpp");
+	cs_iterrule_free(&ir);
+	/* a structured kernel builds no iterator of its own */
+	assert_int_equal(cs_iter_rule(&mm, "tanh_backward_out", NULL, &ir), CS_RULE_UNKNOWN);
+	cs_iterrule_free(&ir);
+	/* the alias of the stub's type, resolved; the parameter's name */
+	assert_int_equal(cs_stub_signature(&mm, "logit_stub", &sg), 0);
+	assert_true(sg.iterator);
+	assert_string_equal(sg.type, "void (*)(TensorIteratorBase&, const Scalar& a)");
+	assert_int_equal(sg.nparams, 1);
+	assert_string_equal(sg.params[0].type, "const Scalar&");
+	assert_string_equal(sg.params[0].name, "a");
+	assert_int_equal(sg.params[0].kind, CS_PARAM_SCALAR);
+	cs_signature_free(&sg);
+	assert_int_equal(cs_stub_signature(&mm, "heaviside_stub", &sg), 0);
+	assert_int_equal(sg.nparams, 0);
+	cs_signature_free(&sg);
+	assert_int_equal(cs_stub_signature(&mm, "nothing_stub", &sg), -1);
+	assert_non_null(sg.why);
+	cs_signature_free(&sg);
+	/* tanh_backward's reduced-float branch converts; heaviside and logit
+	 * compute in the type itself */
+	assert_int_equal(cs_cpu_opmath(&mm, "tanh_backward_stub", &om), 1);
+	assert_string_equal(om.marker, "float(...)");
+	assert_int_equal(om.nsites, 1);
+	cs_opmath_free(&om);
+	assert_int_equal(cs_cpu_opmath(&mm, "heaviside_stub", &om), 0);
+	assert_true(om.found);
+	cs_opmath_free(&om);
+	assert_int_equal(cs_cpu_opmath(&mm, "logit_stub", &om), 0);
+	cs_opmath_free(&om);
+	assert_int_equal(cs_cpu_opmath(&mm, "nothing_stub", &om), 0);
+	assert_false(om.found);
+	cs_opmath_free(&om);
+	cs_free(&mm);
+}
+
+static void test_iter_forms(void **state)
+{
+	static const char h[] =
+	    "typedef void (*int_fn)(TensorIteratorBase&, int64_t decimals);\n"
+	    "DECLARE_DISPATCH(int_fn, round_decimals_stub);\n"
+	    "DECLARE_DISPATCH(void (*)(TensorIteratorBase&, double, std::optional<Generator>), bern_stub);\n"
+	    "DECLARE_DISPATCH(void(*)(const TensorBase&, double), norm_stub);\n"
+	    "DECLARE_DISPATCH(void(*)(TensorIteratorBase&), cmp_stub);\n"
+	    "DECLARE_DISPATCH(void(*)(TensorIteratorBase&), not_stub);\n"
+	    "DECLARE_DISPATCH(void(*)(TensorIteratorBase&), h_stub);\n";
+	static const char c[] =
+	    "#include \"Ops.h\"\n"
+	    "namespace at::native {\n"
+	    "DEFINE_DISPATCH(round_decimals_stub);\n"
+	    "Tensor& cmp_out(const Tensor& a, const Tensor& b, Tensor& r) {\n"
+	    "  auto iter = TensorIterator::comparison_op(r, a, b);\n"
+	    "  cmp_stub(iter.device_type(), iter);\n"
+	    "  return r;\n"
+	    "}\n"
+	    "Tensor& not_out(const Tensor& a, Tensor& r) {\n"
+	    "  auto iter = TensorIteratorConfig()\n"
+	    "      .check_all_same_dtype(false)\n"
+	    "      .add_output(r)\n"
+	    "      .add_const_input(a)\n"
+	    "      .build();\n"
+	    "  not_stub(iter.device_type(), iter);\n"
+	    "  return r;\n"
+	    "}\n"
+	    "Tensor& h_out(const Tensor& a, Tensor& r) {\n"
+	    "  auto iter = TensorIteratorConfig().add_output(r).add_const_input(a)\n"
+	    "      .promote_integer_inputs_to_float(true).build();\n"
+	    "  h_stub(iter.device_type(), iter);\n"
+	    "  return r;\n"
+	    "}\n"
+	    "Tensor& round_out(const Tensor& a, int64_t decimals, Tensor& r) {\n"
+	    "  auto iter = TensorIterator::unary_op(r, a);\n"
+	    "  round_decimals_stub(iter.device_type(), iter, decimals);\n"
+	    "  return r;\n"
+	    "}\n"
+	    "}\n";
+	char *d = xstrdup("/tmp/test_cppscan_iter.XXXXXX");
+	struct cs_model mm;
+	struct cs_iterrule ir;
+	struct cs_signature sg;
+	(void)state;
+	assert_non_null(mkdtemp(d));
+	tree_put(d, NF "Ops.h", h, strlen(h));
+	tree_put(d, NF "Ops.cpp", c, strlen(c));
+	assert_int_equal(cs_load(&mm, d), 0);
+	assert_int_equal(cs_iter_rule(&mm, "cmp_out", NULL, &ir), CS_RULE_BOOL);
+	cs_iterrule_free(&ir);
+	/* the out tensor decides: mixed */
+	assert_int_equal(cs_iter_rule(&mm, "not_out", NULL, &ir), CS_RULE_MIXED);
+	assert_string_equal(ir.builder, "TensorIteratorConfig()...build()");
+	cs_iterrule_free(&ir);
+	assert_int_equal(cs_iter_rule(&mm, "h_out", NULL, &ir), CS_RULE_FLOAT);
+	cs_iterrule_free(&ir);
+	assert_int_equal(cs_iter_rule(&mm, "round_out", "round_decimals_stub", &ir),
+	                 CS_RULE_SAME);
+	assert_string_equal(ir.stub_args, "decimals");
+	cs_iterrule_free(&ir);
+	/* typedef'd; a Generator; no iterator */
+	assert_int_equal(cs_stub_signature(&mm, "round_decimals_stub", &sg), 0);
+	assert_int_equal(sg.params[0].kind, CS_PARAM_INT);
+	assert_string_equal(sg.params[0].name, "decimals");
+	cs_signature_free(&sg);
+	assert_int_equal(cs_stub_signature(&mm, "bern_stub", &sg), 0);
+	assert_int_equal(sg.nparams, 2);
+	assert_int_equal(sg.params[0].kind, CS_PARAM_DOUBLE);
+	assert_int_equal(sg.params[1].kind, CS_PARAM_OTHER);
+	cs_signature_free(&sg);
+	assert_int_equal(cs_stub_signature(&mm, "norm_stub", &sg), 0);
+	assert_false(sg.iterator);
+	cs_signature_free(&sg);
+	cs_free(&mm);
+	tree_remove(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest with_fixture[] = {
@@ -804,6 +938,8 @@ int main(void)
 	    cmocka_unit_test(test_rules),
 	};
 	const struct CMUnitTest own_trees[] = {
+	    cmocka_unit_test(test_main_shapes),
+	    cmocka_unit_test(test_iter_forms),
 	    cmocka_unit_test(test_no_sources),
 	    cmocka_unit_test(test_nul_byte),
 	    cmocka_unit_test(test_unreadable),

@@ -689,6 +689,118 @@ static void test_test_mps(void **state)
 	free(d);
 }
 
+static int is_op_test(const char *name, void *arg)
+{
+	static const char *const ops[] = {"div", "scatter_reduce", "logit",
+	                                  "special_i0e", "gelu", "log", NULL};
+	size_t i;
+	(void)arg;
+	for (i = 0; ops[i]; i++)
+		if (strcmp(ops[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* issue #21: the list forms of current main (annotated assignments, a
+ * dict across lines, a set across lines), entries named OpInfo name +
+ * variant, kernel names the host builds, the scalar and dtype of a
+ * request */
+static void test_main_forms(void **state)
+{
+	static const char py[] =
+	    "def f(ops):\n"
+	    "    UNIMPLEMENTED_XFAILLIST: dict[str, list | None] = {\n"
+	    "        \"logit\": [\n"
+	    "            torch.float16,\n"
+	    "        ],\n"
+	    "        \"divno_rounding_mode\": None,\n"
+	    "    }\n"
+	    "    ON_MPS_XFAILLIST: dict[str, list | None] = {\"exp\": None}\n"
+	    "    if skip_me: table = [\"not_a_list\"]\n"
+	    "    SKIPLIST = {\n"
+	    "        \"tanh_backward\",\n"
+	    "    }\n"
+	    "    UNIMPLEMENTED_XFAILLIST.update(OTHER)\n";
+	static const char mm[] =
+	    "namespace at::native {\n"
+	    "static void add_sub_alpha_kernel(TensorIteratorBase& iter, const Scalar& alpha,\n"
+	    "                                 const std::string& op_name) {\n"
+	    "  lib.exec_binary_kernel(iter, op_name + \"_alpha\", alpha);\n"
+	    "}\n"
+	    "static void add_mps_kernel(TensorIteratorBase& iter, const Scalar& alpha) {\n"
+	    "  add_sub_alpha_kernel(iter, alpha, \"add\");\n"
+	    "}\n"
+	    "static void logit_kernel(TensorIteratorBase& iter, const Scalar& eps) {\n"
+	    "  lib.exec_unary_kernel(iter, \"logit\", eps, ScalarType::Float);\n"
+	    "  lib.exec_unary_kernel(iter, \"logit\", eps);\n"
+	    "  lib.exec_unary_kernel(iter, \"pow\", eps, at::toOpMathType(iter.common_dtype()));\n"
+	    "}\n"
+	    "}\n";
+	static const char metal[] =
+	    "REGISTER_BINARY_ALPHA_OP(add_alpha, float, float, float);\n"
+	    "REGISTER_BINARY_ALPHA_OP(sub_alpha, float, float, float);\n"
+	    "REGISTER_UNARY_ALPHA_OP(logit, half, float, half);\n";
+	const char *files[] = {"torch/testing/_internal/common_mps.py", py,
+	                       "aten/src/ATen/native/mps/operations/K.mm", mm,
+	                       "aten/src/ATen/native/mps/kernels/K.metal", metal,
+	                       NULL};
+	struct hs_model e;
+	char *d = load_tree(&e, files), *o;
+	size_t i, nreq = 0;
+	(void)state;
+	assert_int_equal(e.nxfails, 4);
+	assert_string_equal(e.xfails[0].key, "logit");
+	assert_string_equal(e.xfails[0].list, "UNIMPLEMENTED_XFAILLIST");
+	assert_true(e.xfails[0].dict);
+	assert_string_equal(e.xfails[1].key, "divno_rounding_mode");
+	assert_string_equal(e.xfails[2].key, "exp");
+	assert_string_equal(e.xfails[2].list, "ON_MPS_XFAILLIST");
+	assert_string_equal(e.xfails[3].key, "tanh_backward");
+	assert_string_equal(e.xfails[3].list, "SKIPLIST");
+	assert_false(e.xfails[3].dict);
+	/* variants: the longest start that is an operator */
+	o = hs_xfail_op("divno_rounding_mode", is_op_test, NULL);
+	assert_string_equal(o, "div");
+	free(o);
+	o = hs_xfail_op("scatter_reduceamax", is_op_test, NULL);
+	assert_string_equal(o, "scatter_reduce");
+	free(o);
+	o = hs_xfail_op("nn.functional.gelu", is_op_test, NULL);
+	assert_string_equal(o, "gelu");
+	free(o);
+	o = hs_xfail_op("logit", is_op_test, NULL);
+	assert_string_equal(o, "logit"); /* itself, not its start "log" */
+	free(o);
+	assert_null(hs_xfail_op("xy", is_op_test, NULL));
+	/* built names: "add" + "_alpha"; no literal sub */
+	assert_true(hs_kernel_built(&e, "add_alpha"));
+	assert_false(hs_kernel_built(&e, "sub_alpha"));
+	assert_false(hs_kernel_requested(&e, "add_alpha"));
+	/* the scalar and its dtype */
+	for (i = 0; i < e.nreqs; i++) {
+		const struct hs_req *q = &e.reqs[i];
+		if (strcmp(q->kernel, "logit") == 0 && nreq++ == 0) {
+			assert_true(q->scalar);
+			assert_string_equal(q->scalar_dtype, "float");
+		} else if (strcmp(q->kernel, "logit") == 0) {
+			assert_true(q->scalar);
+			assert_null(q->scalar_dtype);
+		} else if (strcmp(q->kernel, "pow") == 0) {
+			assert_string_equal(q->scalar_dtype, "?");
+		}
+	}
+	assert_int_equal(nreq, 2);
+	for (i = 0; i < e.nmetals; i++)
+		if (strcmp(e.metals[i].name, "logit") == 0) {
+			assert_string_equal(e.metals[i].alpha, "float");
+			assert_string_equal(e.metals[i].out, "half");
+			assert_string_equal(e.metals[i].kernel, "logit_dense_half_half_float");
+		}
+	hs_free(&e);
+	tree_remove(d);
+	free(d);
+}
+
 static void test_map(void **state)
 {
 	struct hs_map mp;
@@ -726,6 +838,7 @@ int main(void)
 	    cmocka_unit_test(test_empty_root),  cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_map),         cmocka_unit_test(test_lexing),
 	    cmocka_unit_test(test_functors),    cmocka_unit_test(test_test_mps),
+	    cmocka_unit_test(test_main_forms),
 	};
 	diag_init("test_hostscan");
 	return cmocka_run_group_tests(tests, setup, teardown);

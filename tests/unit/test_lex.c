@@ -88,6 +88,18 @@ static void test_literals(void **state)
 	assert_int_equal(lex_skip_quoted(raw, strlen(raw), 1), 7);
 }
 
+static void test_match_close(void **state)
+{
+	const char *t = "f(a, g(b), \")\", ')', h(c)) tail";
+	const char *u = "f(a, (b)";
+	(void)state;
+	/* nested parentheses counted, literals skipped */
+	assert_int_equal(lex_match_close(t, strlen(t), 1, '(', ')'), strlen(t) - 6);
+	assert_int_equal(lex_match_close(t, strlen(t), 6, '(', ')'), 8);
+	/* unbalanced: n */
+	assert_int_equal(lex_match_close(u, strlen(u), 1, '(', ')'), strlen(u));
+}
+
 static void test_unqualified(void **state)
 {
 	(void)state;
@@ -209,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_match_close),
 		cmocka_unit_test(test_unqualified),
 		cmocka_unit_test(test_split_args),
 		cmocka_unit_test(test_define),

@@ -203,7 +203,9 @@ static void test_host_stub(void **state)
 	free(host);
 	rg_plan_free(&p);
 
-	/* a dtype check: the function form, the check first in the body */
+	/* a dtype check: the function form, the check first in the body,
+	 * within 80 columns (no .clang-format under the root: LLVM's
+	 * default), an argument a line once broken */
 	rq = float_request("frac");
 	rq.host = 1;
 	rq.op = "frac";
@@ -212,9 +214,11 @@ static void test_host_stub(void **state)
 	assert_non_null(strstr(host,
 	    "static void frac_mps_kernel(TensorIteratorBase& iter) {\n"
 	    "  TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()),\n"
-	    "                   \"frac on MPS supports only floating-point inputs, got \", "
-	    "iter.common_dtype());\n"
+	    "                   \"frac on MPS supports only floating-point inputs, got \",\n"
+	    "                   iter.common_dtype());\n"
 	    "  lib.exec_unary_kernel(iter, \"frac\");\n}\n"));
+	assert_int_equal(p.column, 80);
+	assert_int_equal(p.check_words, 1);
 	free(t);
 	free(host);
 	rg_plan_free(&p);
@@ -304,12 +308,161 @@ static void test_check_text(void **state)
 	             "iter.common_dtype());");
 }
 
+/* issue #21: a binary file that keeps its functors together; the
+ * float pairs of an opmath kernel with the opmath helper, the complex
+ * ones in the complex block */
+static void test_blocked(void **state)
+{
+	static const char k[] =
+	    "struct add_functor {\n};\n"
+	    "\n"
+	    "struct mul_functor {\n};\n"
+	    "struct zeta_functor {\n};\n"
+	    "\n"
+	    "#define REGISTER_FLOAT_BINARY_OP(NAME)    \\\n"
+	    "  REGISTER_BINARY_OP(NAME, float, float); \\\n"
+	    "  REGISTER_BINARY_OP(NAME, half, half)\n"
+	    "#define REGISTER_OPMATH_FLOAT_BINARY_OP(NAME)    \\\n"
+	    "  REGISTER_OPMATH_BINARY_OP(NAME, float, float); \\\n"
+	    "  REGISTER_OPMATH_BINARY_OP(NAME, half, half)\n"
+	    "\n"
+	    "REGISTER_FLOAT_BINARY_OP(add);\n"
+	    "REGISTER_OPMATH_FLOAT_BINARY_OP(mul);\n"
+	    "REGISTER_FLOAT_BINARY_OP(zeta);\n"
+	    "\n"
+	    "// complex\n"
+	    "REGISTER_BINARY_OP(add, float2, float2);\n"
+	    "REGISTER_BINARY_OP(mul, float2, float2);\n";
+	static struct mr_pair pairs[MR_MAX_PAIRS];
+	struct rg_request rq;
+	struct rg_plan p;
+	struct rg_file kf = {"BinaryKernel.metal", k, strlen(k)};
+	char *t;
+	size_t n;
+	int np;
+	char *err = NULL;
+	(void)state;
+	np = mr_parse_dtypes("float,half,float2", MR_BINARY, pairs, &err);
+	assert_int_equal(np, 3);
+	memset(&rq, 0, sizeof rq);
+	rq.kind = MR_BINARY;
+	rq.name = "tb";
+	rq.pairs = pairs;
+	rq.npairs = (size_t)np;
+	rq.functor = 1;
+	rq.opmath = 1;
+	assert_int_equal(rg_plan(&p, root, &rq, &kf, NULL), 0);
+	assert_true(p.blocked);
+	assert_true(p.opmath);
+	t = rg_build(&p, RG_KERNEL, &kf, &n);
+	/* the functor after the last functor, before the helpers */
+	assert_non_null(strstr(t, "struct zeta_functor {\n};\n\nstruct tb_functor {"));
+	assert_non_null(strstr(t, "};\n\n#define REGISTER_FLOAT_BINARY_OP"));
+	/* the opmath helper, after mul's run; complex after the last complex */
+	assert_non_null(strstr(t, "REGISTER_OPMATH_FLOAT_BINARY_OP(mul);\n"
+	                          "REGISTER_OPMATH_FLOAT_BINARY_OP(tb);\n"
+	                          "REGISTER_FLOAT_BINARY_OP(zeta);\n"));
+	assert_non_null(strstr(t, "REGISTER_BINARY_OP(mul, float2, float2);\n"
+	                          "REGISTER_BINARY_OP(tb, float2, float2);\n"));
+	free(t);
+	rg_plan_free(&p);
+
+	/* without opmath: the plain helper, after the last of its calls */
+	rq.opmath = 0;
+	assert_int_equal(rg_plan(&p, root, &rq, &kf, NULL), 0);
+	t = rg_build(&p, RG_KERNEL, &kf, &n);
+	assert_non_null(strstr(t, "REGISTER_FLOAT_BINARY_OP(zeta);\n"
+	                          "REGISTER_FLOAT_BINARY_OP(tb);\n"));
+	free(t);
+	rg_plan_free(&p);
+}
+
+/* issue #21: the host file's own names, words and column limit */
+static void test_host_conventions(void **state)
+{
+	static const char k[] = "REGISTER_UNARY_OP(exp, float, float);\n";
+	static const char h[] =
+	    "namespace at::native {\n"
+	    "static auto& lib = mps::MetalShaderLibrary::getBundledLibrary();\n"
+	    "static void erfcx_kernel(TensorIteratorBase& iter) {\n"
+	    "  TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()),\n"
+	    "                   \"erfcx_kernel wants floats\");\n"
+	    "  lib.exec_unary_kernel(iter, \"erfcx\");\n"
+	    "}\n"
+	    "static void sinc_kernel(TensorIteratorBase& iter) {\n"
+	    "  lib.exec_unary_kernel(iter, \"sinc\");\n"
+	    "}\n"
+	    "REGISTER_DISPATCH(erfcx_stub, erfcx_kernel);\n"
+	    "REGISTER_DISPATCH(sinc_stub, sinc_kernel);\n"
+	    "}\n";
+	static struct mr_pair pairs[MR_MAX_PAIRS];
+	struct rg_request rq;
+	struct rg_plan p;
+	struct rg_file kf = {"UnaryKernel.metal", k, strlen(k)};
+	struct rg_file hf = {"UnaryKernel.mm", h, strlen(h)};
+	char *t;
+	size_t n;
+	int np = mr_preset("float", MR_UNARY_ALPHA, pairs);
+	(void)state;
+	put("aten/src/ATen/native/Frac.h", "DECLARE_DISPATCH(unary_fn, logit_stub);\n");
+	memset(&rq, 0, sizeof rq);
+	rq.kind = MR_UNARY_ALPHA;
+	rq.name = "logit";
+	rq.stub = "logit_stub";
+	rq.pairs = pairs;
+	rq.npairs = (size_t)np;
+	rq.host = 1;
+	rq.check = rg_dtype_bit("float") | rg_dtype_bit("half") | rg_dtype_bit("bfloat");
+	rq.scalar_decl = "const Scalar& eps";
+	rq.scalar_pass = "eps";
+	rq.scalar_dtype = "ScalarType::Float";
+	assert_int_equal(rg_plan(&p, root, &rq, &kf, &hf), 0);
+	t = rg_build(&p, RG_HOST, &hf, &n);
+	/* NAME_kernel; the neighbour's words for the same condition; the
+	 * scalar with its dtype; the file's REGISTER_DISPATCH without '&' */
+	assert_non_null(strstr(t,
+	    "static void logit_kernel(TensorIteratorBase& iter, const Scalar& eps) {\n"
+	    "  TORCH_CHECK_TYPE(\n"
+	    "      isFloatingType(iter.common_dtype()), \"logit_kernel wants floats\");\n"
+	    "  lib.exec_unary_kernel(iter, \"logit\", eps, ScalarType::Float);\n"
+	    "}\n"));
+	assert_non_null(strstr(t, "REGISTER_DISPATCH(logit_stub, logit_kernel);\n"));
+	assert_int_equal(p.check_words, 2);
+	free(t);
+	rg_plan_free(&p);
+
+	/* 120 columns for .mm files; bin packing (no BinPackArguments: LLVM's
+	 * true) puts the last two arguments on one line */
+	put(".clang-format", "---\nColumnLimit: 80\n---\nLanguage: ObjC\n"
+	                     "ColumnLimit: 120\n");
+	rq.check = rg_dtype_bit("float") | rg_dtype_bit("half") |
+	           rg_dtype_bit("bfloat") | rg_dtype_bit("float2") |
+	           rg_dtype_bit("half2");
+	assert_int_equal(rg_plan(&p, root, &rq, &kf, &hf), 0);
+	t = rg_build(&p, RG_HOST, &hf, &n);
+	assert_non_null(strstr(t,
+	    "  TORCH_CHECK_TYPE(isFloatingType(iter.common_dtype()) || isComplexType(iter.common_dtype()),\n"
+	    "                   \"logit on MPS supports only floating-point and complex inputs, got \", "
+	    "iter.common_dtype());\n"));
+	assert_int_equal(p.column, 120);
+	assert_int_equal(p.check_words, 1);
+	free(t);
+	rg_plan_free(&p);
+	{
+		/* no line of the stub over the limit */
+		char *path = xasprintf("%s/.clang-format", root);
+		unlink(path);
+		free(path);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_after_group), cmocka_unit_test(test_no_group),
 	    cmocka_unit_test(test_group_other_kind), cmocka_unit_test(test_host_stub),
 	    cmocka_unit_test(test_refusals), cmocka_unit_test(test_check_text),
+	    cmocka_unit_test(test_blocked), cmocka_unit_test(test_host_conventions),
 	};
 	diag_init("test_regplan");
 	return cmocka_run_group_tests(tests, setup, teardown);

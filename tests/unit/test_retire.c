@@ -140,7 +140,7 @@ static void test_frac(void **state)
 {
 	static const char *const dead[] = {"frac_out_mps", "frac_mps"};
 	static const char *const names[] = {"frac_out", "frac_out_mps"};
-	struct rt_request rq = {"frac", dead, 2, names, 2, named, NULL};
+	struct rt_request rq = {"frac", dead, 2, names, 2, named, NULL, NULL, NULL};
 	struct rt_plan p;
 	const struct rt_item *it;
 	char *t;
@@ -194,13 +194,70 @@ static void test_frac(void **state)
 	rt_plan_free(&p);
 }
 
+static int is_op_frac(const char *name, void *arg)
+{
+	(void)arg;
+	return strcmp(name, "frac") == 0 || strcmp(name, "fraction") == 0;
+}
+
+/* issue #21: an annotated list across lines, an entry named OpInfo name +
+ * variant (deleted with is_op), one naming another operator (kept) */
+static void test_variants(void **state)
+{
+	static const char py[] =
+	    "def f():\n"
+	    "    UNIMPLEMENTED_XFAILLIST: dict[str, list | None] = {\n"
+	    "        \"fracno_mode\": None,\n"
+	    "        \"fraction\": None,\n"
+	    "        \"frac\": [\n"
+	    "            torch.int8,\n"
+	    "        ],\n"
+	    "    }\n";
+	char *d = xstrdup("/tmp/test_retire_v.XXXXXX");
+	struct hs_model e;
+	struct rt_request rq;
+	struct rt_plan p;
+	char *t;
+	size_t len, i, f = 0;
+	(void)state;
+	assert_non_null(mkdtemp(d));
+	tree_put(d, COMMON, py, strlen(py));
+	assert_int_equal(hs_load(&e, d), 0);
+	memset(&rq, 0, sizeof rq);
+	rq.op = "frac";
+	rq.is_op = is_op_frac;
+	rt_plan_op(&p, &e, &rq);
+	for (i = 0; i < e.nfiles; i++)
+		if (strcmp(e.files[i].rel, COMMON) == 0)
+			f = i;
+	t = rt_apply(&p, &e, f, &len);
+	assert_string_equal(t,
+	    "def f():\n"
+	    "    UNIMPLEMENTED_XFAILLIST: dict[str, list | None] = {\n"
+	    "        \"fraction\": None,\n"
+	    "    }\n");
+	free(t);
+	rt_plan_free(&p);
+	/* without is_op: the exact forms only, the variant stays */
+	rq.is_op = NULL;
+	rt_plan_op(&p, &e, &rq);
+	t = rt_apply(&p, &e, f, &len);
+	assert_non_null(strstr(t, "fracno_mode"));
+	assert_null(strstr(t, "int8"));
+	free(t);
+	rt_plan_free(&p);
+	hs_free(&e);
+	tree_remove(d);
+	free(d);
+}
+
 /* a macro line; the helper another macro line calls through a pasted name
  * stays, though no identifier names it */
 static void test_macro_line(void **state)
 {
 	static const char *const dead[] = {"neg_out_mps"};
 	static const char *const names[] = {"neg_out", "neg_out_mps"};
-	struct rt_request rq = {"neg", dead, 1, names, 2, named, NULL};
+	struct rt_request rq = {"neg", dead, 1, names, 2, named, NULL, NULL, NULL};
 	struct rt_plan p;
 	const struct rt_item *it;
 	char *t;
@@ -226,7 +283,7 @@ static void test_macro_line(void **state)
 static void test_include_kept(void **state)
 {
 	static const char *const names[] = {"sqrt_out", "sqrt_out_mps"};
-	struct rt_request rq = {"sqrt", NULL, 0, names, 2, NULL, NULL};
+	struct rt_request rq = {"sqrt", NULL, 0, names, 2, NULL, NULL, NULL, NULL};
 	struct rt_plan p;
 	(void)state;
 	rt_plan_op(&p, &m, &rq);
@@ -239,7 +296,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_frac), cmocka_unit_test(test_macro_line),
-	    cmocka_unit_test(test_include_kept),
+	    cmocka_unit_test(test_include_kept), cmocka_unit_test(test_variants),
 	};
 	diag_init("test_retire");
 	return cmocka_run_group_tests(tests, setup, teardown);

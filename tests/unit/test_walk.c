@@ -126,6 +126,22 @@ static void test_depth_and_skip(void **state)
 	check("t", 999, "t/sub", h, "t/a.h t/link.h t/skip/e.h");
 }
 
+/* walk_is_file: regular files and links to them; not folders, FIFOs,
+ * dangling links or missing names */
+static void test_is_file(void **state)
+{
+	char *a = xasprintf("%s/t/a.h", root);
+	(void)state;
+	assert_int_equal(walk_is_file(root, "t/a.h"), 1);
+	assert_int_equal(walk_is_file(a, NULL), 1);
+	assert_int_equal(walk_is_file(root, "t/link.h"), 1);
+	assert_int_equal(walk_is_file(root, "t/dir.h"), 0);
+	assert_int_equal(walk_is_file(root, "t/fifo.h"), 0);
+	assert_int_equal(walk_is_file(root, "t/dangling.h"), 0);
+	assert_int_equal(walk_is_file(root, "t/none.h"), 0);
+	free(a);
+}
+
 static void test_suffixes(void **state)
 {
 	static const char *const mm[] = {".mm", ".cpp", NULL};
@@ -204,6 +220,7 @@ int main(void)
 	    cmocka_unit_test(test_headers_all_depths),
 	    cmocka_unit_test(test_depth_and_skip),
 	    cmocka_unit_test(test_suffixes),
+	    cmocka_unit_test(test_is_file),
 	    cmocka_unit_test(test_missing),
 	    cmocka_unit_test(test_skip_names),
 	    cmocka_unit_test(test_dir_entries),

@@ -16,7 +16,7 @@
 #include <string.h>
 
 static const char *opt_root, *opt_journal, *opt_kind, *opt_name, *opt_dtypes;
-static int opt_in_place, opt_json, opt_undo;
+static int opt_in_place, opt_json, opt_undo, opt_no_try;
 
 static const struct opt opts[] = {
 	{"kind", 0, OPT_STRING, &opt_kind, "K",
@@ -29,6 +29,8 @@ static const struct opt opts[] = {
 	 "write every file (atomically, one undo journal entry), then verify"},
 	{"undo", 0, OPT_FLAG, &opt_undo, NULL,
 	 "restore the files of the newest --in-place edit (the whole migration)"},
+	{"no-try", 0, OPT_FLAG, &opt_no_try, NULL,
+	 "do not run mps-try on the translated math (the plan then says to)"},
 	{"json", 'j', OPT_FLAG, &opt_json, NULL,
 	 "JSON Lines: one object per part of the plan (no diff)"},
 	{"root", 0, OPT_STRING, &opt_root, "DIR",
@@ -39,7 +41,7 @@ static const struct opt opts[] = {
 
 static const struct tool_info info = {
 	"mps-migrate",
-	"OP [--kind K] [--name NAME] [--dtypes LIST] [--in-place] [--json] "
+	"OP [--kind K] [--name NAME] [--dtypes LIST] [--in-place] [--no-try] [--json] "
 	"[--root DIR]\n       mps-migrate --undo [--root DIR] [--journal DIR]",
 	"Plan (or make) the whole mechanical migration of operator OP to a "
 	"native Metal kernel.",
@@ -57,8 +59,17 @@ static const struct tool_info info = {
 	"           inputs to float for a float op; bool); inputs the shared\n"
 	"           kernel handles before the stub, and those the meta function\n"
 	"           refuses, are not registered;\n"
-	"  metal    the functor skeleton and its registrations, together, after\n"
-	"           the last complete group of the kind (mps-register's rules);\n"
+	"  metal    the functor and its registrations, together, after the\n"
+	"           last complete group of the kind (mps-register's rules);\n"
+	"  math     each overload of the functor (floating-point, integral,\n"
+	"           bool, complex) translated from the lambda the stub's CUDA\n"
+	"           kernel (aten/src/ATen/native/cuda/*.cu: gpu_kernel, the\n"
+	"           _with_scalars forms, jiterator strings) or its CPU kernel\n"
+	"           (cpu_kernel's scalar lambda) gives that dtype, when every\n"
+	"           construct is known; else the TODO(mps-register) placeholder,\n"
+	"           with both bodies and their file:line in a comment above it;\n"
+	"           per overload the plan says \"translated from FILE:LINE\" or\n"
+	"           \"left to you: CONSTRUCT at FILE:LINE\";\n"
 	"  host     the host stub registering the stub found, with a\n"
 	"           TORCH_CHECK_TYPE when the registered inputs do not cover\n"
 	"           what the meta function lets through;\n"
@@ -67,7 +78,7 @@ static const struct tool_info info = {
 	"           they used (helpers other code calls stay), each\n"
 	"           #include <ATen/ops/OP_native.h> its file no longer needs,\n"
 	"           and OP's entries in the expected-failure and skip lists.\n"
-	"What is left to you is listed: the functor math (TODO(mps-register)),\n"
+	"What is left to you is listed: the overloads left (TODO(mps-register)),\n"
 	"rows that stay, tests on a Mac.  Parts that cannot be planned are said,\n"
 	"with why (a tree before c10/metal, a tree without C++ sources: give\n"
 	"--dtypes); that is not an error.  A second run after --in-place says\n"
@@ -76,27 +87,37 @@ static const struct tool_info info = {
 	"--in-place writes all files at once through the edit engine, one undo\n"
 	"journal entry (--undo restores every file of it), then applies\n"
 	"mps-verify's rules to OP on the result and prints their findings (the\n"
-	"functor-placeholder error is expected until the math is written).\n"
+	"functor-placeholder error is expected while an overload is left).\n"
 	"\n"
 	"Reads (under ROOT): " NF_YAML_REL ";\n"
 	"the C++ sources under aten/src/ATen/native (*.cpp, *.h; not the device\n"
-	"folders); the sources under aten/src/ATen/native/mps/ and its kernels/;\n"
+	"folders); the CUDA kernels in aten/src/ATen/native/cuda/ (*.cu, *.cuh,\n"
+	"*.h); the sources under aten/src/ATen/native/mps/ and its kernels/;\n"
 	"" COMMON_MPS_REL " and test/test_mps.py;\n"
 	"c10/metal/*.h.\n"
 	"Writes (only with --in-place or --undo): the files the diff shows,\n"
 	"atomically, and one undo journal entry in the checkout:\n"
 	"ROOT/.git/metal-kernel/journal/ in a git work tree, else\n"
 	"ROOT/.metal-kernel/journal/ (--journal DIR moves it).  Nothing else,\n"
-	"nowhere else.  Never uses the network, never runs other programs.\n"
+	"nowhere else.  Never uses the network.\n"
+	"\n"
+	"The functor's math translated from the CUDA kernel is tried before it\n"
+	"is written, as mps-try OP tries a kernel (the system's C++ compiler on\n"
+	"the functor with the host layer, its harness, python with torch for the\n"
+	"CPU reference; each with a time limit, in a private temporary folder\n"
+	"removed afterwards; see mps-try --help): an overload that does not\n"
+	"match the CPU is written as a comment above the placeholder, never as\n"
+	"code.  --no-try skips that (nothing is run; the plan then says to run\n"
+	"mps-try).  Nothing else is run.\n"
 	"\n"
 	"--json: one object per part (\"part\": row, stub, kernel, dtypes,\n"
-	"insert, delete, keep, not-planned, left, summary), no diff; after\n"
+	"insert, math, delete, keep, not-planned, left, summary), no diff; after\n"
 	"--in-place then mps-verify's findings as mps-verify --json prints them.\n"
 	"\n"
 	"Exit status: 0 nothing to do, or written and mps-verify finds nothing;\n"
 	"1 a change is proposed (the plan and the diff were printed), or written\n"
-	"and mps-verify still finds errors or warnings (the functor placeholder\n"
-	"until its math is written), or rows need folding and none can be (the\n"
+	"and mps-verify still finds errors or warnings (the placeholder of an\n"
+	"overload left to you), or rows need folding and none can be (the\n"
 	"plan says why; nothing changes); 2 error: bad option, an operator the\n"
 	"yaml does not have, a file that cannot be read or written.  Nothing is\n"
 	"written then.\n"};
@@ -106,6 +127,8 @@ int main(int argc, char **argv)
 	struct mg_plan plan;
 	struct mg_opts mo;
 	struct edit_opts eo;
+	struct try_env te;
+	const char *argv0 = argv[0];
 	char *root;
 	int n, status;
 
@@ -154,9 +177,18 @@ int main(int argc, char **argv)
 	mo.dtypes = opt_dtypes;
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
+	memset(&te, 0, sizeof te);
+	if (!opt_no_try) {
+		const char *why = NULL;
+		if (try_env_default(&te, argv0, &why) == 0)
+			mo.try_env = &te;
+		else
+			mo.try_why = why;
+	}
 
 	if (mg_plan(&plan, root, &mo) != 0) {
 		mg_plan_free(&plan);
+		try_env_free(&te);
 		free(root);
 		return close_stdout(MK_EXIT_ERROR);
 	}
@@ -171,6 +203,7 @@ int main(int argc, char **argv)
 		}
 		status = plan.stuck ? MK_EXIT_FINDINGS : MK_EXIT_CLEAN;
 		mg_plan_free(&plan);
+		try_env_free(&te);
 		free(root);
 		return close_stdout(status);
 	}
@@ -205,6 +238,7 @@ int main(int argc, char **argv)
 		status = mg_verify_written(root, mo.op, &plan.ix, &plan.cs, opt_json);
 	}
 	mg_plan_free(&plan);
+	try_env_free(&te);
 	free(root);
 	return close_stdout(status);
 }

@@ -1,6 +1,7 @@
 /* cli.c — see cli.h. */
 #include "base/cli.h"
 #include "base/diag.h"
+#include "base/walk.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -106,7 +107,7 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
 				cli_usage(t, opts);
 			}
 			if (eq) {
-				if (o->type != OPT_STRING) {
+				if (o->type == OPT_FLAG) {
 					warnx_("error: option '--%s' takes no value", o->name);
 					cli_usage(t, opts);
 				}
@@ -133,7 +134,12 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
 				}
 				val = argv[++i];
 			}
-			*(const char **)o->dest = val;
+			if (o->type == OPT_LIST) {
+				struct opt_list *l = o->dest;
+				l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+				l->v[l->n++] = (char *)val;
+			} else
+				*(const char **)o->dest = val;
 		}
 	}
 	argv[n] = NULL;
@@ -142,11 +148,7 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
 
 static int has_yaml(const char *dir)
 {
-	struct stat st;
-	char *p = xasprintf("%s/%s", dir, NF_YAML_REL);
-	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return ok;
+	return walk_is_file(dir, NF_YAML_REL);
 }
 
 char *find_root(const char *given)

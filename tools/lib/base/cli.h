@@ -12,7 +12,15 @@
 enum opt_type {
 	OPT_FLAG,   /* sets *(int *)dest = 1 */
 	OPT_STRING, /* takes a value: *(const char **)dest = value */
+	OPT_LIST,   /* takes a value, may repeat: appended to
+	               *(struct opt_list *)dest (its array is malloc'd) */
 	OPT_END
+};
+
+/* The values of an OPT_LIST option, in command-line order. */
+struct opt_list {
+	char **v;
+	size_t n;
 };
 
 struct opt {

@@ -8,6 +8,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+int walk_is_file(const char *dir, const char *rel)
+{
+	struct stat st;
+	char *p = rel ? xasprintf("%s/%s", dir, rel) : xstrdup(dir);
+	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return ok;
+}
+
 struct acc {
 	struct walk_list *l;
 	size_t cap;

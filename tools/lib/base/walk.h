@@ -24,6 +24,10 @@
 
 #define WALK_MAX_DEPTH 8
 
+/* walk_is_file: 1 when DIR/REL (REL NULL: DIR itself) is a regular file
+ * (stat: a symbolic link to one counts), else 0. */
+int walk_is_file(const char *dir, const char *rel);
+
 struct walk_list {
 	char **paths;  /* relative to the root given to walk_files, "REL/x/y.h"
 	                  (owned) */

@@ -39,8 +39,7 @@ static int is_dir(const char *p)
 
 static int is_reg(const char *p)
 {
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	return walk_is_file(p, NULL);
 }
 
 static void crc_hex(uint32_t c, char out[9])

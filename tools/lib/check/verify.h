@@ -122,6 +122,8 @@ struct vf_op {
 	size_t *rows, nrows, *brows, nbrows, nregs, nmetal;
 	int cpu;              /* some row has a CPU kernel */
 	int started;
+	int stub_graph;       /* a stub of it is registered through a body
+	                         that builds an MPSGraph */
 };
 
 struct vf_report {

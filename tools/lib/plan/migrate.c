@@ -2,6 +2,7 @@
 #include "plan/migrate.h"
 #include "base/cli.h"
 #include "base/diag.h"
+#include "base/walk.h"
 #include "base/lex.h"
 #include "check/report.h"
 #include "base/scan.h"
@@ -145,6 +146,7 @@ int mg_derive_pairs(int kind, cs_dtset cpu, int rule, cs_dtset before,
 
 struct priv {
 	int have_hm;                 /* hs_load succeeded */
+	struct hs_map bases;         /* the operators' base names (is_op) */
 	struct strv dead, names;
 	char *stub_default;          /* NAME_stub when the sources cannot tell */
 	char *name_from;             /* why NAME is not the operator's name */
@@ -152,11 +154,7 @@ struct priv {
 
 static int exists(const char *root, const char *rel)
 {
-	struct stat st;
-	char *p = xasprintf("%s/%s", root, rel);
-	int r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return r;
+	return walk_is_file(root, rel);
 }
 
 /* the edit-set entry of REL, loaded on first use */
@@ -414,6 +412,206 @@ static void plan_stub(struct mg_plan *p)
 	}
 }
 
+/* the Metal type of a schema scalar: float -> float, int and SymInt ->
+ * long, Scalar -> NULL (the input's dtype: the host's default, the
+ * iterator's common dtype) */
+static const char *scalar_metal(const struct nf_scalar *s)
+{
+	if (strcmp(s->type, "float") == 0)
+		return intern("float");
+	if (strcmp(s->type, "int") == 0 || strcmp(s->type, "SymInt") == 0)
+		return intern("long");
+	return NULL;
+}
+
+/* The scalar of an -alpha kind: how many scalars the planned stub's
+ * kernel takes besides the iterator (its DECLARE_DISPATCH type; the
+ * schema's scalars when the sources cannot tell), which schema argument
+ * it is, its Metal type, and the host stub's parameter and call.  May
+ * turn a unary or binary kind read from the schema into its -alpha kind
+ * (logit's float? eps, round's int decimals, leaky_relu's Scalar), or
+ * give up on the kind when the stub takes more than one scalar. */
+static void plan_scalar(struct mg_plan *p)
+{
+	const struct cs_model *m;
+	struct nf_scalar sc[8];
+	int nsc = -1, i, nop = 0, nother = 0, pick = -1;
+	unsigned tensors;
+	size_t nparams = 0;
+	const struct cs_param *par = NULL;
+	const char *metal = NULL;
+	if (p->kind_given || p->kind < 0 || !p->out || !p->out->schema ||
+	    !p->stub)
+		return;
+	nsc = nf_schema_scalars(p->out->schema, sc, 8);
+	if (nsc > 8)
+		nsc = 8;
+	for (i = 0; i < nsc; i++) {
+		if (sc[i].operand)
+			nop++;
+		else
+			nother++;
+	}
+	tensors = p->out->ninputs - (unsigned)nop;
+	m = p->stub && p->stubs_known ? cs_lazy_get(&p->cs) : NULL;
+	if (m && m->have_sources && cs_stub_signature(m, p->stub, &p->sig) == 0 &&
+	    !p->sig.iterator) {
+		not_planned(p, "kernel",
+		            xasprintf("%s's kernel takes no TensorIterator (%s, %s:%lu): "
+		                      "not an elementwise kernel the REGISTER_*_OP "
+		                      "macros make", p->stub, p->sig.type,
+		                      p->sig.at.file, p->sig.at.line));
+		cs_signature_free(&p->sig);
+		p->kind = -1;
+		return;
+	}
+	if (m && m->have_sources && !p->sig.found) {
+		cs_signature_free(&p->sig);
+		m = NULL; /* undeclared: the schema's scalars */
+	}
+	if (m && m->have_sources) {
+		size_t k;
+		p->have_sig = 1;
+		nparams = p->sig.nparams;
+		for (k = 0; k < nparams; k++)
+			if (p->sig.params[k].kind == CS_PARAM_OTHER ||
+			    p->sig.params[k].kind == CS_PARAM_BOOL ||
+			    p->sig.params[k].kind == CS_PARAM_OPT_DOUBLE ||
+			    p->sig.params[k].kind == CS_PARAM_OPT_INT) {
+				not_planned(p, "kernel",
+				            xasprintf("%s takes %s besides the iterator (%s, "
+				                      "%s:%lu): no REGISTER_*_OP macro passes "
+				                      "that; write the kernel by hand, or give "
+				                      "--kind",
+				                      p->stub, p->sig.params[k].type,
+				                      p->sig.type, p->sig.at.file,
+				                      p->sig.at.line));
+				p->kind = -1;
+				return;
+			}
+		if (nparams == 0) {
+			/* the Scalar operands are tensors to the iterator: kind as
+			 * read from the schema */
+			if (mr_kind_alpha(p->kind) && p->out->alpha) {
+				not_planned(p, "kernel",
+				            xasprintf("%s takes no scalar besides the "
+				                      "iterator (%s, %s:%lu), though %s has "
+				                      "alpha; give --kind", p->stub,
+				                      p->sig.type, p->sig.at.file,
+				                      p->sig.at.line, p->out->name));
+				p->kind = -1;
+			}
+			return;
+		}
+		if (nparams > 1) {
+			not_planned(p, "kernel",
+			            xasprintf("%s takes %zu scalars besides the iterator "
+			                      "(%s, %s:%lu): the -alpha macros carry one; "
+			                      "write the kernel by hand, or give --kind",
+			                      p->stub, nparams, p->sig.type,
+			                      p->sig.at.file, p->sig.at.line));
+			p->kind = -1;
+			return;
+		}
+		par = &p->sig.params[0];
+	} else {
+		/* no sources: the schema's own scalars */
+		if (nother == 0)
+			return;
+		if (nother > 1) {
+			not_planned(p, "kernel",
+			            xasprintf("%s has %d scalar arguments besides its "
+			                      "tensors: the -alpha macros carry one; give "
+			                      "--kind", p->out->name, nother));
+			p->kind = -1;
+			return;
+		}
+	}
+	/* which schema argument it is: the one that is not an operand, else
+	 * the one named alpha, else the only operand */
+	for (i = 0; i < nsc && pick < 0; i++)
+		if (!sc[i].operand && nother == 1)
+			pick = i;
+	for (i = 0; i < nsc && pick < 0; i++)
+		if (strcmp(sc[i].name, "alpha") == 0)
+			pick = i;
+	if (pick < 0 && nop == 1 && par)
+		for (i = 0; i < nsc && pick < 0; i++)
+			if (sc[i].operand)
+				pick = i;
+	if (par && pick >= 0 && sc[pick].operand)
+		tensors = p->out->ninputs - 1; /* the stub takes it as a scalar */
+	else if (par && pick < 0)
+		tensors = p->out->ninputs - (unsigned)nop;
+	if (tensors == 1)
+		p->kind = MR_UNARY_ALPHA;
+	else if (tensors == 2)
+		p->kind = MR_BINARY_ALPHA;
+	else {
+		not_planned(p, "kernel",
+		            xasprintf("%s reads %u tensors and a scalar: not a unary or "
+		                      "binary kernel; give --kind", p->out->name,
+		                      tensors));
+		p->kind = -1;
+		return;
+	}
+	/* its Metal type: the stub's parameter type, else the schema's */
+	if (par && par->kind == CS_PARAM_INT)
+		metal = intern("long");
+	else if (par && par->kind == CS_PARAM_DOUBLE)
+		metal = intern("float");
+	else if (pick >= 0)
+		metal = scalar_metal(&sc[pick]);
+	p->alpha = metal;
+	free(p->scalar_name);
+	p->scalar_name = xstrdup(pick >= 0 ? sc[pick].name
+	                         : par && par->name ? par->name : "alpha");
+	if (par && (par->kind == CS_PARAM_INT || par->kind == CS_PARAM_DOUBLE)) {
+		p->scalar_decl = xasprintf("%s %s", par->kind == CS_PARAM_INT
+		                                        ? "int64_t" : "double",
+		                           p->scalar_name);
+		p->scalar_pass = xasprintf("Scalar(%s)", p->scalar_name);
+	} else {
+		p->scalar_decl = xasprintf("const Scalar& %s", p->scalar_name);
+		p->scalar_pass = xstrdup(p->scalar_name);
+	}
+	p->scalar_dtype = !metal ? NULL
+	                  : metal == intern("long") ? xstrdup("ScalarType::Long")
+	                                            : xstrdup("ScalarType::Float");
+	if (pick >= 0 && sc[pick].optional && m && m->have_sources) {
+		/* its None: what the shared kernel passes the stub instead */
+		struct cs_iterrule ir;
+		const char *k = out_kernel(p);
+		cs_iter_rule(m, k, p->stub, &ir);
+		if (ir.stub_args)
+			p->scalar_none = xasprintf("%s at %s:%lu", ir.stub_args,
+			                           ir.stub_at.file, ir.stub_at.line);
+		cs_iterrule_free(&ir);
+	}
+	{
+		struct buf b;
+		buf_init(&b);
+		if (pick >= 0)
+			buf_printf(&b, "%s%s %s in the schema", sc[pick].type,
+			           sc[pick].optional ? "?" : "", sc[pick].name);
+		if (par)
+			buf_printf(&b, "%s%s in the type of %s (%s:%lu)", b.len ? ", " : "",
+			           par->type, p->stub, p->sig.at.file, p->sig.at.line);
+		p->scalar_from = b.data;
+	}
+}
+
+/* the alpha of the registrations: the scalar's Metal type when it has
+ * one of its own */
+static void set_alpha(struct mg_plan *p)
+{
+	size_t i;
+	if (!mr_kind_alpha(p->kind) || !p->alpha)
+		return;
+	for (i = 0; i < p->npairs; i++)
+		p->pairs[i].alpha = p->alpha;
+}
+
 static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 {
 	const struct cs_model *m = cs_lazy_get(&p->cs);
@@ -424,6 +622,13 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		cs_cpu_dtypes(m, p->stub, &p->cpu);
 		p->have_rule = 1;
 		cs_output_rule(m, p->op, kernel, &p->rule);
+		if (!p->rule.meta && kernel) {
+			/* not structured: the iterator the shared kernel builds */
+			p->have_iter = 1;
+			cs_iter_rule(m, kernel, p->stub, &p->iter);
+			if (p->iter.rule != CS_RULE_UNKNOWN)
+				p->rule.rule = p->iter.rule;
+		}
 	}
 	if (o->dtypes) {
 		char *err = NULL;
@@ -436,7 +641,22 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		}
 		p->npairs = (size_t)n;
 		p->dtsource = MG_DT_GIVEN;
-		if (p->have_rule && p->rule.meta)
+		{
+			/* IN:OUT items: the scalar keeps its own type */
+			const char *c = o->dtypes;
+			int three = 0, colons = 0;
+			for (; *c; c++) {
+				if (*c == ':')
+					colons++;
+				else if (*c == ',')
+					colons = 0;
+				if (colons == 2)
+					three = 1;
+			}
+			if (!three)
+				set_alpha(p);
+		}
+		if (p->have_rule && (p->rule.meta || p->rule.rule != CS_RULE_UNKNOWN))
 			p->check = mg_check_of(p->pairs, p->npairs, p->rule.before_stub,
 			                       p->rule.rejects);
 		return 0;
@@ -478,9 +698,11 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 			not_planned(p, "dtypes",
 			            xasprintf("the CPU kernel handles %s, but the output "
 			                      "dtype is not decided by a structured meta "
-			                      "function (%s); give --dtypes IN:OUT,...",
+			                      "function (%s)%s%s; give --dtypes IN:OUT,...",
 			                      names, p->rule.why ? p->rule.why
-			                                         : cs_rule_name(p->rule.rule)));
+			                                         : cs_rule_name(p->rule.rule),
+			                      p->have_iter ? ", nor by an iterator: " : "",
+			                      p->have_iter ? p->iter.why : ""));
 			free(names);
 			return 0;
 		}
@@ -492,6 +714,14 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		}
 		p->npairs = (size_t)n;
 		p->dtsource = MG_DT_CPU;
+		set_alpha(p);
+	}
+	if (p->kind == MR_BINARY) {
+		/* REGISTER_OPMATH_BINARY_OP when the CPU kernel computes half
+		 * and bfloat in float */
+		p->have_opmath = 1;
+		cs_cpu_opmath(m, p->stub, &p->om);
+		p->opmath = p->om.opmath;
 	}
 	return 0;
 }
@@ -532,7 +762,193 @@ static void current(struct edit_file *f, struct rg_file *rf)
 	rf->len = f->new ? f->newlen : f->oldlen;
 }
 
-static int plan_registration(struct mg_plan *p)
+/* the kernel file has a functor of NAME already (hostscan's functors) */
+static int functor_known(const struct mg_plan *p)
+{
+	size_t i;
+	for (i = 0; i < p->hm.nfunctors; i++) {
+		const struct hs_functor *fu = &p->hm.functors[i];
+		if (strcmp(fu->kernel, p->name) == 0 &&
+		    strcmp(p->hm.files[fu->at.file].rel, p->kernel_rel) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* the new functor's item, or NULL */
+static const struct rg_item *new_functor(const struct mg_plan *p)
+{
+	size_t i;
+	if (!p->rg_ok)
+		return NULL;
+	for (i = 0; i < p->rg.nitems; i++) {
+		const struct rg_item *it = &p->rg.items[i];
+		if (it->what == RG_FUNCTOR && !it->present && it->text)
+			return it;
+	}
+	return NULL;
+}
+
+/* the class of a registration's input dtype, as rg_overloads sorts them */
+static int cls_of(const char *in, int split_bool)
+{
+	if (is_complex_tok(in))
+		return RG_CLS_COMPLEX;
+	if (is_float_tok(in))
+		return RG_CLS_FLOAT;
+	if (!strcmp(in, "bool") && split_bool)
+		return RG_CLS_BOOL;
+	return RG_CLS_INTEGRAL;
+}
+
+/* 1 when the compiler's message MSG ("FILE:LINE:COL: error: ...") is at a
+ * line of the new functor in the planned kernel file: the translation's
+ * own error, not the file's or a header's */
+static int in_functor(const struct mg_plan *p, const char *msg)
+{
+	const struct rg_item *it = new_functor(p);
+	size_t l = strlen(p->kernel_rel);
+	unsigned long line, first, n = 0;
+	const char *c;
+	if (!it || !it->text || !msg || strncmp(msg, p->kernel_rel, l) != 0 ||
+	    msg[l] != ':')
+		return 0;
+	line = strtoul(msg + l + 1, NULL, 10);
+	for (c = it->text; *c; c++)
+		n += *c == '\n';
+	/* it->line is the first non-blank inserted line; the text may start
+	 * with blank lines */
+	first = it->line > 2 ? it->line - 2 : 1;
+	return line >= first && line <= it->line + n;
+}
+
+/* mps-try (check/try.h) on the planned kernel file KT: a verdict for each
+ * translated overload of p->math (tr_plan_verdict).  *MISMATCH: 1 when one
+ * does not match (or does not compile): the caller plans the functor
+ * again, with that overload left as a comment.  A try that cannot be
+ * planned or run is a note, never an error of the migration. */
+static void try_math(struct mg_plan *p, const struct try_env *env,
+                     const char *kt, size_t klen, int *mismatch)
+{
+	struct try_opts to;
+	struct try_plan tp;
+	struct try_outcome out;
+	size_t i, k;
+	*mismatch = 0;
+	memset(&to, 0, sizeof to);
+	to.root = p->root;
+	to.op = p->op;
+	to.kernel = p->name;
+	to.text_rel = p->kernel_rel;
+	to.text = kt;
+	to.text_len = klen;
+	if (try_plan_build(&tp, &to) != 0) {
+		try_plan_free(&tp);
+		left(p, "functor",
+		     xasprintf("the translated math of %s_functor was not tried (see "
+		               "the error above): run mps-try %s%s%s", p->name, p->op,
+		               strcmp(p->op, p->name) ? " --kernel " : "",
+		               strcmp(p->op, p->name) ? p->name : ""),
+		     NULL, 0);
+		return;
+	}
+	if (try_run(&tp, env, &out) != 0) {
+		try_plan_free(&tp);
+		return;
+	}
+	for (i = 0; i < p->math.nov; i++) {
+		struct tr_overload *o = &p->math.ov[i];
+		size_t compared = 0, ncases = 0, nround = 0;
+		double round_rel = 0;
+		const struct try_result *bad = NULL, *nocomp = NULL, *notcmp = NULL;
+		const char *bad_in = NULL;
+		struct buf dts;
+		if (!o->translated || o->verdict != TR_VERDICT_NONE)
+			continue;
+		buf_init(&dts);
+		for (k = 0; k < tp.ncases; k++) {
+			const struct try_reg *r = &tp.regs[tp.cases[k].reg];
+			const struct try_result *res = &out.res[k];
+			if (cls_of(r->in, p->math.math.split_bool) != o->cls)
+				continue;
+			ncases++;
+			if (!strstr(dts.data ? dts.data : "", r->in))
+				buf_printf(&dts, "%s%s", dts.len ? ", " : "", r->in);
+			if (!res->compiled && !nocomp)
+				nocomp = res;
+			else if (res->verdict == 1 && !bad &&
+			         (res->gross > 0 || res->mismatches * 100 > res->compared)) {
+				bad = res;
+				bad_in = r->in;
+			} else if (res->verdict == 1) {
+				/* rounding only: few values, none far off */
+				nround += res->mismatches;
+				if (res->max_rel > round_rel)
+					round_rel = res->max_rel;
+			} else if (res->verdict == 2 && !notcmp)
+				notcmp = res;
+			compared += res->compared;
+		}
+		if (ncases == 0) {
+			buf_free(&dts);
+			continue;
+		}
+		if (nocomp && in_functor(p, nocomp->compile_msg)) {
+			char *t = xasprintf("does not compile on the host: %s",
+			                    nocomp->compile_msg);
+			char *nl = strchr(t, '\n');
+			if (nl)
+				*nl = '\0';
+			tr_plan_verdict(&p->math, i, TR_VERDICT_MISMATCH, t);
+			free(t);
+			*mismatch = 1;
+		} else if (nocomp) {
+			/* the file or a header fails elsewhere: the math is not tried */
+			char *t = xasprintf("not tried: the kernel file does not compile on "
+			                    "the host (%s)",
+			                    nocomp->compile_msg ? nocomp->compile_msg : "?");
+			char *nl = strchr(t, '\n');
+			if (nl)
+				*nl = '\0';
+			free(o->verdict_text);
+			o->verdict_text = t;
+		} else if (bad) {
+			char *t;
+			if (bad->nshown > 0) {
+				const struct try_miss *m = &bad->shown[0];
+				t = xasprintf("%s: in (%s%s%s): ours %s, cpu %s", bad_in, m->a,
+				              m->b[0] ? ", " : "", m->b, m->ours, m->cpu);
+			} else
+				t = xasprintf("%s: %zu of %zu values differ from the CPU",
+				              bad_in, bad->mismatches, bad->compared);
+			tr_plan_verdict(&p->math, i, TR_VERDICT_MISMATCH, t);
+			free(t);
+			*mismatch = 1;
+		} else if (notcmp || out.no_torch) {
+			char *t = xasprintf("compiles; not compared with the CPU (%s)",
+			                    out.no_torch ? "no python imports torch"
+			                                 : notcmp->ref_error ? notcmp->ref_error
+			                                 : "no reference");
+			free(o->verdict_text);
+			o->verdict_text = t;
+		} else {
+			char *t = nround
+			    ? xasprintf("matches CPU on %zu values (%s; mps-try) up to "
+			                "rounding: %zu within %.2g relative (fma or "
+			                "cancellation; mps-try %s lists them)",
+			                compared, dts.data, nround, round_rel, p->op)
+			    : xasprintf("matches CPU on %zu values (%s; mps-try)",
+			                compared, dts.data);
+			tr_plan_verdict(&p->math, i, TR_VERDICT_MATCH, t);
+			free(t);
+		}
+		buf_free(&dts);
+	}
+	try_outcome_free(&tp, &out);
+	try_plan_free(&tp);
+}
+
+static int plan_registration(struct mg_plan *p, const struct mg_opts *o)
 {
 	static const char *const metal_ids[] = {"[no-c10-metal]",
 	                                        "[conflicting-registration]", NULL};
@@ -569,7 +985,14 @@ static int plan_registration(struct mg_plan *p)
 	kf = find_loaded(p, p->kernel_rel); /* the array may have moved */
 	current(kf, &kr);
 	current(hf, &hr);
+	if (!functor_known(p)) {
+		if (tr_plan_functor(&p->math, p->root, p->stub,
+		                    p->have_cpu && p->cpu.found ? &p->cpu : NULL,
+		                    p->kind, p->name, p->pairs, p->npairs) != 0)
+			return -1;
+	}
 	memset(&rq, 0, sizeof rq);
+	rq.math = p->math.tried ? &p->math.math : NULL;
 	rq.kind = p->kind;
 	rq.name = p->name;
 	rq.stub = p->stub;
@@ -579,6 +1002,12 @@ static int plan_registration(struct mg_plan *p)
 	rq.functor = 1;
 	rq.host = 1;
 	rq.check = p->check;
+	if (mr_kind_alpha(p->kind)) {
+		rq.scalar_decl = p->scalar_decl;
+		rq.scalar_pass = p->scalar_pass;
+		rq.scalar_dtype = p->scalar_dtype;
+	}
+	rq.opmath = p->opmath;
 	if (rg_plan(&p->rg, p->root, &rq, &kr, &hr) != 0) {
 		char *mr = rg_reasons(&p->rg, metal_ids), *hrs = rg_reasons(&p->rg, host_ids);
 		if (mr)
@@ -596,6 +1025,28 @@ static int plan_registration(struct mg_plan *p)
 	}
 	p->rg_ok = 1;
 	kt = rg_build(&p->rg, RG_KERNEL, &kr, &klen);
+	if (kt && o->try_env && new_functor(p) && p->math.tried) {
+		int mismatch;
+		size_t k, ntr = 0;
+		for (k = 0; k < p->math.nov; k++)
+			ntr += p->math.ov[k].translated;
+		if (ntr) {
+			try_math(p, o->try_env, kt, klen, &mismatch);
+			if (mismatch) {
+				/* the functor again, the mismatching overloads left */
+				free(kt);
+				rg_plan_free(&p->rg);
+				rq.math = &p->math.math;
+				if (rg_plan(&p->rg, p->root, &rq, &kr, &hr) != 0) {
+					not_planned(p, "metal", xstrdup("refused"));
+					p->rg_ok = 0;
+					return 0;
+				}
+				kt = rg_build(&p->rg, RG_KERNEL, &kr, &klen);
+			}
+		}
+	} else if (o->try_why && new_functor(p) && p->math.tried)
+		p->try_why = o->try_why;
 	ht = rg_build(&p->rg, RG_HOST, &hr, &hlen);
 	if (kt)
 		edit_set_replace(kf, kt, klen);
@@ -646,6 +1097,18 @@ static int named_cb(const char *name, void *arg)
 	return still_named(arg, name);
 }
 
+/* rt_request.is_op: NAME is an operator's base name in the yaml */
+static int is_op_cb(const char *name, void *arg)
+{
+	struct mg_plan *p = arg;
+	struct priv *pv = p->priv;
+	size_t i;
+	if (pv->bases.n == 0)
+		for (i = 0; i < p->ix.nfuncs; i++)
+			hs_map_put(&pv->bases, p->ix.funcs[i].base, 1);
+	return hs_map_get(&pv->bases, name) >= 0;
+}
+
 static int plan_retire(struct mg_plan *p)
 {
 	struct priv *pv = p->priv;
@@ -659,6 +1122,8 @@ static int plan_retire(struct mg_plan *p)
 	rq.nnames = pv->names.n;
 	rq.named = named_cb;
 	rq.arg = p;
+	rq.is_op = is_op_cb;
+	rq.op_arg = p;
 	rt_plan_op(&p->rt, &p->hm, &rq);
 	for (f = 0; f < p->hm.nfiles; f++) {
 		struct edit_file *ef;
@@ -680,6 +1145,41 @@ static int plan_retire(struct mg_plan *p)
 	return 0;
 }
 
+/* " --kernel NAME" for the mps-try line when the kernel is not named
+ * as the operator */
+static const char *try_kernel_opt(const struct mg_plan *p)
+{
+	return strcmp(p->op, p->name) ? " --kernel " : "";
+}
+
+static const char *try_kernel_arg(const struct mg_plan *p)
+{
+	return strcmp(p->op, p->name) ? p->name : "";
+}
+
+/* "CUDA", "CPU" or "CUDA and CPU": the kernels the translations come from */
+static const char *translated_side(const struct mg_plan *p)
+{
+	size_t k;
+	int cuda = 0, cpu = 0;
+	for (k = 0; k < p->math.nov; k++)
+		if (p->math.ov[k].translated && p->math.ov[k].side) {
+			cuda |= !strcmp(p->math.ov[k].side, "CUDA");
+			cpu |= !strcmp(p->math.ov[k].side, "CPU");
+		}
+	return cuda && cpu ? "CUDA and CPU" : cpu ? "CPU" : "CUDA";
+}
+
+/* every overload of the translated functor matches the CPU (mps-try) */
+static int all_match(const struct mg_plan *p)
+{
+	size_t k;
+	for (k = 0; k < p->math.nov; k++)
+		if (p->math.ov[k].verdict != TR_VERDICT_MATCH)
+			return 0;
+	return p->math.nov > 0;
+}
+
 static void plan_left(struct mg_plan *p)
 {
 	size_t i;
@@ -693,16 +1193,43 @@ static void plan_left(struct mg_plan *p)
 	}
 	if (p->rg_ok) {
 		int added = 0;
-		for (i = 0; i < p->rg.nitems; i++) {
-			const struct rg_item *it = &p->rg.items[i];
-			if (it->what == RG_FUNCTOR && !it->present && it->text) {
-				added = 1;
+		const struct rg_item *it = new_functor(p);
+		if (it) {
+			struct buf b;
+			size_t k, nleft = 0;
+			added = 1;
+			buf_init(&b);
+			for (k = 0; k < p->math.nov; k++)
+				if (!p->math.ov[k].translated)
+					buf_printf(&b, "%s%s", nleft++ ? ", " : "",
+					           tr_cls_name(p->math.ov[k].cls));
+			if (!p->math.tried)
 				left(p, "functor",
 				     xasprintf("write the math of %s_functor (each "
-				               "TODO(mps-register) line)",
-				               p->name),
+				               "TODO(mps-register) line), then run mps-try "
+				               "%s%s%s until it matches the CPU",
+				               p->name, p->op, try_kernel_opt(p), try_kernel_arg(p)),
 				     p->kernel_rel, it->line);
-			}
+			else if (nleft)
+				left(p, "functor",
+				     xasprintf("write the math of %s_functor's %s overload%s "
+				               "(each TODO(mps-register) line; the CUDA and CPU "
+				               "bodies are in the comment above it), then run "
+				               "mps-try %s%s%s until it matches the CPU",
+				               p->name, b.data, nleft > 1 ? "s" : "", p->op,
+				               try_kernel_opt(p), try_kernel_arg(p)),
+				     p->kernel_rel, it->line);
+			else if (!all_match(p))
+				left(p, "functor",
+				     xasprintf("the math of %s_functor is translated from the "
+				               "%s kernel%s%s%s: run mps-try %s%s%s to check it "
+				               "against the CPU",
+				               p->name, translated_side(p),
+				               p->try_why ? " (not tried here: " : "",
+				               p->try_why ? p->try_why : "", p->try_why ? ")" : "",
+				               p->op, try_kernel_opt(p), try_kernel_arg(p)),
+				     p->kernel_rel, it->line);
+			buf_free(&b);
 		}
 		/* a skeleton written before and not filled in yet */
 		for (i = 0; i < p->hm.nfunctors && !added; i++) {
@@ -714,10 +1241,22 @@ static void plan_left(struct mg_plan *p)
 			hs_line_col(&p->hm, fu->marker, &line, &col);
 			left(p, "functor",
 			     xasprintf("write the math of %s_functor: it still holds "
-			               "the TODO(mps-register) placeholder", p->name),
+			               "the TODO(mps-register) placeholder; then run "
+			               "mps-try %s%s%s until it matches the CPU",
+			               p->name, p->op, try_kernel_opt(p), try_kernel_arg(p)),
 			     p->kernel_rel, line);
 		}
 	}
+	if (p->scalar_none && p->rg_ok)
+		left(p, "functor",
+		     xasprintf("%s is optional: the stub gets what the shared kernel "
+		               "passes, %s, and %s's alpha is that value; treat it as "
+		               "the CPU kernel %s does (%s:%lu)",
+		               p->scalar_name, p->scalar_none, p->name,
+		               p->have_cpu && p->cpu.fn ? p->cpu.fn : "?",
+		               p->have_cpu && p->cpu.def.file ? p->cpu.def.file : "?",
+		               p->have_cpu ? p->cpu.def.line : 0UL),
+		     NULL, 0);
 	if (p->stuck)
 		return;
 	left(p, "tests",
@@ -795,6 +1334,7 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 	p->name = xstrdup(o->name ? o->name : o->op);
 	plan_kind(p, o);
 	plan_stub(p);
+	plan_scalar(p);
 	if (plan_dtypes(p, o) != 0)
 		return -1;
 
@@ -818,7 +1358,7 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 	}
 	if (plan_retire(p) != 0)
 		return -1;
-	if (p->kind >= 0 && p->stub && p->npairs > 0 && plan_registration(p) != 0)
+	if (p->kind >= 0 && p->stub && p->npairs > 0 && plan_registration(p, o) != 0)
 		return -1;
 	plan_left(p);
 	return 0;
@@ -838,6 +1378,7 @@ void mg_plan_free(struct mg_plan *p)
 	if (pv) {
 		strv_free(&pv->dead);
 		strv_free(&pv->names);
+		hs_map_free(&pv->bases);
 		free(pv->stub_default);
 		free(pv->name_from);
 		free(pv);
@@ -864,6 +1405,19 @@ void mg_plan_free(struct mg_plan *p)
 		cs_dtypes_free(&p->cpu);
 	if (p->have_rule)
 		cs_outrule_free(&p->rule);
+	if (p->have_iter)
+		cs_iterrule_free(&p->iter);
+	if (p->have_opmath)
+		cs_opmath_free(&p->om);
+	if (p->have_sig)
+		cs_signature_free(&p->sig);
+	free(p->scalar_name);
+	free(p->scalar_decl);
+	free(p->scalar_pass);
+	free(p->scalar_dtype);
+	free(p->scalar_from);
+	free(p->scalar_none);
+	tr_plan_free(&p->math);
 	rg_plan_free(&p->rg);
 	rt_plan_free(&p->rt);
 	fold_plan_free(&p->fold);
@@ -982,7 +1536,7 @@ static void set_line(FILE *out, const char *label, cs_dtset s)
 	free(names);
 }
 
-static void check_words(FILE *out, unsigned allowed)
+static void check_words(FILE *out, unsigned allowed, const char *who)
 {
 	static const char *const st[] = {"Float", "Half", "BFloat16", "Long",
 	                                 "Int", "Short", "Char", "Byte", "Bool",
@@ -993,8 +1547,8 @@ static void check_words(FILE *out, unsigned allowed)
 	for (i = 0; i < 11; i++)
 		if (allowed & (1u << i))
 			fprintf(out, "%s%s", k++ ? ", " : "", st[i]);
-	fputs(" (the meta function lets other dtypes through, and no kernel is "
-	      "registered for them: ", out);
+	fprintf(out, " (%s lets other dtypes through, and no kernel is "
+	        "registered for them: ", who);
 	k = 0;
 	for (i = 0; i < 11; i++)
 		if (!(allowed & (1u << i)))
@@ -1054,6 +1608,11 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 	if (p->kind >= 0 && ((struct priv *)p->priv)->name_from)
 		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
 		        ((struct priv *)p->priv)->name_from);
+	else if (p->kind >= 0 && p->scalar_from && !(p->out->alpha && !p->alpha))
+		fprintf(out, "kernel: %s %s (%s input%s and a scalar: %s)\n",
+		        mr_kind_name(p->kind), p->name,
+		        p->kind == MR_UNARY_ALPHA ? "one" : "two",
+		        p->kind == MR_UNARY_ALPHA ? "" : "s", p->scalar_from);
 	else if (p->kind >= 0)
 		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
 		        p->kind_given ? "--kind"
@@ -1062,6 +1621,13 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		                            : "one input in the schema"
 		        : p->out->alpha ? "two inputs and alpha in the schema"
 		                        : "two inputs in the schema");
+	if (p->kind >= 0 && mr_kind_alpha(p->kind) && p->scalar_decl &&
+	    !(p->out && p->out->alpha && !p->alpha))
+		fprintf(out, "  scalar: %s, Metal type %s; the host stub takes %s "
+		        "and passes %s%s%s\n", p->scalar_name,
+		        p->alpha ? p->alpha : "of the input",
+		        p->scalar_decl, p->scalar_pass, p->scalar_dtype ? ", " : "",
+		        p->scalar_dtype ? p->scalar_dtype : "");
 	/* dtypes */
 	if (p->dtsource == MG_DT_CPU) {
 		char *names = cs_dtset_names(p->cpu.types, ", ");
@@ -1071,6 +1637,17 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		free(names);
 		if (p->cpu.notes && *p->cpu.notes)
 			fprintf(out, "  read: %s\n", p->cpu.notes);
+		if (p->have_iter && p->iter.builder)
+			fprintf(out, "  output: %s (not structured: %s builds its "
+			        "iterator%s%s with %s, %s:%lu)\n",
+			        p->rule.rule == CS_RULE_SAME    ? "the input's dtype"
+			        : p->rule.rule == CS_RULE_FLOAT ? "float for integral and bool inputs"
+			                                        : "bool",
+			        out_kernel(p) ? out_kernel(p) : "?",
+			        strcmp(p->iter.in, out_kernel(p) ? out_kernel(p) : "") ? " in " : "",
+			        strcmp(p->iter.in, out_kernel(p) ? out_kernel(p) : "") ? p->iter.in : "",
+			        p->iter.builder, p->iter.at.file, p->iter.at.line);
+		else
 		fprintf(out, "  output: %s (%s%s%s)\n",
 		        p->rule.rule == CS_RULE_SAME    ? "the input's dtype"
 		        : p->rule.rule == CS_RULE_FLOAT ? "float for integral and bool inputs"
@@ -1084,12 +1661,21 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 	} else if (p->dtsource == MG_DT_GIVEN) {
 		fputs("dtypes: given (--dtypes)\n", out);
 	}
+	if (p->have_opmath && p->om.opmath)
+		fprintf(out, "  computed in float for half and bfloat, as the CPU "
+		        "kernel does (%s at %s:%lu)%s\n", p->om.marker,
+		        p->om.marker_at.file, p->om.marker_at.line,
+		        p->rg_ok && p->rg.opmath ? ": REGISTER_OPMATH_BINARY_OP"
+		        : p->rg_ok ? "; the kernel file has no REGISTER_OPMATH_BINARY_OP"
+		                   : "");
 	if (p->npairs) {
 		fputs("  registered: ", out);
 		pairs_text(out, p->pairs, p->npairs);
 		fputc('\n', out);
 		if (p->check)
-			check_words(out, p->check);
+			check_words(out, p->check,
+			            p->have_iter && p->iter.builder ? "the shared kernel's iterator"
+			                                            : "the meta function");
 	}
 	/* insertions */
 	if (p->rg_ok) {
@@ -1110,6 +1696,24 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 			else
 				fprintf(out, "  %s:%lu: %s%s\n", rel, it->line, it->label,
 				        it->check ? ", with the dtype check" : "");
+		}
+	}
+	/* the functor's math */
+	if (new_functor(p) && p->math.tried) {
+		fprintf(out, "functor math (%s_functor, from the kernels of %s):\n",
+		        p->name, p->stub);
+		for (i = 0; i < p->math.nov; i++) {
+			const struct tr_overload *o = &p->math.ov[i];
+			fprintf(out, "  %s (%s -> %s): ", tr_cls_name(o->cls), o->in, o->out);
+			if (o->translated)
+				fprintf(out, "translated from %s:%lu (%s)%s%s\n", o->file,
+				        o->line, o->side, o->verdict_text ? "; " : "",
+				        o->verdict_text ? o->verdict_text : "");
+			else if (o->file)
+				fprintf(out, "left to you: %s at %s:%lu\n", o->construct,
+				        o->file, o->line);
+			else
+				fprintf(out, "left to you: %s\n", o->construct);
 		}
 	}
 	/* deletions */
@@ -1280,6 +1884,19 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		                    : p->out      ? json_string(p->out->name)
 		                                  : json_null());
 		json_object_set_new(o, "stub", str_or_null(p->stub));
+		if (p->kind >= 0 && mr_kind_alpha(p->kind) && p->scalar_decl) {
+			json_t *sc = json_object();
+			json_object_set_new(sc, "name", json_string(p->scalar_name));
+			json_object_set_new(sc, "metal", str_or_null(p->alpha));
+			json_object_set_new(sc, "parameter", json_string(p->scalar_decl));
+			json_object_set_new(sc, "passed", json_string(p->scalar_pass));
+			json_object_set_new(sc, "dtype", str_or_null(p->scalar_dtype));
+			json_object_set_new(sc, "from", str_or_null(p->scalar_from));
+			json_object_set_new(sc, "none", str_or_null(p->scalar_none));
+			json_object_set_new(o, "scalar", sc);
+		} else {
+			json_object_set_new(o, "scalar", json_null());
+		}
 		emit(out, o);
 	}
 	{
@@ -1309,6 +1926,10 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		} else {
 			json_object_set_new(o, "rule", json_null());
 		}
+		json_object_set_new(o, "iterator",
+		                    p->have_iter && p->iter.builder
+		                        ? json_string(p->iter.builder) : json_null());
+		json_object_set_new(o, "opmath", json_boolean(p->opmath));
 		json_object_set_new(o, "dropped", names_json(p->dropped));
 		json_object_set_new(o, "pairs", rg_pairs_json(p->pairs, p->npairs));
 		json_object_set_new(o, "check", check_json(p->check));
@@ -1341,6 +1962,38 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 				json_object_set_new(o, "check", json_boolean(it->check));
 			if (!it->present)
 				json_object_set_new(o, "text", json_string(it->text));
+			emit(out, o);
+		}
+	if (new_functor(p) && p->math.tried)
+		for (i = 0; i < p->math.nov; i++) {
+			const struct tr_overload *ov = &p->math.ov[i];
+			json_t *o = part("math");
+			char *fn = xasprintf("%s_functor", p->name);
+			json_object_set_new(o, "functor", json_string(fn));
+			free(fn);
+			json_object_set_new(o, "overload", json_string(tr_cls_name(ov->cls)));
+			json_object_set_new(o, "in", json_string(ov->in));
+			json_object_set_new(o, "out", json_string(ov->out));
+			json_object_set_new(o, "status",
+			                    json_string(ov->translated ? "translated" : "left"));
+			json_object_set_new(o, "side", str_or_null(ov->side));
+			json_object_set_new(o, "file", str_or_null(ov->file));
+			json_object_set_new(o, "line", ov->file
+			                                   ? json_integer((json_int_t)ov->line)
+			                                   : json_null());
+			json_object_set_new(o, "construct", str_or_null(ov->construct));
+			json_object_set_new(o, "verdict", str_or_null(ov->verdict_text));
+			if (p->math.cuda_fn) {
+				char *k = xasprintf("%s:%lu: %s", p->math.cuda_file,
+				                    p->math.cuda_line, p->math.cuda_fn);
+				json_object_set_new(o, "cuda_kernel", json_string(k));
+				free(k);
+			} else {
+				json_object_set_new(o, "cuda_kernel", json_null());
+			}
+			json_object_set_new(o, "cuda_lambdas",
+			                    json_integer((json_int_t)p->math.cuda_lambdas));
+			json_object_set_new(o, "text", json_string(ov->body));
 			emit(out, o);
 		}
 	for (i = 0; i < p->rt.n; i++) {

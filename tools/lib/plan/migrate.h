@@ -5,13 +5,22 @@
  *   rows      fold.h: every MPS-specific row folds into its shared line
  *             (a new operator: MPS joins the shared line of its out rows);
  *             the stubs the shared kernels reach (stubs.h cs_discover);
- *   kind      from the out row's schema (nfyaml.h ninputs, alpha): one
- *             input unary, two binary, `Scalar alpha` the -alpha kinds;
+ *   kind      from the out row's schema (nfyaml.h ninputs) and the
+ *             scalars its stub takes besides the iterator (stubs.h
+ *             cs_stub_signature; without the sources, the schema's
+ *             nf_schema_scalars): one tensor unary, two binary, one
+ *             scalar more the -alpha kinds, with the scalar's Metal type
+ *             (float? eps float, int decimals long, Scalar alpha the
+ *             input's) and how the host stub takes and passes it;
  *             NAME the operator's name unless given;
  *   dtypes    from the CPU kernel the stub registers (cs_cpu_dtypes) and
- *             the structured meta function (cs_output_rule), see
- *             mg_derive_pairs; or given;
- *   metal     regplan.h: the functor skeleton and its registrations;
+ *             the structured meta function (cs_output_rule), or, for a
+ *             shared kernel that is not structured, the TensorIterator it
+ *             builds (cs_iter_rule), see mg_derive_pairs; or given;
+ *   metal     regplan.h: the functor and its registrations, the math
+ *             of its overloads translated from the CUDA and CPU kernels
+ *             of the stub where it can be (translate.h), else the
+ *             placeholder with both kernels' bodies in a comment;
  *   host      regplan.h: the host stub registering the discovered stub,
  *             with a TORCH_CHECK_TYPE when the registered inputs do not
  *             cover what the meta function lets through;
@@ -41,6 +50,8 @@
 #include "read/nfyaml.h"
 #include "plan/regplan.h"
 #include "plan/retire.h"
+#include "plan/translate.h"
+#include "check/try.h"
 
 struct mg_opts {
 	const char *op;       /* base operator name (nf_valid_op_arg, no '.') */
@@ -48,6 +59,11 @@ struct mg_opts {
 	const char *name;     /* kernel NAME, NULL: the operator's name */
 	const char *dtypes;   /* IN:OUT,... (metalreg.h mr_parse_dtypes), NULL:
 	                         from the CPU kernel */
+	const struct try_env *try_env; /* where mps-try's host run of the
+	                         translated functor happens (check/try.h
+	                         try_env_default); NULL: not tried */
+	const char *try_why;  /* with try_env NULL: why not (a plan note), or
+	                         NULL: not asked */
 };
 
 /* How the rows stand. */
@@ -95,6 +111,27 @@ struct mg_plan {
 	int kind_given;
 	char *name;                   /* kernel NAME */
 
+	/* the scalar an -alpha kind takes besides its tensors (mg_scalar) */
+	int have_sig;                 /* sig read (the C++ sources told) */
+	struct cs_signature sig;      /* the planned stub's function type */
+	const char *alpha;            /* its Metal type, an mr_dtypes token
+	                                 ("float" for float? eps, "long" for
+	                                 int decimals); NULL: the input's
+	                                 dtype (Scalar alpha) */
+	char *scalar_name;            /* "eps" (owned) */
+	char *scalar_decl;            /* the host stub's parameter, "const
+	                                 Scalar& eps", "int64_t decimals" */
+	char *scalar_pass;            /* what it hands exec_*_kernel: "eps",
+	                                 "Scalar(decimals)" */
+	char *scalar_dtype;           /* "ScalarType::Float", NULL: none (the
+	                                 host then uses the common dtype) */
+	char *scalar_from;            /* for people: where it comes from */
+	char *scalar_none;            /* an optional scalar (float? eps): how
+	                                 the shared kernel hands it to the stub,
+	                                 "Scalar(eps ? eps.value() : -1.0) at
+	                                 FILE:LINE", NULL when not optional or
+	                                 not read (owned) */
+
 	/* the stubs */
 	struct mg_stub *stubs;        /* every stub the shared kernels reach */
 	size_t nstubs;
@@ -108,14 +145,27 @@ struct mg_plan {
 	int have_cpu, have_rule;
 	struct cs_dtypes cpu;         /* when have_cpu */
 	struct cs_outrule rule;       /* when have_rule */
+	int have_iter;                /* no meta function: the rule is the
+	                                 iterator's (rule.rule set from it) */
+	struct cs_iterrule iter;      /* when have_iter */
 	struct mr_pair pairs[MR_MAX_PAIRS];
 	size_t npairs;
 	cs_dtset dropped;             /* CPU dtypes without a Metal type */
 	unsigned check;               /* host check: inputs let through (bits
 	                                 as regplan.h), 0 none */
+	int opmath;                   /* the CPU kernel computes half and
+	                                 bfloat in float (cs_cpu_opmath) */
+	int have_opmath;
+	struct cs_opmath om;          /* when have_opmath */
+
+	/* the new functor's math (translate.h): math.tried when it was
+	   read, which is when the kernel file has no functor of NAME */
+	struct tr_plan math;
 
 	/* what is written */
 	int rg_ok;                    /* regplan planned (rg valid) */
+	const char *try_why;          /* why the translated math was not tried
+	                                 (mg_opts.try_why), or NULL */
 	struct rg_plan rg;
 	const char *kernel_rel, *host_rel; /* the files it plans */
 	struct rt_plan rt;
@@ -172,8 +222,12 @@ void mg_write_text(FILE *out, const struct mg_plan *p);
 
 /* mg_write_json: the plan as JSON Lines, one object per part, each with
  * "part": "row", "stub", "kernel", "dtypes", "insert" (what:
- * registration, functor, host-stub), "delete" (what: definition, helper,
- * include, xfail), "keep", "not-planned", "left", and last "summary"
+ * registration, functor, host-stub), "math" (one per overload of a new
+ * functor: "overload", "in", "out", "status" translated or left, "side"
+ * CUDA or CPU, "file", "line", "construct", "verdict" (null until mps-try
+ * runs), "cuda_kernel" ("FILE:LINE: FN" of the CUDA function read, or
+ * null), "cuda_lambdas" (how many were read in it), "text"), "delete" (what: definition, helper, include, xfail),
+ * "keep", "not-planned", "left", and last "summary"
  * (files changed, action "plan", "written" or "nothing").  WRITTEN: the
  * change was written (actions then read "inserted", "deleted"). */
 void mg_write_json(FILE *out, const struct mg_plan *p, int written);

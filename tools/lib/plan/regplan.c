@@ -6,6 +6,10 @@
 #include "edit/edit.h"
 #include "base/scan.h"
 #include "base/walk.h"
+#include "base/lex.h"
+#include "read/clangfmt.h"
+
+#include <ctype.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,6 +113,26 @@ static size_t match_brace(const char *t, size_t len, size_t open)
 	return len;
 }
 
+/* the offset of the ')' matching the '(' at t[open] (literals skipped),
+ * or len */
+static size_t match_paren(const char *t, size_t len, size_t open)
+{
+	size_t i;
+	long depth = 0;
+	for (i = open; i < len; i++) {
+		char c = t[i];
+		if (c == '"' || c == '\'') {
+			i = lex_skip_literal(t, len, i) - 1;
+			continue;
+		}
+		if (c == '(')
+			depth++;
+		else if (c == ')' && --depth == 0)
+			return i;
+	}
+	return len;
+}
+
 static int find_last(const char *pattern, const char *t, size_t len,
                      size_t limit, size_t *ov, size_t nov)
 {
@@ -147,35 +171,73 @@ static char *pair_args(int kind, const struct mr_pair *p)
 
 /* ---- the functor skeleton ---- */
 
-static void functor_overload(struct buf *b, const struct rg_plan *pl,
-                             const char *eol, int kind, const char *name,
-                             const char *trait, const char *cls,
-                             const struct mr_pair *p)
+/* the lines TEXT ('\n'-ended) into b with EOL line ends */
+static void put_lines(struct buf *b, const char *text, const char *eol)
 {
+	const char *p = text, *q;
+	while (*p) {
+		q = strchr(p, '\n');
+		if (!q) {
+			buf_puts(b, p);
+			buf_puts(b, eol);
+			return;
+		}
+		buf_add(b, p, (size_t)(q - p));
+		buf_puts(b, eol);
+		p = q + 1;
+	}
+}
+
+static void functor_overload(struct buf *b, const char *ns_metal,
+                             const char *ns_c10, const char *eol, int kind,
+                             const char *name, int cls,
+                             const struct mr_pair *p, const struct rg_math *math)
+{
+	static const char *const trait[RG_NCLS] = {
+	    "is_scalar_floating_point_v", "is_scalar_integral_v", NULL,
+	    "is_complex_v"};
+	static const char *const cls_words[RG_NCLS] = {
+	    "floating-point", "integral", "bool", "complex"};
 	int same = p->in == p->out;
 	const char *ret = same ? "T" : p->out;
-	const char *args;
-	const char *ns_metal = pl->ns_metal, *ns_c10 = pl->ns_c10;
+	const char *tin = cls == RG_CLS_BOOL ? "bool" : "T";
+	const char *v0 = kind == MR_UNARY || kind == MR_UNARY_ALPHA ? "x" : "a";
+	const char *n0 = v0, *n1 = "b";
+	char *args;
 	char *retexpr;
 
+	if (cls == RG_CLS_BOOL && same)
+		ret = "bool";
+	if (math && math->params[cls][0])
+		n0 = math->params[cls][0];
+	if (math && math->params[cls][1])
+		n1 = math->params[cls][1];
 	switch (kind) {
-	case MR_UNARY: args = "const T x"; break;
-	case MR_UNARY_ALPHA: args = "const T x, const A alpha"; break;
-	case MR_BINARY: args = "const T a, const T b"; break;
-	default: args = "const T a, const T b, const A alpha"; break;
+	case MR_UNARY: args = xasprintf("const %s %s", tin, n0); break;
+	case MR_UNARY_ALPHA:
+		args = xasprintf("const %s %s, const A alpha", tin, n0);
+		break;
+	case MR_BINARY:
+		args = xasprintf("const %s %s, const %s %s", tin, n0, tin, n1);
+		break;
+	default:
+		args = xasprintf("const %s %s, const %s %s, const A alpha", tin, n0,
+		                 tin, n1);
+		break;
 	}
-	{
-		const char *v = kind == MR_UNARY || kind == MR_UNARY_ALPHA ? "x" : "a";
-		if (same)
-			retexpr = xstrdup(v);
-		else if (is_complex(p->in) && !is_complex(p->out))
-			retexpr = xasprintf("%s(%s.x)", p->out, v);
-		else
-			retexpr = xasprintf("static_cast<%s>(%s)", p->out, v);
-	}
-	{
+	if (same)
+		retexpr = xstrdup(n0);
+	else if (is_complex(p->in) && !is_complex(p->out))
+		retexpr = xasprintf("%s(%s.x)", p->out, n0);
+	else
+		retexpr = xasprintf("static_cast<%s>(%s)", p->out, n0);
+	if (cls == RG_CLS_BOOL) {
+		/* a plain overload: exact for bool, preferred to the templates */
+		if (mr_kind_alpha(kind))
+			buf_printf(b, "  template <typename A>%s", eol);
+	} else {
 		char *cond = xasprintf("%senable_if_t<%s%s<T>, bool> = true", ns_metal,
-		                       ns_c10, trait);
+		                       ns_c10, trait[cls]);
 		char *one = xasprintf("  template <typename T, %s%s>",
 		                      mr_kind_alpha(kind) ? "typename A, " : "", cond);
 		if (strlen(one) <= 80)
@@ -191,44 +253,71 @@ static void functor_overload(struct buf *b, const struct rg_plan *pl,
 		free(cond);
 	}
 	buf_printf(b, "  inline %s operator()(%s) {%s", ret, args, eol);
-	buf_printf(b, "    // TODO(mps-register): the math of %s for %s inputs "
-	              "goes here%s",
-	           name, cls, eol);
-	buf_printf(b, "    return %s;%s", retexpr, eol);
+	if (math && math->body[cls]) {
+		put_lines(b, math->body[cls], eol);
+	} else {
+		if (math && math->note[cls])
+			put_lines(b, math->note[cls], eol);
+		buf_printf(b, "    // TODO(mps-register): the math of %s for %s inputs "
+		              "goes here%s",
+		           name, cls_words[cls], eol);
+		buf_printf(b, "    return %s;%s", retexpr, eol);
+	}
 	buf_printf(b, "  }%s", eol);
+	free(args);
 	free(retexpr);
 }
 
-static char *functor_text(const struct rg_plan *pl, const char *eol, int kind,
-                          const char *name, const struct mr_pair *pairs,
-                          size_t n)
+void rg_overloads(const struct mr_pair *pairs, size_t n, int split_bool,
+                  const struct mr_pair *out[RG_NCLS])
 {
-	struct buf b;
-	const struct mr_pair *fl = NULL, *in = NULL, *cx = NULL;
 	size_t i;
+	int c;
+	for (c = 0; c < RG_NCLS; c++)
+		out[c] = NULL;
 	for (i = 0; i < n; i++) {
-		if (is_float(pairs[i].in)) {
-			if (!fl)
-				fl = &pairs[i];
-		} else if (is_complex(pairs[i].in)) {
-			if (!cx)
-				cx = &pairs[i];
-		} else if (!in) {
-			in = &pairs[i];
-		}
+		if (is_float(pairs[i].in))
+			c = RG_CLS_FLOAT;
+		else if (is_complex(pairs[i].in))
+			c = RG_CLS_COMPLEX;
+		else if (split_bool && !strcmp(pairs[i].in, "bool"))
+			c = RG_CLS_BOOL;
+		else
+			c = RG_CLS_INTEGRAL;
+		if (!out[c])
+			out[c] = &pairs[i];
 	}
+}
+
+static char *functor_text(const char *ns_metal, const char *ns_c10,
+                          const char *eol, int kind, const char *name,
+                          const struct mr_pair *pairs, size_t n,
+                          const struct rg_math *math)
+{
+	/* the order of the overloads in the text */
+	static const int order[RG_NCLS] = {RG_CLS_FLOAT, RG_CLS_INTEGRAL,
+	                                   RG_CLS_COMPLEX, RG_CLS_BOOL};
+	struct buf b;
+	const struct mr_pair *ov[RG_NCLS];
+	int i;
+	rg_overloads(pairs, n, math ? math->split_bool : 0, ov);
 	buf_init(&b);
 	buf_printf(&b, "struct %s_functor {%s", name, eol);
-	if (fl)
-		functor_overload(&b, pl, eol, kind, name, "is_scalar_floating_point_v",
-		                 "floating-point", fl);
-	if (in)
-		functor_overload(&b, pl, eol, kind, name, "is_scalar_integral_v",
-		                 "integral", in);
-	if (cx)
-		functor_overload(&b, pl, eol, kind, name, "is_complex_v", "complex", cx);
+	for (i = 0; i < RG_NCLS; i++)
+		if (ov[order[i]])
+			functor_overload(&b, ns_metal, ns_c10, eol, kind, name, order[i],
+			                 ov[order[i]], math);
 	buf_printf(&b, "};%s", eol);
 	return b.data;
+}
+
+char *rg_functor_text(int kind, const char *name, const struct mr_pair *pairs,
+                      size_t n, const struct rg_math *math, const char *eol,
+                      int using_metal, int using_c10)
+{
+	return functor_text(using_metal ? "" : "::metal::",
+	                    using_c10 ? "" : "::c10::metal::", eol, kind, name,
+	                    pairs, n, math);
 }
 
 /* ---- does the tree have the c10/metal kernels? (see regplan.h) ---- */
@@ -366,8 +455,12 @@ static void blank_directives(char *m, size_t len)
 
 /* ---- planning the .metal file ---- */
 
+#define OPMATH_MACRO "REGISTER_OPMATH_BINARY_OP"
+
 struct kfile {
 	const struct rg_file *f;
+	int opmath_ok;       /* REGISTER_OPMATH_BINARY_OP is used or #defined
+	                        in the file, or #defined in c10/metal/ */
 	char *masked;        /* comments and #if 0 blanked */
 	char *code;          /* masked, directives blanked too */
 	struct mr_file mf;
@@ -518,6 +611,290 @@ static size_t pair_index(const struct mr_pair *list, size_t n,
 	return (size_t)-1;
 }
 
+/* ---- a kernel file that keeps its functors together ---- */
+
+/* 1 when top-level call c registers only NAME (at least once), any kind */
+static int call_names_only(const struct kfile *k, size_t c, const char *name)
+{
+	size_t j, n = 0;
+	for (j = 0; j < k->mf.nregs; j++) {
+		if (k->mf.regs[j].call != c)
+			continue;
+		if (strcmp(k->mf.regs[j].name, name) != 0)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/* the dtype class of input token d: 'f' float, half, bfloat; 'c' float2,
+ * half2; 'i' the integral ones and bool */
+static char dclass(const char *d)
+{
+	return is_float(d) ? 'f' : is_complex(d) ? 'c' : 'i';
+}
+
+/* the class of the inputs call c registers: 'f', 'c', 'i', or 'm' mixed,
+ * 0 none */
+static char call_class(const struct kfile *k, size_t c)
+{
+	size_t j;
+	char cl = 0;
+	for (j = 0; j < k->mf.nregs; j++) {
+		char x;
+		if (k->mf.regs[j].call != c)
+			continue;
+		x = dclass(k->mf.regs[j].in);
+		cl = !cl ? x : cl == x ? cl : 'm';
+	}
+	return cl;
+}
+
+/* The layout of the kernel file: 1 when it keeps its functors together
+ * and its registrations in blocks of their own (BinaryKernel.metal of
+ * PyTorch main: each functor followed by the next functor), 0 when each
+ * functor is followed by its own registrations (UnaryKernel.metal).  The
+ * functors are `struct X_functor {...};` and DEFINE_*FUNCTOR(X...) lines;
+ * what follows one (blanks, comments and preprocessor lines skipped) is
+ * another functor, X's registrations, or anything else; blocked when
+ * functors followed by a functor are at least two and more than those
+ * followed by their own registrations.  *end: the end (the start of the
+ * line after it) of the last functor before the file's first top-level
+ * registration call, 0 when none. */
+static int blocked_layout(const struct kfile *k, size_t *end)
+{
+	const char *c = k->code;
+	size_t len = k->f->len, start = 0, ov[6], first_call = len;
+	struct mk_re re;
+	struct fn {
+		size_t s, e;
+		char *name;
+	} *v = NULL;
+	size_t n = 0, cap = 0, i, stacked = 0, paired = 0;
+	if (k->mf.ncalls)
+		first_call = k->mf.calls[0].start;
+	re_compile(&re, "^[ \\t]*(?:struct[ \\t]+(\\w+)_functor\\b[^;{]*\\{|"
+	                "DEFINE_\\w*FUNCTOR\\s*\\(\\s*(\\w+))", PCRE2_MULTILINE);
+	while (start < len && re_match(&re, c, len, start, ov, 3)) {
+		size_t e;
+		GROW(v, n, cap);
+		if (ov[2] != (size_t)-1 && ov[3] > ov[2]) {
+			e = match_brace(c, len, ov[1] - 1);
+			while (e < len && (c[e] == ' ' || c[e] == '\t'))
+				e++;
+			if (e < len && c[e] == ';')
+				e++;
+			v[n].name = xstrndup(c + ov[2], ov[3] - ov[2]);
+		} else {
+			const char *semi = memchr(c + ov[1], ';', len - ov[1]);
+			e = semi ? (size_t)(semi - c) + 1 : text_next_line(c, len, ov[1]);
+			v[n].name = xstrndup(c + ov[4], ov[5] - ov[4]);
+		}
+		v[n].s = ov[0];
+		v[n].e = e;
+		start = e > ov[1] ? e : ov[1];
+		n++;
+	}
+	re_free(&re);
+	*end = 0;
+	for (i = 0; i < n; i++) {
+		size_t q = v[i].e, j;
+		while (q < len && (c[q] == ' ' || c[q] == '\t' || c[q] == '\n' ||
+		                   c[q] == '\r'))
+			q++;
+		if (i + 1 < n && q == v[i + 1].s)
+			stacked++;
+		else
+			for (j = 0; j < k->mf.ncalls; j++)
+				if (k->mf.calls[j].start == q) {
+					if (call_names_only(k, j, v[i].name))
+						paired++;
+					break;
+				}
+		if (v[i].e <= first_call)
+			*end = text_next_line(k->f->text, len, v[i].e > 0 ? v[i].e - 1 : 0);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	return stacked >= 2 && stacked > paired;
+}
+
+/* The blocks of registration calls: runs of top-level calls with no
+ * blank line (comments are blank in k->code) and no other code between
+ * them.  block[i] is the block of call i; returns the count. */
+static size_t call_blocks(const struct kfile *k, size_t *block)
+{
+	const char *c = k->code;
+	size_t i, nb = 0;
+	for (i = 0; i < k->mf.ncalls; i++) {
+		int split = i == 0;
+		if (i > 0) {
+			size_t a = k->mf.calls[i - 1].end, e = k->mf.calls[i].start, q;
+			int nl = 0;
+			for (q = a; q < e && !split; q++) {
+				if (c[q] == '\n') {
+					if (++nl >= 2)
+						split = 1;
+				} else if (c[q] != ' ' && c[q] != '\t' && c[q] != '\r') {
+					split = 1;
+				}
+			}
+		}
+		if (split)
+			nb++;
+		block[i] = nb - 1;
+	}
+	return nb;
+}
+
+/* Where a unit goes in a blocked file: after the last call, in the block
+ * holding most calls written with the same macro (and, for a core macro,
+ * of the same input class; the later block on a tie), that has that
+ * macro and class, extended over the calls that follow it registering
+ * the same NAME (another operator's calls stay together).  Returns the
+ * call index, or -1 when no block has such a call. */
+static long unit_anchor(const struct kfile *k, const size_t *block, size_t nb,
+                        const struct unit *u)
+{
+	size_t *count = xcalloc(nb + 1, sizeof *count), i, best_b = 0, best_n = 0;
+	char ucl = dclass(u->pairs[0].in);
+	int core = mr_core_find(u->macro, strlen(u->macro)) != NULL;
+	long at = -1;
+	for (i = 0; i < k->mf.ncalls; i++) {
+		const struct mr_call *c = &k->mf.calls[i];
+		if (strcmp(c->macro, u->macro) != 0 ||
+		    (core && call_class(k, i) != ucl))
+			continue;
+		if (++count[block[i]] >= best_n) {
+			best_n = count[block[i]];
+			best_b = block[i];
+		}
+	}
+	for (i = 0; best_n && i < k->mf.ncalls; i++) {
+		const struct mr_call *c = &k->mf.calls[i];
+		if (block[i] == best_b && strcmp(c->macro, u->macro) == 0 &&
+		    (!core || call_class(k, i) == ucl))
+			at = (long)i;
+	}
+	free(count);
+	if (at >= 0) {
+		/* the rest of that operator's run */
+		size_t j;
+		const char *nm = NULL;
+		for (j = 0; j < k->mf.nregs && !nm; j++)
+			if (k->mf.regs[j].call == (size_t)at)
+				nm = k->mf.regs[j].name;
+		while (nm && (size_t)at + 1 < k->mf.ncalls &&
+		       block[at + 1] == block[at] && call_names_only(k, (size_t)at + 1, nm))
+			at++;
+	}
+	return at;
+}
+
+/* the call a unit follows by class alone: the last call of the file, of
+ * the same kind, whose inputs are all of the unit's class */
+static long class_anchor(const struct kfile *k, int kind, const struct unit *u)
+{
+	size_t i, j;
+	long at = -1;
+	char ucl = dclass(u->pairs[0].in);
+	for (i = 0; i < k->mf.ncalls; i++) {
+		int same_kind = 0;
+		for (j = 0; j < k->mf.nregs; j++)
+			if (k->mf.regs[j].call == i && k->mf.regs[j].core->kind == kind)
+				same_kind = 1;
+		if (same_kind && call_class(k, i) == ucl)
+			at = (long)i;
+	}
+	return at;
+}
+
+/* Plan the units (and the functor, FUNCTOR set) of a blocked kernel file
+ * (blocked_layout): the functor after the last functor of the file's
+ * functor block (FEND), each unit in its block (unit_anchor), the units
+ * of one block together.  Returns 1 when planned, 0 when some unit has no
+ * block (the caller plans as for a file of groups). */
+static int plan_blocked(struct rg_plan *p, const struct kfile *k, int kind,
+                        const char *name, struct unit *units, size_t nunits,
+                        char *functor, const struct mr_pair *want,
+                        size_t nwant, size_t fend)
+{
+	const char *t = k->f->text, *eol = edit_eol(k->f->text, k->f->len);
+	size_t len = k->f->len, i, j;
+	size_t *block = xcalloc(k->mf.ncalls + 1, sizeof *block);
+	long anchor[MR_MAX_PAIRS];
+	int done[MR_MAX_PAIRS];
+	size_t nb = call_blocks(k, block);
+	struct buf b;
+
+	/* NAME registered already: the new calls join its last one */
+	long own = -1;
+	for (i = 0; i < k->mf.nregs; i++)
+		if (strcmp(k->mf.regs[i].name, name) == 0)
+			own = (long)k->mf.regs[i].call;
+	for (i = 0; i < nunits; i++) {
+		anchor[i] = own >= 0 ? own : unit_anchor(k, block, nb, &units[i]);
+		if (anchor[i] < 0)
+			anchor[i] = class_anchor(k, kind, &units[i]);
+		if (anchor[i] < 0) {
+			free(block);
+			return 0;
+		}
+		done[i] = 0;
+	}
+	if (functor && fend == 0) {
+		free(block);
+		return 0;
+	}
+	if (functor) {
+		struct rg_item *fi = new_item(p, RG_FUNCTOR, RG_KERNEL);
+		fi->off = fend;
+		buf_init(&b);
+		if (!prev_line_blank(t, len, fend))
+			buf_puts(&b, eol);
+		buf_puts(&b, functor);
+		if (!next_line_blank(t, len, fend))
+			buf_puts(&b, eol);
+		fi->text = b.data;
+		fi->label = xasprintf("struct %s_functor", name);
+		memcpy(fi->pairs, want, nwant * sizeof *want);
+		fi->npairs = nwant;
+	}
+	for (i = 0; i < nunits; i++) {
+		const struct mr_call *c;
+		struct rg_item *reg;
+		char *indent;
+		if (done[i])
+			continue;
+		c = &k->mf.calls[anchor[i]];
+		reg = new_item(p, RG_REG, RG_KERNEL);
+		reg->off = text_next_line(t, len, c->end > 0 ? c->end - 1 : 0);
+		reg->macro = mr_kind_macro(kind);
+		indent = indent_of(t, c->start);
+		buf_init(&b);
+		for (j = i; j < nunits; j++) {
+			size_t q;
+			if (done[j] || block[anchor[j]] != block[anchor[i]])
+				continue;
+			done[j] = 1;
+			buf_printf(&b, "%s%s%s%s", indent, units[j].call, c->semi ? ";" : "",
+			           eol);
+			reg->calls[reg->ncalls++] =
+			    xasprintf("%s%s", units[j].call, c->semi ? ";" : "");
+			for (q = 0; q < units[j].npairs; q++)
+				reg->pairs[reg->npairs++] = units[j].pairs[q];
+		}
+		reg->text = b.data;
+		reg->label = xstrdup(reg->calls[0]);
+		free(indent);
+	}
+	for (i = 0; i < nunits; i++)
+		free(units[i].call);
+	free(block);
+	return 1;
+}
+
 static int plan_metal(struct rg_plan *p, struct kfile *k,
                       const struct rg_request *rq)
 {
@@ -528,7 +905,8 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 	size_t nwant = rq->npairs;
 	size_t len = k->f->len, i, j, nmissing, off, nunits = 0, reg_off;
 	struct mr_pair missing[MR_MAX_PAIRS];
-	int used[MR_MAX_PAIRS];
+	int used[MR_MAX_PAIRS], opm[MR_MAX_PAIRS];
+	int opmath = rq->opmath && kind == MR_BINARY && k->opmath_ok;
 	struct unit units[MR_MAX_PAIRS];
 	struct rg_item *reg = NULL;
 	long anchor = -1;
@@ -583,8 +961,14 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 	}
 
 	if (nmissing > 0) {
-		/* helpers that register exactly a subset of what is missing */
+		/* helpers that register exactly a subset of what is missing; the
+		 * floating-point pairs of an opmath kernel only through helpers
+		 * of REGISTER_OPMATH_BINARY_OP, the others through the kind's */
+		int opm_pass;
 		memset(used, 0, sizeof used);
+		for (i = 0; i < nmissing; i++)
+			opm[i] = opmath && is_float(missing[i].in);
+		for (opm_pass = opmath ? 1 : 0; opm_pass >= 0; opm_pass--)
 		for (;;) {
 			const struct mr_helper *best = NULL;
 			struct mr_pair bp[MR_MAX_PAIRS];
@@ -596,12 +980,14 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 				int ok = 1;
 				if (h->end > reg_off)
 					continue;
-				hn = mr_helper_pairs(&k->mf, h, kind, hp);
+				hn = mr_helper_pairs_via(&k->mf, h, kind,
+				                         opm_pass ? OPMATH_MACRO
+				                                  : mr_kind_macro(kind), hp);
 				if (hn == 0 || hn <= bn)
 					continue;
 				for (j = 0; j < hn && ok; j++) {
 					size_t x = pair_index(missing, nmissing, &hp[j]);
-					ok = x != (size_t)-1 && !used[x];
+					ok = x != (size_t)-1 && !used[x] && opm[x] == opm_pass;
 				}
 				if (ok) {
 					best = h;
@@ -627,13 +1013,13 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		}
 		for (i = 0; i < nmissing; i++) {
 			char *a;
+			const char *mac = opm[i] ? OPMATH_MACRO : mr_kind_macro(kind);
 			if (used[i])
 				continue;
 			a = pair_args(kind, &missing[i]);
 			units[nunits].pos = pair_index(want, nwant, &missing[i]);
-			units[nunits].call =
-			    xasprintf("%s(%s, %s)", mr_kind_macro(kind), name, a);
-			units[nunits].macro = mr_kind_macro(kind);
+			units[nunits].call = xasprintf("%s(%s, %s)", mac, name, a);
+			units[nunits].macro = mac;
 			units[nunits].pairs[0] = missing[i];
 			units[nunits].npairs = 1;
 			nunits++;
@@ -642,18 +1028,45 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		qsort(units, nunits, sizeof *units, unit_cmp);
 	}
 
+	if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+metal[ \\t]*;",
+	                 PCRE2_MULTILINE, k->masked, len))
+		p->ns_metal = "";
+	if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+c10::metal[ \\t]*;",
+	                 PCRE2_MULTILINE, k->masked, len))
+		p->ns_c10 = "";
+	{
+		/* a file that keeps its functors together and its registrations
+		 * in blocks: each in its place (see regplan.h) */
+		size_t fend;
+		if ((nunits > 0 || (rq->functor && !functor_exists)) &&
+		    blocked_layout(k, &fend)) {
+			char *body = rq->functor && !functor_exists
+			                 ? functor_text(p->ns_metal, p->ns_c10, eol, kind,
+			                                name, want, nwant, rq->math)
+			                 : NULL;
+			int ok = plan_blocked(p, k, kind, name, units, nunits, body, want,
+			                      nwant, fend);
+			free(body);
+			if (ok) {
+				p->blocked = 1;
+				if (!rq->functor && !functor_exists && nmissing > 0)
+					msg(p, 0,
+					    "%s: note: no %s_functor found; write one before the "
+					    "registrations, or rerun with --functor",
+					    k->f->display, name);
+				free(indent);
+				return 0;
+			}
+		}
+	}
+
 	if (rq->functor && !functor_exists) {
 		size_t first = first_call_of(k, name);
 		struct rg_item *fi;
 		char *body;
-		if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+metal[ \\t]*;",
-		                 PCRE2_MULTILINE, k->masked, len))
-			p->ns_metal = "";
-		if (re_has_match("^[ \\t]*using[ \\t]+namespace[ \\t]+c10::metal[ \\t]*;",
-		                 PCRE2_MULTILINE, k->masked, len))
-			p->ns_c10 = "";
 		fi = new_item(p, RG_FUNCTOR, RG_KERNEL);
-		body = functor_text(p, eol, kind, name, want, nwant);
+		body = functor_text(p->ns_metal, p->ns_c10, eol, kind, name, want,
+		                    nwant, rq->math);
 		buf_init(&b);
 		if (first < len) {
 			/* NAME is registered already: its functor goes before */
@@ -763,6 +1176,356 @@ static int namespace_end(const char *c, size_t len, size_t *at)
 	return 0;
 }
 
+/* ---- lines within the file's column limit (clangfmt.h) ---- */
+
+/* the pieces of a condition `a || b || c` at top level (a copy each);
+ * one piece when it has no top-level || */
+static size_t or_pieces(const char *s, char **out, size_t max)
+{
+	size_t n = 0, i, start = 0, len = strlen(s);
+	long depth = 0;
+	for (i = 0; i + 1 < len && n + 1 < max; i++) {
+		if (s[i] == '"') {
+			for (i++; i < len && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			continue;
+		}
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')')
+			depth--;
+		else if (depth == 0 && s[i] == '|' && s[i + 1] == '|') {
+			size_t e = i;
+			while (e > start && s[e - 1] == ' ')
+				e--;
+			out[n++] = xstrndup(s + start, e - start);
+			i += 2;
+			while (i < len && s[i] == ' ')
+				i++;
+			start = i;
+			i--;
+		}
+	}
+	out[n++] = xstrdup(s + start);
+	return n;
+}
+
+/* a string literal "..." too wide for COL at column AT: split at blanks
+ * into adjacent literals (the compiler joins them), each piece's line
+ * within the limit where a blank allows; a copy, pieces joined by EOL and
+ * INDENT */
+static char *split_literal(const char *lit, size_t at, unsigned col,
+                           const char *eol, const char *indent)
+{
+	size_t n = strlen(lit), i = 1, room;
+	struct buf b;
+	if (!col || at + n + 1 <= col || n < 2 || lit[0] != '"' || lit[n - 1] != '"')
+		return xstrdup(lit);
+	buf_init(&b);
+	room = col > at + 3 ? col - at - 3 : 8;
+	while (i < n - 1) {
+		size_t take = n - 1 - i, k;
+		if (take > room) {
+			/* the last blank that fits (kept at the end of the piece) */
+			for (k = i + room; k > i && lit[k - 1] != ' '; k--)
+				;
+			take = k > i ? k - i : room;
+		}
+		if (b.len)
+			buf_printf(&b, "%s%s", eol, indent);
+		buf_printf(&b, "\"%.*s\"", (int)take, lit + i);
+		i += take;
+		room = col > strlen(indent) + 3 ? col - strlen(indent) - 3 : 8;
+	}
+	return b.data;
+}
+
+/* INDENT HEAD ARG, ARG, ... TAIL, where HEAD ends with '(' (a call or a
+ * function header) and TAIL starts with ')', written as clang-format
+ * would within st (PyTorch's BinPackArguments/Parameters false): on one
+ * line; else broken after '(' with every argument on the next line,
+ * ContinuationIndentWidth in; else one argument a line, aligned after
+ * '(' (Align) or indented (AlwaysBreak, DontAlign), or as many a line
+ * as fit with BinPackArguments.  An argument that still does not fit is
+ * broken after its top-level || and a string literal at its blanks.
+ * Every line ends with EOL. */
+static void fit_call(struct buf *b, const char *indent, const char *head,
+                     char *const *args, size_t na, const char *tail,
+                     const struct cf_style *st, const char *eol)
+{
+	size_t il = strlen(indent), hl = strlen(head), tl = strlen(tail), i;
+	size_t one = il + hl + tl, rest = tl;
+	unsigned lim = st->column ? st->column : (unsigned)-1;
+	char *cind = xasprintf("%s%*s", indent, (int)st->cont, "");
+	char *aind = xasprintf("%*s", (int)(il + hl), "");
+	for (i = 0; i < na; i++) {
+		one += strlen(args[i]) + (i ? 2 : 0);
+		rest += strlen(args[i]) + (i ? 2 : 0);
+	}
+	if (one <= lim) {
+		buf_printf(b, "%s%s", indent, head);
+		for (i = 0; i < na; i++)
+			buf_printf(b, "%s%s", i ? ", " : "", args[i]);
+		buf_printf(b, "%s%s", tail, eol);
+	} else if (strlen(cind) + rest <= lim) {
+		buf_printf(b, "%s%s%s%s", indent, head, eol, cind);
+		for (i = 0; i < na; i++)
+			buf_printf(b, "%s%s", i ? ", " : "", args[i]);
+		buf_printf(b, "%s%s", tail, eol);
+	} else {
+		int align = st->align == CF_ALIGN && il + hl + 24 <= lim;
+		const char *ai = align ? aind : cind;
+		buf_printf(b, "%s%s", indent, head);
+		if (!align)
+			buf_printf(b, "%s", eol);
+		size_t used = align ? il + hl : 0;
+		for (i = 0; i < na; i++) {
+			const char *end = i + 1 < na ? "," : tail;
+			size_t col = strlen(ai);
+			char *pieces[16];
+			size_t np = 1, k;
+			if (st->binpack && i > 0 && used > 0 &&
+			    used + 1 + strlen(args[i]) + strlen(end) <= lim) {
+				/* packed after the previous argument */
+				b->len -= strlen(eol);
+				b->data[b->len] = '\0';
+				buf_printf(b, " %s%s%s", args[i], end, eol);
+				used += 1 + strlen(args[i]) + strlen(end);
+				continue;
+			}
+			if (i > 0 || !align)
+				buf_puts(b, ai);
+			used = col + strlen(args[i]) + strlen(end);
+			if (col + strlen(args[i]) + strlen(end) > lim)
+				np = or_pieces(args[i], pieces, 16);
+			else
+				pieces[0] = xstrdup(args[i]);
+			for (k = 0; k < np; k++) {
+				const char *pe = k + 1 < np ? " ||" : end;
+				char *deep = xasprintf("%s%*s", ai, k ? (int)st->cont : 0, "");
+				char *lit = pieces[k][0] == '"'
+				                ? split_literal(pieces[k], strlen(deep), lim, eol,
+				                                deep)
+				                : xstrdup(pieces[k]);
+				if (k > 0)
+					buf_printf(b, "%s", deep);
+				buf_printf(b, "%s%s%s", lit, pe, eol);
+				free(lit);
+				free(deep);
+				free(pieces[k]);
+			}
+			if (np > 1)
+				used = 0; /* nothing packed after a broken argument */
+		}
+	}
+	free(cind);
+	free(aind);
+}
+
+/* ---- the host file's own conventions ---- */
+
+/* A host kernel of the file: `static void FN(TensorIteratorBase& ...) {`
+ * and the first kernel name its body asks for. */
+struct hostfn {
+	char *fn;
+	char *kname;        /* exec_*_kernel(iter, "KNAME"), or NULL */
+	size_t open, close; /* its body's braces (offsets in the masked text) */
+};
+
+static size_t host_functions(const char *code, const char *m, size_t len,
+                             struct hostfn **out)
+{
+	struct mk_re re, rk;
+	size_t ov[4], start = 0, n = 0, cap = 0;
+	struct hostfn *v = NULL;
+	re_compile(&re, "\\bstatic[ \\t]+void[ \\t]+(\\w+)[ \\t]*\\([ \\t]*"
+	                "(?:const[ \\t]+)?TensorIteratorBase[ \\t]*&", 0);
+	re_compile(&rk, "\\bexec_\\w+_kernel\\s*\\(\\s*\\w+\\s*,\\s*\"(\\w+)\"", 0);
+	while (start < len && re_match(&re, code, len, start, ov, 2)) {
+		const char *br = memchr(m + ov[1], '{', len - ov[1]);
+		const char *semi = memchr(m + ov[1], ';', len - ov[1]);
+		size_t ko[4];
+		start = ov[1];
+		if (!br || (semi && semi < br))
+			continue; /* a declaration */
+		GROW(v, n, cap);
+		v[n].fn = xstrndup(code + ov[2], ov[3] - ov[2]);
+		v[n].open = (size_t)(br - m);
+		v[n].close = match_brace(m, len, v[n].open);
+		v[n].kname = NULL;
+		if (re_match(&rk, m, v[n].close, v[n].open, ko, 2))
+			v[n].kname = xstrndup(m + ko[2], ko[3] - ko[2]);
+		start = v[n].close > start ? v[n].close : start;
+		n++;
+	}
+	re_free(&re);
+	re_free(&rk);
+	*out = v;
+	return n;
+}
+
+static void host_functions_free(struct hostfn *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		free(v[i].fn);
+		free(v[i].kname);
+	}
+	free(v);
+}
+
+/* The suffix the file's host kernels put after the kernel name they ask
+ * for: "_kernel" (UnaryKernel.mm's erfcx_kernel asks "erfcx"),
+ * "_mps_kernel" (BinaryKernel.mm's hypot_mps_kernel); the most common,
+ * the later one on a tie; "_mps_kernel" when no function tells. */
+static const char *learn_suffix(const struct hostfn *v, size_t n, char **own)
+{
+	size_t i, j, best = 0;
+	const char *pick = NULL;
+	*own = NULL;
+	for (i = 0; i < n; i++) {
+		size_t kl, c = 0;
+		if (!v[i].kname || strncmp(v[i].fn, v[i].kname, kl = strlen(v[i].kname)) ||
+		    v[i].fn[kl] != '_')
+			continue;
+		for (j = 0; j < n; j++) {
+			size_t jl;
+			if (v[j].kname && !strncmp(v[j].fn, v[j].kname, jl = strlen(v[j].kname)) &&
+			    strcmp(v[j].fn + jl, v[i].fn + kl) == 0)
+				c++;
+		}
+		if (c >= best) {
+			best = c;
+			pick = v[i].fn + kl;
+		}
+	}
+	if (!pick)
+		return "_mps_kernel";
+	*own = xstrdup(pick);
+	return *own;
+}
+
+/* s with its blank runs made one space, malloc'd */
+static char *squeeze(const char *s)
+{
+	char *o = xmalloc(strlen(s) + 1), *w = o;
+	int blank = 0;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+			blank = 1;
+			continue;
+		}
+		if (blank && w > o)
+			*w++ = ' ';
+		blank = 0;
+		*w++ = *s;
+	}
+	*w = '\0';
+	return o;
+}
+
+/* LIT (a literal, quotes included) with its first FROM replaced by TO */
+static char *replace_first(const char *lit, const char *from, const char *to)
+{
+	const char *at = from && *from ? strstr(lit, from) : NULL;
+	if (!at)
+		return xstrdup(lit);
+	return xasprintf("%.*s%s%s", (int)(at - lit), lit, to, at + strlen(from));
+}
+
+static char *check_cond(unsigned allowed, const char *dt, char **adesc,
+                        char **rdesc);
+
+/* The arguments of the host stub's TORCH_CHECK_TYPE (args[0] the
+ * condition), worded as the file's own checks word theirs: a check of the
+ * same condition gives its message, with its function's or kernel's name
+ * made ours (BinaryKernel.mm: "zeta_mps not implemented for non-floating
+ * types"); a message "... not implemented for ..." of another condition
+ * gives the same shape, naming the dtypes refused; else "OP on MPS
+ * supports only DESC inputs, got " and the dtype.  Returns the count
+ * (at most 4); *how says which. */
+static size_t check_args(const char *op, const char *name, const char *fn,
+                         unsigned allowed, const struct hostfn *v, size_t nv,
+                         const char *m, char **args, const char **how)
+{
+	static const char dt[] = "iter.common_dtype()";
+	char *adesc, *rdesc, *cond = check_cond(allowed, dt, &adesc, &rdesc);
+	char *mc = mask_code(cond, strlen(cond), LANG_C); /* as the file's: no
+	                                                   comments */
+	char *ncond = squeeze(mc);
+	char *tmpl = NULL;
+	const struct hostfn *tv = NULL;
+	size_t n = 0, i;
+	args[n++] = cond;
+	*how = "default";
+	for (i = 0; i < nv && n == 1; i++) {
+		size_t k;
+		for (k = v[i].open; k + 17 < v[i].close && n == 1; k++) {
+			size_t o, c, na, j;
+			char **a, *c0;
+			if (!(m[k] == 'T' && strncmp(m + k, "TORCH_CHECK_TYPE", 16) == 0 &&
+			      (k == 0 || !(isalnum((unsigned char)m[k - 1]) || m[k - 1] == '_'))))
+				continue;
+			o = k + 16;
+			while (o < v[i].close && (m[o] == ' ' || m[o] == '\t' ||
+			                          m[o] == '\n' || m[o] == '\r'))
+				o++;
+			if (o >= v[i].close || m[o] != '(')
+				continue;
+			c = match_paren(m, v[i].close, o);
+			if (c >= v[i].close)
+				continue;
+			a = lex_split_args(m, o, c, &na);
+			c0 = na >= 2 ? squeeze(a[0]) : NULL;
+			if (c0 && strcmp(c0, ncond) == 0 && a[1][0] == '"') {
+				/* the same check: its words, the name made ours */
+				args[n++] = strstr(a[1], v[i].fn) ? replace_first(a[1], v[i].fn, fn)
+				            : replace_first(a[1], v[i].kname, name);
+				for (j = 2; j < na && n < 4; j++)
+					args[n++] = xstrdup(a[j]);
+				*how = "same";
+			} else if (c0 && !tmpl && a[1][0] == '"' &&
+			           strstr(a[1], " not implemented for ")) {
+				tmpl = xstrdup(a[1]);
+				tv = &v[i];
+			}
+			free(c0);
+			lex_strv_free(a, na);
+			k = c;
+		}
+	}
+	if (n == 1 && tmpl) {
+		/* its shape: SUBJECT ... not implemented for REFUSED types */
+		const char *subj_n = NULL, *subj = NULL, *rest, *nif;
+		if (strncmp(tmpl + 1, tv->fn, strlen(tv->fn)) == 0) {
+			subj_n = tv->fn;
+			subj = fn;
+		} else if (tv->kname && strncmp(tmpl + 1, tv->kname, strlen(tv->kname)) == 0) {
+			subj_n = tv->kname;
+			subj = name;
+		}
+		if (subj) {
+			rest = tmpl + 1 + strlen(subj_n);
+			nif = strstr(rest, " not implemented for ");
+			args[n++] = xasprintf("\"%s%.*s not implemented for %s types\"",
+			                      subj, (int)(nif - rest), rest, rdesc);
+			*how = "shape";
+		}
+	}
+	if (n == 1) {
+		args[n++] = xasprintf("\"%s on MPS supports only %s inputs, got \"",
+		                      op, adesc);
+		args[n++] = xstrdup(dt);
+	}
+	free(tmpl);
+	free(ncond);
+	free(mc);
+	free(adesc);
+	free(rdesc);
+	return n;
+}
+
 static int plan_host(struct rg_plan *p, const char *root,
                      const struct rg_file *ef, const struct rg_request *rq,
                      const char *stub)
@@ -779,8 +1542,6 @@ static int plan_host(struct rg_plan *p, const char *root,
 	const char *exec = kind == MR_UNARY || kind == MR_UNARY_ALPHA
 	                       ? "exec_unary_kernel"
 	                       : "exec_binary_kernel";
-	char *check = NULL;
-
 	own = xasprintf("%s_stub", name);
 	own_stub = strcmp(own, stub) == 0;
 	free(own);
@@ -868,10 +1629,14 @@ static int plan_host(struct rg_plan *p, const char *root,
 	} else {
 		size_t fo[4], ro[4], fn_end = 0, reg_off = 0;
 		int have_fn, have_reg, semi = 1, amp = 1;
-		char *fn, *regline, *bind = xstrdup("  ");
-		const char *sig = mr_kind_alpha(kind)
-		                      ? "TensorIteratorBase& iter, const Scalar& alpha"
-		                      : "TensorIteratorBase& iter";
+		char *fn, *regline, *bind = xstrdup("  "), *fname, *sigbuf;
+		const char *sig;
+		sigbuf = mr_kind_alpha(kind)
+		             ? xasprintf("TensorIteratorBase& iter, %s",
+		                         rq->scalar_decl ? rq->scalar_decl
+		                                         : "const Scalar& alpha")
+		             : xstrdup("TensorIteratorBase& iter");
+		sig = sigbuf;
 
 		have_fn = find_last("^([ \\t]*)static[ \\t]+void[ \\t]+\\w+[ \\t]*\\("
 		                    "[ \\t]*(?:const[ \\t]+)?TensorIteratorBase[ \\t]*&",
@@ -910,35 +1675,65 @@ static int plan_host(struct rg_plan *p, const char *root,
 			semi = e < len && m[e] == ';';
 			reg_off = text_next_line(t, len, e > 0 ? e - 1 : 0);
 		}
-		if (rq->check) {
-			char *cont = xasprintf("%s%*s", bind, 17, "");
-			char *c = rg_check_text(rq->op ? rq->op : name, rq->check, eol,
-			                        cont);
-			if (c)
-				check = xasprintf("%s%s%s", bind, c, eol);
-			free(c);
-			free(cont);
-			it->check = check != NULL;
+		{
+			/* the file's conventions: its kernels' names, its checks'
+			 * words, its clang-format column limit */
+			struct hostfn *hv;
+			size_t nh = host_functions(code, m, len, &hv), na, k;
+			char *own = NULL, *args[6], *hd, *ex, *q;
+			struct buf fb;
+			struct cf_style st;
+			const char *how = NULL;
+			cf_style_for(root, cf_lang_of(ef->display), &st);
+			fname = xasprintf("%s%s", name, learn_suffix(hv, nh, &own));
+			free(own);
+			buf_init(&fb);
+			hd = xasprintf("static void %s(", fname);
+			args[0] = "TensorIteratorBase& iter";
+			args[1] = (char *)(rq->scalar_decl ? rq->scalar_decl
+			                                   : "const Scalar& alpha");
+			fit_call(&fb, "", hd, args, mr_kind_alpha(kind) ? 2 : 1, ") {", &st,
+			         eol);
+			free(hd);
+			if (rq->check && (rq->check & RG_ALL_DTYPES) != RG_ALL_DTYPES) {
+				na = check_args(rq->op ? rq->op : name, name, fname, rq->check,
+				                hv, nh, m, args, &how);
+				fit_call(&fb, bind, "TORCH_CHECK_TYPE(", args, na, ");", &st, eol);
+				for (k = 0; k < na; k++)
+					free(args[k]);
+				it->check = 1;
+			}
+			ex = xasprintf("lib.%s(", exec);
+			q = xasprintf("\"%s\"", name);
+			na = 0;
+			args[na++] = "iter";
+			args[na++] = q;
+			if (mr_kind_alpha(kind)) {
+				args[na++] = (char *)(rq->scalar_pass ? rq->scalar_pass : "alpha");
+				if (rq->scalar_dtype)
+					args[na++] = (char *)rq->scalar_dtype;
+			}
+			fit_call(&fb, bind, ex, args, na, ");", &st, eol);
+			free(ex);
+			free(q);
+			buf_printf(&fb, "}%s", eol);
+			fn = fb.data;
+			host_functions_free(hv, nh);
+			p->check_words = !how ? 0 : strcmp(how, "same") == 0 ? 2
+			                 : strcmp(how, "shape") == 0 ? 3 : 1;
+			p->column = st.column;
+			snprintf(p->column_source, sizeof p->column_source, "%s",
+			         st.source);
 		}
-		fn = mr_kind_alpha(kind)
-		         ? xasprintf("static void %s_mps_kernel(%s) {%s%s%slib.%s(iter, "
-		                     "\"%s\", alpha);%s}%s",
-		                     name, sig, eol, check ? check : "", bind, exec, name,
-		                     eol, eol)
-		         : xasprintf("static void %s_mps_kernel(%s) {%s%s%slib.%s(iter, "
-		                     "\"%s\");%s}%s",
-		                     name, sig, eol, check ? check : "", bind, exec, name,
-		                     eol, eol);
-		free(check);
-		regline = xasprintf("REGISTER_DISPATCH(%s, %s%s_mps_kernel)%s", stub,
-		                    amp ? "&" : "", name, semi ? ";" : "");
+		regline = xasprintf("REGISTER_DISPATCH(%s, %s%s)%s", stub,
+		                    amp ? "&" : "", fname, semi ? ";" : "");
 		if (have_fn && have_reg && fn_end <= ro[0]) {
 			struct rg_item *r2;
 			char *rind = xstrndup(t + ro[2], ro[3] - ro[2]);
 			buf_puts(&b, eol);
 			buf_puts(&b, fn);
 			it->off = fn_end;
-			it->label = xasprintf("static void %s_mps_kernel(%s)", name, sig);
+			it->label = xasprintf("static void %s(%s)", fname, sig);
 			r2 = new_item(p, RG_HOST_STUB, RG_HOST);
 			r2->off = reg_off;
 			r2->text = xasprintf("%s%s%s", rind, regline, eol);
@@ -959,6 +1754,8 @@ static int plan_host(struct rg_plan *p, const char *root,
 				        ? "UnaryKernel.mm"
 				        : "BinaryKernel.mm");
 				free(fn);
+				free(fname);
+				free(sigbuf);
 				free(regline);
 				free(bind);
 				buf_free(&b);
@@ -974,9 +1771,11 @@ static int plan_host(struct rg_plan *p, const char *root,
 			if (!next_line_blank(t, len, at))
 				buf_puts(&b, eol);
 			it->off = at;
-			it->label = xasprintf("static void %s_mps_kernel(%s)", name, sig);
+			it->label = xasprintf("static void %s(%s)", fname, sig);
 		}
 		free(fn);
+		free(fname);
+		free(sigbuf);
 		free(regline);
 		free(bind);
 	}
@@ -1013,6 +1812,13 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 	 * after the kernel file's */
 	bad = check_core(p, root, k.masked, kf->len, kf->display, rq->kind,
 	                 rq->name) != 0;
+	if (rq->opmath && rq->kind == MR_BINARY) {
+		char *h = NULL;
+		k.opmath_ok = mr_text_uses_macro(k.masked, kf->len, OPMATH_MACRO) ||
+		              (h = core_header(root, OPMATH_MACRO)) != NULL;
+		free(h);
+		p->opmath = k.opmath_ok;
+	}
 	if (rq->host && hf && plan_host(p, root, hf, rq, stub) != 0)
 		bad = 1;
 	if (!bad) {
@@ -1196,29 +2002,49 @@ static void join_desc(struct buf *b, const struct terms *x)
 		           x->d[i]);
 }
 
+/* the condition letting through ALLOWED (on the dtype expression DT),
+ * malloc'd; *adesc the words for the allowed dtypes ("floating-point
+ * and integral"), *rdesc for the others ("complex") */
+static char *check_cond(unsigned allowed, const char *dt, char **adesc,
+                        char **rdesc)
+{
+	struct terms a, r;
+	struct buf b, d, e;
+	size_t i;
+	/* the allowed dtypes, always: one this set does not name (uint16,
+	 * float8, ...) is refused too, with the message, instead of reaching
+	 * a kernel that is not there */
+	terms_of(allowed & RG_ALL_DTYPES, &a, dt);
+	terms_of(~allowed & RG_ALL_DTYPES, &r, dt);
+	buf_init(&b);
+	for (i = 0; i < a.nt; i++)
+		buf_printf(&b, "%s%s", i ? " || " : "", a.t[i]);
+	buf_init(&d);
+	join_desc(&d, &a);
+	buf_init(&e);
+	join_desc(&e, &r);
+	*adesc = d.data ? d.data : xstrdup("");
+	*rdesc = e.data ? e.data : xstrdup("");
+	terms_free(&a);
+	terms_free(&r);
+	return b.data;
+}
+
 char *rg_check_text(const char *op, unsigned allowed, const char *eol,
                     const char *indent)
 {
 	static const char dt[] = "iter.common_dtype()";
-	struct terms a;
-	struct buf b;
-	size_t i;
+	char *cond, *adesc, *rdesc, *t;
 	allowed &= RG_ALL_DTYPES;
 	if (allowed == 0 || allowed == RG_ALL_DTYPES)
 		return NULL;
-	/* the allowed dtypes, always: one this set does not name (uint16,
-	 * float8, ...) is refused too, with the message, instead of reaching
-	 * a kernel that is not there */
-	terms_of(allowed, &a, dt);
-	buf_init(&b);
-	buf_puts(&b, "TORCH_CHECK_TYPE(");
-	for (i = 0; i < a.nt; i++)
-		buf_printf(&b, "%s%s", i ? " || " : "", a.t[i]);
-	buf_printf(&b, ",%s%s\"%s on MPS supports only ", eol, indent, op);
-	join_desc(&b, &a);
-	buf_printf(&b, " inputs, got \", %s);", dt);
-	terms_free(&a);
-	return b.data;
+	cond = check_cond(allowed, dt, &adesc, &rdesc);
+	t = xasprintf("TORCH_CHECK_TYPE(%s,%s%s\"%s on MPS supports only %s "
+	              "inputs, got \", %s);", cond, eol, indent, op, adesc, dt);
+	free(cond);
+	free(adesc);
+	free(rdesc);
+	return t;
 }
 
 const char *rg_what_name(enum rg_what w)

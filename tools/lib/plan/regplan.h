@@ -20,15 +20,45 @@
  *     no such group: after the last registration call of that kind; with
  *     none: at the end of the file.  When NAME is already registered but
  *     has no functor, the functor goes before NAME's first registration;
+ *   - a file that keeps its functors together and its registrations in
+ *     blocks (PyTorch main's BinaryKernel.metal: more functors followed
+ *     by another functor than by their own registrations, and at least
+ *     two): the new functor after the last functor before the file's
+ *     first registration call; each registration call in its block (the
+ *     runs of calls between blank or comment lines): the block holding
+ *     most calls of the same macro (for a core macro, of the same input
+ *     class: floating, integral, complex), after the last such call and
+ *     the calls of the same operator that follow it; NAME's own last
+ *     call when NAME is registered already; by class alone when no call
+ *     has the macro; the calls of one block together.  So a float helper
+ *     call goes among the helper calls, a complex registration among the
+ *     complex ones (issue #21: not into the middle of the complex block);
+ *   - rq->opmath (binary kinds): the floating-point pairs register with
+ *     REGISTER_OPMATH_BINARY_OP, through a helper that expands to it
+ *     (REGISTER_OPMATH_FLOAT_BINARY_OP) when one fits, when the file uses
+ *     or defines that macro or c10/metal/ defines it;
  *   - the host stub: REGISTER_UNARY_TI_DISPATCH(NAME); after the last such
  *     line (or the macro's #define) when the host file defines that macro,
  *     the kind is unary, the stub is NAME_stub and no dtype check is
- *     asked; otherwise `static void NAME_mps_kernel(TensorIteratorBase&
- *     iter[, const Scalar& alpha])` calling lib.exec_unary_kernel or
- *     lib.exec_binary_kernel with "NAME" (and alpha), plus
- *     REGISTER_DISPATCH(STUB, &NAME_mps_kernel), after the file's last
- *     such function and REGISTER_DISPATCH line, else before the '}' that
- *     closes its last namespace block.
+ *     asked; otherwise `static void FN(TensorIteratorBase& iter[, SCALAR])`
+ *     calling lib.exec_unary_kernel or lib.exec_binary_kernel with "NAME"
+ *     (and the scalar, and its dtype when rq gives one), plus
+ *     REGISTER_DISPATCH(STUB, &FN) (the '&' and ';' as the file writes
+ *     them), after the file's last such function and REGISTER_DISPATCH
+ *     line, else before the '}' that closes its last namespace block.
+ *     In the file's own conventions (issue #21): FN is NAME plus the
+ *     suffix its host kernels put after the kernel name they ask for
+ *     (UnaryKernel.mm's erfcx_kernel: "_kernel"; BinaryKernel.mm's
+ *     hypot_mps_kernel: "_mps_kernel", also the default); the dtype
+ *     check's message is that of a check of the same condition in the
+ *     file (its function's or kernel's name made ours), else the shape
+ *     of its "X not implemented for ..." messages naming the dtypes
+ *     refused, else "OP on MPS supports only ... inputs, got " DTYPE; and
+ *     every line is kept within the column limit of ROOT/.clang-format
+ *     for the host file's language (clangfmt.h; 80 when absent), broken
+ *     as clang-format breaks a call (after '(', then one argument a line,
+ *     aligned or indented; BinPackArguments), a condition after its ||,
+ *     a string literal into adjacent ones.
  *
  * Refusals (rg_plan returns -1, the messages say why, with a rule id):
  *   no-c10-metal     the kind's core macro is neither used nor #defined in
@@ -98,6 +128,50 @@ struct rg_file {
 	size_t len;
 };
 
+/* The overloads of a functor, one operator() per dtype class. */
+enum rg_cls {
+	RG_CLS_FLOAT = 0,      /* float, half, bfloat */
+	RG_CLS_INTEGRAL,       /* long, int, short, char, uchar (and bool
+	                          unless it has its own overload) */
+	RG_CLS_BOOL,           /* bool, when rg_math.split_bool */
+	RG_CLS_COMPLEX,        /* float2, half2 */
+	RG_NCLS
+};
+
+/* The math of a new functor's overloads (plan/translate.h), per class.
+ * Texts are lines ending in '\n', indented by 4; they are written with
+ * the kernel file's line ends. */
+struct rg_math {
+	int split_bool;        /* bool inputs get an overload of their own: a
+	                          plain `operator()(const bool x)`, which C++
+	                          prefers to the integral template */
+	const char *body[RG_NCLS];  /* the whole body (the translation), or
+	                          NULL: the placeholder and a return */
+	const char *note[RG_NCLS];  /* lines written above the placeholder
+	                          (when body is NULL), or NULL */
+	const char *params[RG_NCLS][2]; /* the parameter names; NULL: x, or
+	                          a and b */
+};
+
+/* rg_overloads: the first pair of each class among PAIRS[0, N) into
+ * out[cls] (NULL: the class has no registration); bool inputs go to
+ * RG_CLS_BOOL when SPLIT_BOOL, else to RG_CLS_INTEGRAL. */
+void rg_overloads(const struct mr_pair *pairs, size_t n, int split_bool,
+                  const struct mr_pair *out[RG_NCLS]);
+
+/* rg_functor_text: the text of `struct NAME_functor {...};` for kind
+ * KIND and the registrations PAIRS[0, N): one overload per class
+ * (rg_overloads), each with MATH's body (NULL math, or a NULL body: the
+ * placeholder "// TODO(mps-register): the math of NAME for CLS inputs
+ * goes here" and a return of the input), lines ending in EOL.  USING_METAL
+ * and USING_C10: the file has `using namespace metal;` / `using namespace
+ * c10::metal;` (the template conditions are then written unqualified).
+ * The same text rg_plan inserts, so that a caller (mps-try) can compile
+ * it before it is written.  malloc'd (caller frees). */
+char *rg_functor_text(int kind, const char *name, const struct mr_pair *pairs,
+                      size_t n, const struct rg_math *math, const char *eol,
+                      int using_metal, int using_c10);
+
 struct rg_request {
 	int kind;              /* enum mr_kind */
 	const char *name;      /* kernel NAME (mr_valid_name) */
@@ -112,6 +186,23 @@ struct rg_request {
 	unsigned check;        /* host dtype check: the input dtypes the stub
 	                          lets through, a bit (1u << i) per mr_dtypes[i];
 	                          0: no check.  See rg_check_text. */
+	/* -alpha kinds: the scalar (mps-migrate's mg_plan scalar_*); NULL
+	 * each: const Scalar& alpha, passed as alpha, no dtype */
+	const char *scalar_decl;  /* the host stub's parameter: "const Scalar&
+	                             eps", "int64_t decimals" */
+	const char *scalar_pass;  /* what it hands exec_*_kernel: "eps",
+	                             "Scalar(decimals)" */
+	const char *scalar_dtype; /* the scalar's dtype argument
+	                             ("ScalarType::Float"): the alpha type
+	                             of the kernels it asks for; NULL: the
+	                             iterator's common dtype (the host's
+	                             default) */
+	int opmath;            /* the CPU kernel computes half and bfloat in
+	                          float: binary kinds register with
+	                          REGISTER_OPMATH_BINARY_OP (or a helper that
+	                          expands to it) where the file has it */
+	const struct rg_math *math; /* the new functor's math, NULL: every
+	                          overload holds the placeholder */
 };
 
 struct rg_plan {
@@ -125,6 +216,17 @@ struct rg_plan {
 	int functor_exists;    /* NAME_functor (or DEFINE_*FUNCTOR(NAME)) is
 	                          in the kernel file already */
 	int host_ti;           /* the host stub uses REGISTER_UNARY_TI_DISPATCH */
+	int blocked;           /* the kernel file keeps its functors together
+	                          and its registrations in blocks: planned so */
+	int opmath;            /* rq->opmath and the kernel file can use
+	                          REGISTER_OPMATH_BINARY_OP: planned with it */
+	int check_words;       /* the dtype check's message: 0 none, 1 the
+	                          default words, 2 those of the file's check of
+	                          the same condition, 3 the shape of the file's
+	                          "... not implemented for ..." checks */
+	unsigned column;       /* the host file's column limit (clangfmt.h),
+	                          0 none; when a function stub is planned */
+	char column_source[64];/* where it comes from */
 	const char *ns_metal, *ns_c10; /* private: prefixes of the skeleton */
 };
 

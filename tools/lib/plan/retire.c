@@ -505,8 +505,14 @@ static void plan_xfails(struct work *w, const struct rt_request *rq)
 		const char *m = masked_of(w, x->at.file);
 		size_t len = hm->files[x->at.file].len, a = x->at.off, b = x->end, c;
 		struct rt_item *it;
-		if (!hs_xfail_names_op(x->key, rq->op))
-			continue;
+		if (!hs_xfail_names_op(x->key, rq->op)) {
+			char *o = rq->is_op ? hs_xfail_op(x->key, rq->is_op, rq->op_arg)
+			                    : NULL;
+			int same = o && strcmp(o, rq->op) == 0;
+			free(o);
+			if (!same)
+				continue;
+		}
 		/* the comma after it and the blanks up to the next item go with
 		 * it; the last item of a literal written on one line takes the
 		 * comma before it instead */

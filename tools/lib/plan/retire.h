@@ -31,9 +31,11 @@
  *     NAMES (every kernel of the operator's dispatch rows, and
  *     structured_ + each) and registers no stub whose name starts with
  *     OP + "_";
- *   - an xfail/skip entry whose key names OP (hs_xfail_names_op): a dict
- *     entry `"op": value,` (the value may span lines) or a set/list item
- *     `"op",`; when it stands alone on its lines those lines go (a comment
+ *   - an xfail/skip entry whose key names OP (hs_xfail_names_op, or
+ *     with rq->is_op hs_xfail_op: "divno_rounding_mode" names div), in
+ *     any list hostscan reads (annotated `NAME: dict[...] = {` ones too):
+ *     a dict entry `"op": value,` (the value may span lines) or a
+ *     set/list item `"op",`; when it stands alone on its lines those lines go (a comment
  *     after it on the same line too); else only the entry and its comma.
  * Whole lines: when a deleted extent has nothing but blanks (or a comment)
  * around it on its first and last lines, those lines go entirely; the
@@ -92,6 +94,12 @@ struct rt_request {
 	                                    a function is never a helper to
 	                                    delete); NULL: none is */
 	void *arg;
+	int (*is_op)(const char *name, void *op_arg); /* 1 when NAME is an
+	                                    operator's base name, for the
+	                                    entries named OpInfo name +
+	                                    variant (hs_xfail_op); NULL: the
+	                                    exact forms only */
+	void *op_arg;
 };
 
 /* rt_plan_op: fill p (zeroed first; rt_plan_free) with what retiring the

@@ -1516,13 +1516,11 @@ static int parse_file(struct cs_model *m, size_t idx, struct mask_braces *br)
 	return 0;
 }
 
-const char *cs_def_text(const struct cs_model *m, const struct cs_def *d)
+const char *cs_file_text(const struct cs_model *m, size_t file)
 {
 	struct cs_priv *p = P(m);
-	struct cs_file *f = &p->files[d->file];
+	struct cs_file *f = &p->files[file];
 	struct mask_braces br;
-	if (d->t)
-		return d->t;
 	if (!f->code) {
 		/* what parse_file read, made the same way */
 		char *path = path_join(m->root, f->rel);
@@ -1531,10 +1529,15 @@ const char *cs_def_text(const struct cs_model *m, const struct cs_def *d)
 			die("error: '%s' changed while it was read", path);
 		free(path);
 		mask_code_in_place(f->code, f->len, &br);
-		directives(p, d->file, f->code, f->len, br.edge ? NULL : &br, 0);
+		directives(p, file, f->code, f->len, br.edge ? NULL : &br, 0);
 		mask_braces_free(&br);
 	}
 	return f->code;
+}
+
+const char *cs_def_text(const struct cs_model *m, const struct cs_def *d)
+{
+	return d->t ? d->t : cs_file_text(m, d->file);
 }
 
 int cs_load(struct cs_model *m, const char *root)

@@ -454,6 +454,11 @@ void walk_def(const struct cs_model *m, const struct cs_def *d, cs_tok_fn fn,
  * exit 2. */
 const char *cs_def_text(const struct cs_model *m, const struct cs_def *d);
 
+/* cs_file_text: the text of file index FILE as cs_def_text gives it
+ * (masked, preprocessor lines blanked), read again and kept the first
+ * time it is asked for; its length is the file's len.  The same error. */
+const char *cs_file_text(const struct cs_model *m, size_t file);
+
 /* tok_qual: the qualifier of k without blanks ("at::native"), malloc'd. */
 char *tok_qual(const struct cs_tok *k);
 

@@ -211,6 +211,31 @@ static int type_arg(const char *a, cs_dtset *out)
 	return 0;
 }
 
+int cs_dispatch_call_types(const char *name, char *const *args, size_t na,
+                           cs_dtset *out)
+{
+	cs_dtset base = 0;
+	int extra = 0, bad = 0;
+	size_t i, from = 0, to = 0;
+	*out = 0;
+	if (strcmp(name, "AT_DISPATCH_CASE") == 0) {
+		from = 0;
+		to = na ? 1 : 0;
+	} else if (strcmp(name, "AT_DISPATCH_V2") == 0) {
+		from = 3;
+		to = na;
+	} else if (cs_dispatch_macro_types(name, &base, &extra) == 0) {
+		*out = base;
+		to = (size_t)extra < na ? (size_t)extra : na;
+	} else {
+		return -1;
+	}
+	for (i = from; i < to; i++)
+		if (type_arg(args[i], out) != 0)
+			bad = 1;
+	return bad ? -1 : 0;
+}
+
 /* ---------------- B. CPU dtypes ---------------- */
 
 struct dtx {
@@ -533,3 +558,148 @@ void cs_dtypes_free(struct cs_dtypes *d)
 	memset(d, 0, sizeof *d);
 }
 
+/* ---------------- B. half and bfloat computed in float ---------------- */
+
+struct omx {
+	const struct cs_model *m;
+	struct cs_opmath *out;
+	size_t converts;      /* reduced-float sites that convert */
+};
+
+/* the conversion to float a dispatch site's text t[a, b) makes: a
+ * static string naming it, or NULL */
+static const char *float_marker(const char *t, size_t a, size_t b)
+{
+	size_t i;
+	for (i = a; i < b; i++) {
+		if (t[i] == '"' || t[i] == '\'') {
+			i = lex_skip_literal(t, b, i) - 1;
+			continue;
+		}
+		if (!lex_id0(t[i]) || (i > a && (lex_idc(t[i - 1]) || t[i - 1] == ':')))
+			continue;
+		if (lex_word_at(t, b, i, "opmath_type") || lex_word_at(t, b, i, "opmath_t"))
+			return "opmath_type";
+		if (lex_word_at(t, b, i, "acc_type"))
+			return "acc_type";
+		if (lex_word_at(t, b, i, "convert_to_float"))
+			return "convert_to_float";
+		if (lex_word_at(t, b, i, "static_cast")) {
+			size_t q = lex_skip_ws(t, b, i + 11);
+			if (q < b && t[q] == '<' &&
+			    lex_word_at(t, b, lex_skip_ws(t, b, q + 1), "float"))
+				return "static_cast<float>";
+		}
+		if (lex_word_at(t, b, i, "float")) {
+			size_t q = lex_skip_ws(t, b, i + 5);
+			if (q < b && t[q] == '(' && (i == a || t[i - 1] != '<'))
+				return "float(...)";
+		}
+	}
+	return NULL;
+}
+
+static void om_tok(void *ctx, const struct cs_tok *k)
+{
+	struct omx *x = ctx;
+	struct cs_opmath *o = x->out;
+	const char *s = k->t + k->s;
+	size_t n = k->e - k->s, na, i;
+	char **args;
+	char *name;
+	cs_dtset types = 0, base = 0;
+	int extra = 0;
+	const char *mk;
+	if (k->member || k->scope || !k->call || k->close >= k->tn ||
+	    !lex_starts_with(s, n, "AT_DISPATCH") || lex_span_is(s, n, "AT_DISPATCH_SWITCH"))
+		return;
+	name = xstrndup(s, n);
+	args = lex_split_args(k->t, k->open, k->close, &na);
+	if (strcmp(name, "AT_DISPATCH_V2") == 0) {
+		for (i = 3; i < na; i++)
+			type_arg(args[i], &types);
+	} else if (strcmp(name, "AT_DISPATCH_CASE") == 0) {
+		if (na >= 1)
+			type_arg(args[0], &types);
+	} else if (cs_dispatch_macro_types(name, &base, &extra) == 0) {
+		types = base;
+		for (i = 0; i < (size_t)extra && i < na; i++)
+			type_arg(args[i], &types);
+	}
+	lex_strv_free(args, na);
+	free(name);
+	if (!(types & (CS_BIT(CS_HALF) | CS_BIT(CS_BFLOAT16))))
+		return;
+	/* the scalar-operand special case (iter.is_scalar(2): the scalar kept
+	 * in opmath_t, removed from the iterator) is not the kernel's math */
+	for (i = k->open; i < k->close; i++)
+		if (lex_word_at(k->t, k->close, i, "remove_operand") ||
+		    lex_word_at(k->t, k->close, i, "original_scalar_value"))
+			return;
+	mk = float_marker(k->t, k->open, k->close);
+	if (!o->nsites)
+		o->at = loc_of(x->m, k->file, k->loc);
+	o->nsites++;
+	if (mk) {
+		x->converts++;
+		if (!o->marker) {
+			o->marker = xstrdup(mk);
+			o->marker_at = loc_of(x->m, k->file, k->loc);
+		}
+	}
+}
+
+int cs_cpu_opmath(const struct cs_model *m, const char *stub,
+                  struct cs_opmath *out)
+{
+	const struct cs_priv *p = P(m);
+	const struct cs_ilist *l;
+	const struct cs_reg *r = NULL;
+	struct omx x;
+	long defs[16];
+	size_t nd, i;
+
+	memset(out, 0, sizeof *out);
+	l = m->have_sources && stub ? imap_get(&p->regname, stub, strlen(stub))
+	                            : NULL;
+	for (i = 0; l && i < l->n; i++) {
+		const struct cs_reg *c = &p->regs[l->v[i]];
+		if (!r || (p->files[c->file].cpu && !p->files[r->file].cpu))
+			r = c;
+	}
+	if (!r || !r->fn) {
+		out->why = xasprintf("no CPU kernel of %s to read", stub ? stub : "");
+		return 0;
+	}
+	nd = reg_fn_defs(m, r, defs, sizeof defs / sizeof *defs);
+	if (!nd) {
+		out->why = xasprintf("the CPU kernel %s of %s is not found", r->fn, stub);
+		return 0;
+	}
+	out->found = 1;
+	memset(&x, 0, sizeof x);
+	x.m = m;
+	x.out = out;
+	for (i = 0; i < nd; i++)
+		walk_def(m, &p->defs[defs[i]], om_tok, &x);
+	out->opmath = out->nsites > 0 && x.converts == out->nsites;
+	if (!out->nsites)
+		out->why = xasprintf("%s dispatches no Half or BFloat16 of its own",
+		                     r->fn);
+	else if (out->opmath)
+		out->why = xasprintf("%s computes Half and BFloat16 in float (%s, "
+		                     "%s:%lu)", r->fn, out->marker, out->marker_at.file,
+		                     out->marker_at.line);
+	else
+		out->why = xasprintf("%s computes Half and BFloat16 in their own type "
+		                     "(%s:%lu)%s", r->fn, out->at.file, out->at.line,
+		                     x.converts ? " in some of its dispatch sites" : "");
+	return out->opmath;
+}
+
+void cs_opmath_free(struct cs_opmath *o)
+{
+	free(o->marker);
+	free(o->why);
+	memset(o, 0, sizeof *o);
+}

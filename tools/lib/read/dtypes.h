@@ -68,6 +68,18 @@ char *cs_dtset_metal(cs_dtset set, const char *sep);
  * and return -1 here). */
 int cs_dispatch_macro_types(const char *name, cs_dtset *out, int *extra);
 
+/* cs_dispatch_call_types: the dtypes one dispatch call NAME(ARGS) covers,
+ * its NA arguments as lex_split_args gives them: AT_DISPATCH_X[_ANDn] and
+ * AT_DISPATCH_CASE_X[_ANDn] (the table above plus the n scalar-type
+ * arguments written first), AT_DISPATCH_CASE(kT, ...) (T),
+ * AT_DISPATCH_V2(dtype, name, body, types...) (each type or
+ * AT_EXPAND(list)), read as cs_cpu_dtypes reads them.  Returns 0 and sets
+ * *out, or -1 for a name it does not know (AT_DISPATCH_SWITCH, whose
+ * cases say, AT_DISPATCH_INDEX_TYPES) or a type argument it cannot read
+ * (*out then holds the ones it could). */
+int cs_dispatch_call_types(const char *name, char *const *args, size_t na,
+                           cs_dtset *out);
+
 struct cs_dtypes {
 	int found;           /* 1: the registered function was found and its
 	                        dtypes read */
@@ -148,5 +160,37 @@ int dtype_before(const char *t, size_t a, size_t i);
 
 /* eq_dtypes: the dtypes compared with `==` in t[a, b). */
 cs_dtset eq_dtypes(const char *t, size_t a, size_t b);
+
+/* ---- B. half and bfloat computed in float ---- */
+
+struct cs_opmath {
+	int found;           /* the stub's CPU kernel was found */
+	int opmath;          /* it computes Half and BFloat16 in float */
+	size_t nsites;       /* its dispatch sites covering Half or BFloat16
+	                        (the scalar-operand special case aside) */
+	struct cs_loc at;    /* the first of them */
+	char *marker;        /* the first conversion seen ("float(...)",
+	                        "static_cast<float>", "opmath_type",
+	                        "acc_type", "convert_to_float") (owned) */
+	struct cs_loc marker_at;
+	char *why;           /* one line for people (owned) */
+};
+
+/* cs_cpu_opmath: whether the CPU kernel registered for STUB (found as
+ * cs_cpu_dtypes finds it) computes half and bfloat in float, the reading
+ * behind REGISTER_OPMATH_BINARY_OP: every AT_DISPATCH_* site of its own
+ * body (AT_DISPATCH_V2 and the CASE forms too) whose dtypes include Half
+ * or BFloat16 converts its operands to float in its lambdas (float(a),
+ * static_cast<float>(a), opmath_t / at::opmath_type, acc_type,
+ * convert_to_float), leaving out the sites that read a scalar operand
+ * apart (original_scalar_value, remove_operand: mul and div_true's
+ * special case).  2.6.0: tanh_backward_kernel's reduced-float branch
+ * converts (opmath); div_trunc_kernel's general site and nextafter's
+ * reduced branch compute in the type itself (not).  The CUDA kernels are
+ * not read.  Returns out->opmath; free with cs_opmath_free. */
+int cs_cpu_opmath(const struct cs_model *m, const char *stub,
+                  struct cs_opmath *out);
+
+void cs_opmath_free(struct cs_opmath *o);
 
 #endif

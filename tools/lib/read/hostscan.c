@@ -21,6 +21,7 @@
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/lex.h"
+#include "read/dtypes.h"
 #include "read/metalreg.h"
 #include "base/walk.h"
 #include "base/scan.h"
@@ -172,6 +173,10 @@ struct priv {
 	char **lits;             /* host string literals cut at '{', without a
 	                            trailing '_', 3 bytes or more; sorted */
 	size_t nlits, caplits;
+	char **sufs;             /* literals the host appends to a name it
+	                            builds ("_alpha" of op_name + "_alpha",
+	                            of fmt::format("{}_alpha", op_name)) */
+	size_t nsufs, capsufs;
 	struct caps cap;         /* per model: two models may coexist */
 	struct dspan {           /* the directives of the host files, found in
 	                            pass 1, blanked in pass 2 */
@@ -839,6 +844,33 @@ static void scan_events(struct hs_model *m, struct unit *u)
 		r->binary = u->cu.t[ov[2]] == 'b';
 		r->kernel = xstrndup(u->cu.t + ov[4], ov[5] - ov[4]);
 		r->macro = u->cu.outer ? xstrdup(u->cu.outer) : NULL;
+		r->args = NULL;
+		r->nargs = 0;
+		r->scalar = 0;
+		r->scalar_dtype = NULL;
+		{
+			/* the arguments after the name as written; the scalar after
+			   the name, and its dtype argument */
+			const char *o = memchr(u->cu.t + ov[0], '(', ov[1] - ov[0]);
+			size_t open = o ? (size_t)(o - u->cu.t) : ov[1], close, na, k;
+			close = lex_match_close(u->cu.t, u->cu.n, open, '(', ')');
+			if (o && close < u->cu.n) {
+				char **a = lex_split_args(u->cu.t, open, close, &na);
+				if (na >= 3)
+					r->scalar = 1;
+				if (na >= 4) {
+					int d = cs_dtype_parse(a[3]);
+					const char *tok = d >= 0 ? cs_metal_token(d) : NULL;
+					r->scalar_dtype = xstrdup(tok ? tok : "?");
+				}
+				for (k = 2; k < na; k++) {
+					r->args = xrealloc(r->args, (r->nargs + 1) * sizeof *r->args);
+					r->args[r->nargs++] = a[k];
+					a[k] = NULL;
+				}
+				lex_strv_free(a, na);
+			}
+		}
 		r->at = where(u, ov[0]);
 		r->in_def = containing_def(u, ov[0]);
 		hs_map_put(&p->reqnames, r->kernel, 1);
@@ -945,6 +977,48 @@ static void put_string(void *ctx, const char *t, size_t a, size_t b, int whole)
 	if (c >= 2) {
 		GROW(p->lits, p->nlits, p->caplits);
 		p->lits[p->nlits++] = xstrndup(tmp, c);
+	}
+}
+
+/* The literals of host code that end a name the host builds: a literal
+ * written after '+' ("op_name + \"_alpha\""), or a format string starting
+ * with "{}" ("{}_alpha"), taken without the "{}".  Found in t[0, n), a
+ * host file's masked text with its #include lines blanked, as pass 2
+ * reads it. */
+static void index_suffixes(struct priv *p, const char *t, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t e, a, b, q;
+		if (t[i] != '"' && t[i] != '\'') {
+			i++;
+			continue;
+		}
+		e = lex_skip_literal(t, n, i);
+		if (t[i] != '"' || e - i < 3 || t[e - 1] != '"') {
+			i = e;
+			continue;
+		}
+		a = i + 1;
+		b = e - 1;
+		q = i;
+		while (q > 0 && lex_sp(t[q - 1]))
+			q--;
+		if (b - a > 2 && t[a] == '{' && t[a + 1] == '}')
+			a += 2;
+		else if (!(q > 0 && t[q - 1] == '+'))
+			a = b;
+		if (b > a && b - a < 128) {
+			size_t k;
+			int ok = 1;
+			for (k = a; k < b && ok; k++)
+				ok = lex_idc(t[k]);
+			if (ok) {
+				GROW(p->sufs, p->nsufs, p->capsufs);
+				p->sufs[p->nsufs++] = xstrndup(t + a, b - a);
+			}
+		}
+		i = e;
 	}
 }
 
@@ -1323,6 +1397,8 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		pr.out = r->out;
 		h->name = xstrdup(r->name);
 		h->in = xstrdup(r->in);
+		h->out = xstrdup(r->out);
+		h->alpha = r->alpha ? xstrdup(r->alpha) : NULL;
 		h->kernel = mr_kernel_name(r->name, "dense", &pr);
 		if (r->alpha)
 			h->call = xasprintf("%s(%s, %s, %s, %s)", r->core->macro, r->name,
@@ -1430,6 +1506,36 @@ int hs_xfail_names_op(const char *key, const char *op)
 	return key[i] == '\0' && op[i] == '\0' && strchr(key, '.') != NULL;
 }
 
+char *hs_xfail_op(const char *key, int (*is_op)(const char *name, void *arg),
+                  void *arg)
+{
+	static const char nnf[] = "nn.functional.";
+	const char *t;
+	char *s, *u, *p;
+	size_t n;
+	if (is_op(key, arg))
+		return xstrdup(key);
+	if (strncmp(key, nnf, sizeof nnf - 1) == 0 &&
+	    is_op(key + sizeof nnf - 1, arg))
+		return xstrdup(key + sizeof nnf - 1);
+	s = xstrdup(key);
+	for (p = s; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	if (is_op(s, arg))
+		return s;
+	t = strncmp(key, nnf, sizeof nnf - 1) == 0 ? s + sizeof nnf - 1 : s;
+	u = xstrdup(t);
+	free(s);
+	for (n = strlen(u); n-- > 3;) {
+		u[n] = '\0';
+		if (is_op(u, arg))
+			return u;
+	}
+	free(u);
+	return NULL;
+}
+
 static void scan_python(struct hs_model *m, size_t file, const char *t,
                         size_t n, struct mk_re *re)
 {
@@ -1494,10 +1600,13 @@ static void compile_patterns(struct priv *p)
 	re_compile(&p->re_hostname, "\\bhost_name\\s*\\(\\s*\"(\\w+)\"", 0);
 	re_compile(&p->re_kvoid,
 	           "\\b(?:kernel\\s+void|void\\s+kernel)\\s+(\\w+)\\s*\\(", 0);
+	/* NAME = {, NAME |= {, NAME.update({, and the annotated assignment
+	 * NAME: dict[str, list | None] = { (a statement of its own line) */
 	re_compile(&p->re_xlist,
-	           "\\b(\\w*(?i:xfail|skip)\\w*)\\s*(?:\\.\\s*update\\s*\\(\\s*|"
-	           "[|+]?=\\s*)([\\[{(])",
-	           0);
+	           "(?|^[ \\t]*(\\w*(?i:xfail|skip)\\w*)\\s*:[^=\\n]*[^=\\n|+<>!]="
+	           "\\s*|\\b(\\w*(?i:xfail|skip)\\w*)\\s*(?:\\.\\s*update\\s*\\(\\s*|"
+	           "[|+]?=\\s*))([\\[{(])",
+	           PCRE2_MULTILINE);
 	/* the stub is the last argument: the ')' that ends the line */
 	re_compile(&p->re_decl,
 	           "\\bDECLARE_DISPATCH\\s*\\([^;]*?,\\s*(\\w+)\\s*\\)[ \\t\\r]*;?"
@@ -1507,9 +1616,11 @@ static void compile_patterns(struct priv *p)
 	           "\\bstruct\\s+(\\w+_functor)\\s*(?:final\\s*)?(?::[^{;]*)?\\{", 0);
 	/* test_mps.py: upper-case constants only (see hostscan.h) */
 	re_compile(&p->re_tlist,
+	           "(?|^[ \\t]*([A-Z0-9_]*(?:XFAIL|SKIP|BLOCKLIST)[A-Z0-9_]*)\\s*:"
+	           "[^=\\n]*[^=\\n|+<>!]=\\s*|"
 	           "\\b([A-Z0-9_]*(?:XFAIL|SKIP|BLOCKLIST)[A-Z0-9_]*)\\s*"
-	           "(?:\\.\\s*update\\s*\\(\\s*|[|+]?=\\s*)([\\[{(])",
-	           0);
+	           "(?:\\.\\s*update\\s*\\(\\s*|[|+]?=\\s*))([\\[{(])",
+	           PCRE2_MULTILINE);
 	p->re_ready = 1;
 }
 
@@ -1571,6 +1682,7 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 		tx.p = p;
 		tx.file = (uint32_t)(first_host + i);
 		scan_tokens(c, n, put_ident, put_string, &tx);
+		index_suffixes(p, c, n);
 		for (k = p->span0[i]; k < p->span0[i + 1]; k++)
 			if (!p->spans[k].include)
 				blank_span(c, p->spans[k].a, p->spans[k].b);
@@ -1773,6 +1885,25 @@ int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix)
 	return 0;
 }
 
+int hs_kernel_built(const struct hs_model *m, const char *name)
+{
+	struct priv *p = m->priv;
+	size_t n = strlen(name), i;
+	for (i = 0; i < p->nsufs; i++) {
+		size_t k = strlen(p->sufs[i]);
+		char *head;
+		int hit;
+		if (k >= n || strcmp(name + n - k, p->sufs[i]) != 0)
+			continue;
+		head = xstrndup(name, n - k);
+		hit = hs_map_get(&p->reqnames, head) >= 0;
+		free(head);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
 int hs_defined(const struct hs_model *m, const char *name)
 {
 	const struct priv *p = m->priv;
@@ -1844,6 +1975,8 @@ void hs_free(struct hs_model *m)
 	for (i = 0; i < m->nreqs; i++) {
 		free(m->reqs[i].kernel);
 		free(m->reqs[i].macro);
+		lex_strv_free(m->reqs[i].args, m->reqs[i].nargs);
+		free(m->reqs[i].scalar_dtype);
 	}
 	free(m->reqs);
 	for (i = 0; i < m->nincs; i++)
@@ -1852,6 +1985,8 @@ void hs_free(struct hs_model *m)
 	for (i = 0; i < m->nmetals; i++) {
 		free(m->metals[i].name);
 		free(m->metals[i].in);
+		free(m->metals[i].out);
+		free(m->metals[i].alpha);
 		free(m->metals[i].kernel);
 		free(m->metals[i].call);
 		free(m->metals[i].via);
@@ -1910,6 +2045,7 @@ void hs_free(struct hs_model *m)
 			re_free(&p->re_kvoid);
 		}
 		lex_strv_free(p->lits, p->nlits);
+		lex_strv_free(p->sufs, p->nsufs);
 		free(p);
 	}
 	free(m->root);

@@ -39,7 +39,11 @@
  *     expands to (read from its #define; a built-in definition is used when
  *     no host file defines that macro);
  *   - kernel-name requests exec_unary_kernel(x, "NAME"...) /
- *     exec_binary_kernel(x, "NAME"...), also inside macro expansions;
+ *     exec_binary_kernel(x, "NAME"...), also inside macro expansions,
+ *     with the scalar after the name and its dtype argument
+ *     (exec_unary_kernel(iter, "round_decimals", Scalar(decimals),
+ *     ScalarType::Long)); the literals host code appends to a name it
+ *     builds (op_name + "_alpha");
  *   - `#include <ATen/ops/X_native.h>` lines;
  *   - .metal registrations through metalreg.h (REGISTER_UNARY_OP and
  *     friends, file-local helper macros expanded from their #define), and
@@ -52,9 +56,12 @@
  *     names holding XFAIL, SKIP or BLOCKLIST (1.13's BLOCKLIST; 2.6's
  *     UNIMPLEMENTED_XFAILLIST, SKIPLIST, ...), so that local variables of
  *     the tests do not count.  Each assigned a dict, set, list or tuple
- *     literal (`=`, `|=`, `+=`) or extended with `.update(`; the entries
- *     are the quoted strings at the literal's first level followed by
- *     `:`, `,` or its end.  Comments are not read.
+ *     literal (`=`, `|=`, `+=`, or an annotated assignment written as a
+ *     statement of its own line, `NAME: dict[str, list | None] = {`, as
+ *     2.14.1 writes four of its lists) or extended with `.update(`; the
+ *     entries are the quoted strings at the literal's first level
+ *     followed by `:`, `,` or its end, the literal spanning any number of
+ *     lines.  Comments are not read.
  *
  * Locations are byte offsets into a file's text; for things a macro call
  * produces, the offset of the macro call.  Errors: hs_load prints
@@ -128,6 +135,20 @@ struct hs_reg {               /* REGISTER_DISPATCH(stub, fn) */
 struct hs_req {               /* exec_unary_kernel(iter, "NAME") */
 	char *kernel;             /* "NAME" */
 	int binary;               /* exec_binary_kernel */
+	char **args;              /* the arguments after NAME as written
+	                             (masked: no comments; trimmed), e.g.
+	                             {"Scalar(decimals)", "ScalarType::Long"}
+	                             (owned) */
+	size_t nargs;
+	int scalar;               /* a scalar follows: the kernels asked are
+	                             NAME_dense_OUT_IN_ALPHA (the -alpha
+	                             macros' names) */
+	char *scalar_dtype;       /* the Metal token of the dtype argument
+	                             after it (ScalarType::Float, kInt, ...;
+	                             as OperationUtils.mm's exec_*_kernel take
+	                             it), "?" when it is not a dtype literal,
+	                             NULL when there is none: the alpha is
+	                             then the iterator's common dtype */
 	char *macro;              /* macro whose expansion asks, or NULL */
 	struct hs_where at;
 	long in_def;              /* definition whose body asks, -1 none */
@@ -141,6 +162,9 @@ struct hs_include {           /* #include <ATen/ops/X_native.h> */
 struct hs_metal {             /* one .metal registration (per dtype) */
 	char *name;               /* kernel NAME ("sqrt") */
 	char *in;                 /* input dtype token as written ("half") */
+	char *out;                /* output dtype token */
+	char *alpha;              /* the scalar's dtype token of an -alpha
+	                             macro, NULL for the others */
 	char *kernel;             /* first kernel it produces
 	                             ("sqrt_dense_float_half") */
 	char *call;               /* the core call, "REGISTER_UNARY_OP(sqrt,
@@ -198,8 +222,19 @@ struct hs_xfail {             /* an entry of an xfail / skip list */
 /* hs_xfail_names_op: 1 when the xfail key KEY (an OpInfo name) names
  * operator OP (a base name): KEY is OP, or "nn.functional." + OP, or
  * KEY with its dots made '_' is OP ("special.i0e" names special_i0e).
- * The rule of mps-verify's xfail-leftover. */
+ * The exact forms only; hs_xfail_op also reads variant names. */
 int hs_xfail_names_op(const char *key, const char *op);
+
+/* hs_xfail_op: the operator an xfail key KEY names, given IS_OP(name,
+ * arg), 1 when name is an operator's base name: KEY itself, KEY without
+ * "nn.functional.", KEY with its dots made '_', else the longest start of
+ * that (at least 3 characters) that is an operator: the test suite names
+ * entries OpInfo name + variant_test_name ("scatter_reduceamax",
+ * "divno_rounding_mode" name scatter_reduce and div).  malloc'd (caller
+ * frees); NULL when none.  The rule of mps-verify's xfail-leftover and
+ * of the entries mps-migrate deletes. */
+char *hs_xfail_op(const char *key, int (*is_op)(const char *name, void *arg),
+                  void *arg);
 
 struct hs_decl {              /* DECLARE_DISPATCH(type, stub) */
 	char *stub;
@@ -264,6 +299,15 @@ int hs_kernel_requested(const struct hs_model *m, const char *name);
  * assembled from pieces that are not literals is not seen (unused-kernel
  * is a warning). */
 int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix);
+
+/* hs_kernel_built: 1 when host code builds the kernel name NAME from
+ * pieces: NAME is H + S where S is a literal the host appends to a name
+ * (written after '+', as op_name + "_alpha", or a format string "{}S")
+ * and H is a whole string literal of host code or a kernel name it asks
+ * for (add_sub_alpha_kernel(iter, alpha, "add") beside
+ * exec_binary_kernel(iter, op_name + "_alpha", alpha): add_alpha is
+ * built).  For mps-verify's unused-kernel, with hs_kernel_requested. */
+int hs_kernel_built(const struct hs_model *m, const char *name);
 
 /* hs_defined: 1 when some host file defines a function NAME (as
  * hs_defs_named, macro-generated ones included) or #defines a macro

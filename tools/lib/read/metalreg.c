@@ -484,6 +484,7 @@ struct expand_ctx {
 	size_t regcap;
 	/* generator mode (mr_helper_pairs) when gen_kind >= 0 */
 	int gen_kind;
+	const char *gen_macro; /* the core macro it must call */
 	const char *placeholder;
 	struct mr_pair *pairs;
 	size_t npairs;
@@ -552,7 +553,7 @@ static void expand(struct expand_ctx *x, const char *macro, char *const *args,
 		}
 		if (x->gen_kind >= 0) {
 			struct mr_pair p;
-			if (strcmp(core->macro, mr_kind_macro(x->gen_kind)) != 0 ||
+			if (strcmp(core->macro, x->gen_macro) != 0 ||
 			    strcmp(args[0], x->placeholder) != 0) {
 				x->impure = 1;
 				return;
@@ -607,12 +608,19 @@ static void expand(struct expand_ctx *x, const char *macro, char *const *args,
 size_t mr_helper_pairs(const struct mr_file *f, const struct mr_helper *h,
                        int k, struct mr_pair *out)
 {
+	return mr_helper_pairs_via(f, h, k, mr_kind_macro(k), out);
+}
+
+size_t mr_helper_pairs_via(const struct mr_file *f, const struct mr_helper *h,
+                           int k, const char *macro, struct mr_pair *out)
+{
 	struct expand_ctx x;
 	char argbuf[] = "@NAME@";
 	char *arg = argbuf;
 	memset(&x, 0, sizeof x);
 	x.f = (struct mr_file *)f;
 	x.gen_kind = k;
+	x.gen_macro = macro;
 	x.placeholder = arg;
 	x.pairs = out;
 	x.steps = MR_EXPAND_STEPS;

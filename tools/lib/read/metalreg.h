@@ -166,6 +166,14 @@ const struct mr_helper *mr_helper_find(const struct mr_file *f, const char *s,
 size_t mr_helper_pairs(const struct mr_file *f, const struct mr_helper *h,
                        int k, struct mr_pair *out);
 
+/* mr_helper_pairs_via: as mr_helper_pairs, with MACRO (a core macro of
+ * kind k, e.g. REGISTER_OPMATH_BINARY_OP for k MR_BINARY) the one every
+ * call must be: REGISTER_OPMATH_FLOAT_BINARY_OP(NAME) gives float, half
+ * and bfloat with REGISTER_OPMATH_BINARY_OP, and nothing with
+ * REGISTER_BINARY_OP. */
+size_t mr_helper_pairs_via(const struct mr_file *f, const struct mr_helper *h,
+                           int k, const char *macro, struct mr_pair *out);
+
 /* mr_pair_eq: same in, alpha and out. */
 int mr_pair_eq(const struct mr_pair *a, const struct mr_pair *b);
 

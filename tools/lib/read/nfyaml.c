@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,6 +406,73 @@ int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
 		return -1;
 	*kind = si.kind;
 	return 0;
+}
+
+int nf_schema_scalars(const char *schema, struct nf_scalar *out, size_t max)
+{
+	static const char *const types[] = {"int", "SymInt", "float", "Scalar",
+	                                    NULL};
+	const char *func = schema_body(schema), *paren = strchr(func, '(');
+	const char *end = NULL, *p, *q;
+	int kwarg = 0, n = 0;
+	if (!paren)
+		return -1;
+	for (q = func + strlen(func); q-- > paren;)
+		if (strncmp(q, ") -> ", 5) == 0) {
+			end = q;
+			break;
+		}
+	if (!end)
+		return -1;
+	/* arguments: split on ", " as torchgen does */
+	for (p = paren + 1; p < end;) {
+		const char *e = p, *sp = NULL, *eq, *nm;
+		size_t tl, nl, k;
+		int opt;
+		while (e < end && !(e[0] == ',' && e + 1 < end && e[1] == ' '))
+			e++;
+		if (e - p == 1 && *p == '*') {
+			kwarg = 1;
+			p = e < end ? e + 2 : e;
+			continue;
+		}
+		for (q = e; q-- > p;)
+			if (*q == ' ') {
+				sp = q;
+				break;
+			}
+		if (!sp) {
+			p = e < end ? e + 2 : e;
+			continue;
+		}
+		tl = (size_t)(sp - p);
+		opt = tl > 0 && p[tl - 1] == '?';
+		if (opt)
+			tl--;
+		nm = sp + 1;
+		eq = memchr(nm, '=', (size_t)(e - nm));
+		nl = eq ? (size_t)(eq - nm) : (size_t)(e - nm);
+		for (k = 0; types[k]; k++)
+			if (strlen(types[k]) == tl && strncmp(p, types[k], tl) == 0)
+				break;
+		if (types[k]) {
+			if ((size_t)n < max) {
+				struct nf_scalar *s = &out[n];
+				snprintf(s->type, sizeof s->type, "%s", types[k]);
+				snprintf(s->name, sizeof s->name, "%.*s",
+				         (int)(nl < sizeof s->name ? nl : sizeof s->name - 1),
+				         nm);
+				s->optional = opt;
+				s->kwarg = kwarg;
+				s->operand = strcmp(types[k], "Scalar") == 0 && !opt &&
+				             !kwarg &&
+				             !(nl == 5 && strncmp(nm, "alpha", 5) == 0);
+			}
+			n++;
+		}
+		p = e < end ? e + 2 : e;
+	}
+	return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1353,4 +1421,69 @@ int nf_load(struct nf_index *ix, const char *path, const char *display)
 		return -1;
 	}
 	return load(ix, display, data, len);
+}
+
+/* ------------------------------------------------------------------ */
+/* the arguments of a schema (mps-try builds the CPU call from them)   */
+
+long nf_schema_args(const char *func, struct nf_arg **out)
+{
+	const char *body = schema_body(func), *paren = strchr(body, '(');
+	const char *arrow = NULL, *p, *q;
+	struct nf_arg *v = NULL;
+	size_t n = 0, cap = 0;
+	int kwarg = 0;
+
+	*out = NULL;
+	if (!paren)
+		return -1;
+	for (q = body + strlen(body); q-- > paren;)
+		if (strncmp(q, ") -> ", 5) == 0) {
+			arrow = q;
+			break;
+		}
+	if (!arrow)
+		return -1;
+	for (p = paren + 1; p < arrow;) {
+		const char *e = p, *sp = NULL, *eq;
+		while (e < arrow && !(e[0] == ',' && e + 1 < arrow && e[1] == ' '))
+			e++;
+		if (e - p == 1 && *p == '*') {
+			kwarg = 1;
+		} else if (e > p) {
+			for (q = e; q-- > p;)
+				if (*q == ' ') {
+					sp = q;
+					break;
+				}
+			/* a space inside the default ("int[] x=[1, 2]" is split
+			 * by torchgen too; keep what it keeps) */
+			if (!sp || sp == p || sp + 1 == e) {
+				nf_args_free(v, n);
+				return -1;
+			}
+			GROW(v, n, cap);
+			eq = memchr(sp + 1, '=', (size_t)(e - sp - 1));
+			v[n].type = xstrndup(p, (size_t)(sp - p));
+			v[n].name = xstrndup(sp + 1, (size_t)((eq ? eq : e) - sp - 1));
+			v[n].def = eq ? xstrndup(eq + 1, (size_t)(e - eq - 1)) : NULL;
+			v[n].kwarg = kwarg;
+			v[n].write = memchr(p, '!', (size_t)(sp - p)) != NULL;
+			n++;
+		}
+		p = e < arrow ? e + 2 : e;
+	}
+	*out = v;
+	return (long)n;
+}
+
+void nf_args_free(struct nf_arg *args, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		free(args[i].type);
+		free(args[i].name);
+		free(args[i].def);
+	}
+	free(args);
 }

@@ -144,10 +144,57 @@ int nf_parse_opname(const char *name, char **base, char **overload,
 int nf_parse_schema(const char *func, char **name, enum nf_kind *kind,
                     const char **why);
 
+/* A scalar argument of a schema that is not a tensor operand. */
+struct nf_scalar {
+	char type[8];         /* "int", "float", "Scalar" or "SymInt" */
+	char name[64];        /* its name ("eps", "decimals", "alpha"), cut */
+	int optional;         /* written with '?' ("float? eps=None") */
+	int kwarg;            /* after the '*' of keyword-only arguments */
+	int operand;          /* a positional non-optional Scalar other than
+	                         alpha: an operand nf_func.ninputs counts */
+};
+
+/* nf_schema_scalars: the scalar arguments of SCHEMA (a `func:` value, as
+ * nf_func.schema): each argument that is not written, positional or
+ * keyword-only, of type int, SymInt, float or Scalar, optional or not
+ * (torchgen's Arguments: flat_non_out minus the tensor-like ones).  A
+ * positional non-optional `Scalar` other than `alpha` is marked operand:
+ * nf_func.ninputs counts it (TensorIterator wraps it as a tensor; its
+ * stub may take it as a scalar instead, pow.Tensor_Scalar).  Up to MAX
+ * go to out[], in schema order; returns how many there are (possibly
+ * more than MAX), or -1 when SCHEMA has no argument list.
+ * logit.out(Tensor self, float? eps=None, *, Tensor(a!) out): one,
+ * float, optional; add.out(..., *, Scalar alpha=1, ...): one, Scalar. */
+int nf_schema_scalars(const char *schema, struct nf_scalar *out, size_t max);
+
 /* nf_valid_op_arg: 1 when S may be given as an OP argument on a command
  * line: letters, digits, '_' and at most one '.' (not first or last),
  * no '/', "..", spaces or shell characters.  Tools check this before
  * touching any file. */
 int nf_valid_op_arg(const char *s);
+
+/* One argument of a schema, as torchgen's Argument.parse splits it:
+ * "TYPE NAME" or "TYPE NAME=DEFAULT". */
+struct nf_arg {
+	char *type;     /* as written, annotation included: "Tensor(a!)",
+	                   "Scalar", "float?", "int[1]" */
+	char *name;
+	char *def;      /* the default as written ("1", "None", "'none'"), or
+	                   NULL when there is none */
+	int kwarg;      /* after the '*' marker: keyword-only */
+	int write;      /* the type has a '!' annotation (an out or mutated
+	                   argument) */
+};
+
+/* nf_schema_args: the arguments of FUNC (a `func:` value; one namespace
+ * level dropped), split on ", " between the '(' after the name and the
+ * last ") -> " as torchgen's FunctionSchema.parse does, the '*' marker
+ * setting kwarg for those after it.  Returns the count with *args a
+ * malloc'd array (free with nf_args_free), or -1 (*args NULL) when FUNC
+ * has no argument list or an argument has no type and name. */
+long nf_schema_args(const char *func, struct nf_arg **args);
+
+/* nf_args_free: release N arguments from nf_schema_args. */
+void nf_args_free(struct nf_arg *args, size_t n);
 
 #endif

@@ -98,6 +98,40 @@ static cs_dtset reject_dtypes(const char *t, size_t a, size_t b)
 	return set;
 }
 
+/* The output rule a TensorIteratorConfig chain in t[a, b) sets up:
+ * float with .promote_integer_inputs_to_float(true), bool with
+ * .declare_static_dtype(kBool) (or _and_device), else same; *config: the
+ * chain names TensorIteratorConfig. */
+static int config_rule(const char *t, size_t a, size_t b, int *config)
+{
+	size_t i;
+	int rr = CS_RULE_SAME;
+	for (i = a; i < b; i++) {
+		if (!lex_id0(t[i]) || (i > a && lex_idc(t[i - 1])))
+			continue;
+		if (lex_word_at(t, b, i, "TensorIteratorConfig"))
+			*config = 1;
+		if (lex_word_at(t, b, i, "promote_integer_inputs_to_float")) {
+			size_t q = lex_skip_ws(t, b, i + 31);
+			if (q < b && t[q] == '(' &&
+			    lex_word_at(t, b, lex_skip_ws(t, b, q + 1), "true"))
+				rr = CS_RULE_FLOAT;
+		}
+		if (lex_word_at(t, b, i, "declare_static_dtype") ||
+		    lex_word_at(t, b, i, "declare_static_dtype_and_device")) {
+			size_t q = lex_skip_ws(t, b, lex_ident_end(t, b, i));
+			if (q < b && t[q] == '(') {
+				size_t e = q + 1;
+				while (e < b && t[e] != ',' && t[e] != ')')
+					e++;
+				if (dtype_span(t + q + 1, e - q - 1) == CS_BOOL)
+					rr = CS_RULE_BOOL;
+			}
+		}
+	}
+	return rr;
+}
+
 static void rule_tok(void *ctx, const struct cs_tok *k)
 {
 	struct rulex *x = ctx;
@@ -120,32 +154,8 @@ static void rule_tok(void *ctx, const struct cs_tok *k)
 	}
 	if (lex_span_is(s, n, "build") && k->close < k->tn) {
 		/* build(TensorIteratorConfig()...) */
-		const char *t = k->t;
-		size_t a = k->open, b = k->close, i;
-		int rr = CS_RULE_SAME, config = 0;
-		for (i = a; i < b; i++) {
-			if (!lex_id0(t[i]) || (i > a && lex_idc(t[i - 1])))
-				continue;
-			if (lex_word_at(t, b, i, "TensorIteratorConfig"))
-				config = 1;
-			if (lex_word_at(t, b, i, "promote_integer_inputs_to_float")) {
-				size_t q = lex_skip_ws(t, b, i + 31);
-				if (q < b && t[q] == '(' &&
-				    lex_word_at(t, b, lex_skip_ws(t, b, q + 1), "true"))
-					rr = CS_RULE_FLOAT;
-			}
-			if (lex_word_at(t, b, i, "declare_static_dtype") ||
-			    lex_word_at(t, b, i, "declare_static_dtype_and_device")) {
-				size_t q = lex_skip_ws(t, b, lex_ident_end(t, b, i));
-				if (q < b && t[q] == '(') {
-					size_t e = q + 1;
-					while (e < b && t[e] != ',' && t[e] != ')')
-						e++;
-					if (dtype_span(t + q + 1, e - q - 1) == CS_BOOL)
-						rr = CS_RULE_BOOL;
-				}
-			}
-		}
+		int config = 0;
+		int rr = config_rule(k->t, k->open, k->close, &config);
 		if (!config)
 			return;
 		x->rules |= 1 << rr;
@@ -458,3 +468,223 @@ void cs_outrule_free(struct cs_outrule *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* ---------------- B. the TensorIterator of a shared kernel ---------------- */
+
+/* The TensorIterator builders of TensorIterator.h (2.6.0) a shared kernel
+ * that is not structured calls: static members (TensorIterator::
+ * unary_float_op) and, as a meta function does, build_* on an iterator. */
+static int iter_builder_rule(const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		int rule;
+	} b[] = {{"unary_op", CS_RULE_SAME},
+	         {"borrowing_unary_op", CS_RULE_SAME},
+	         {"binary_op", CS_RULE_SAME},
+	         {"borrowing_binary_op", CS_RULE_SAME},
+	         {"nullary_op", CS_RULE_SAME},
+	         {"borrowing_nullary_op", CS_RULE_SAME},
+	         {"unary_float_op", CS_RULE_FLOAT},
+	         {"binary_float_op", CS_RULE_FLOAT},
+	         {"comparison_op", CS_RULE_BOOL},
+	         {NULL, 0}};
+	size_t i;
+	for (i = 0; b[i].name; i++)
+		if (lex_span_is(s, n, b[i].name))
+			return b[i].rule;
+	return -1;
+}
+
+/* the arguments of the call t[open..close] from index `from` on,
+ * ", "-joined (malloc'd); NULL when there are none */
+static char *args_from(const char *t, size_t open, size_t close, size_t from)
+{
+	size_t na, i;
+	char **args = lex_split_args(t, open, close, &na);
+	struct buf b;
+	buf_init(&b);
+	for (i = from; i < na; i++)
+		buf_printf(&b, "%s%s", i > from ? ", " : "", args[i]);
+	lex_strv_free(args, na);
+	if (!b.len) {
+		buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+/* the stub token k (named stub) passed as a value: the arguments that
+ * follow it in the call around it (unary_op_impl_float_out(result, self,
+ * logit_stub, Scalar(...)) gives "Scalar(...)"); NULL when none */
+static char *args_after_passed(const struct cs_tok *k, const char *stub)
+{
+	const char *t = k->t;
+	size_t i = k->s, open, close, na, j, from = NOSZ;
+	long depth = 0;
+	char **args;
+	while (i > 0) {
+		i--;
+		if (t[i] == ')')
+			depth++;
+		else if (t[i] == '(' && depth-- == 0)
+			break;
+		else if (t[i] == ';' || t[i] == '{' || t[i] == '}')
+			return NULL;
+	}
+	if (t[i] != '(')
+		return NULL;
+	open = i;
+	close = lex_match_close(t, k->tn, open, '(', ')');
+	if (close >= k->tn)
+		return NULL;
+	args = lex_split_args(t, open, close, &na);
+	for (j = 0; j < na && from == NOSZ; j++) {
+		size_t e = strlen(args[j]), b = e;
+		while (b > 0 && lex_idc(args[j][b - 1]))
+			b--;
+		if (strcmp(args[j] + b, stub) == 0)
+			from = j + 1;
+	}
+	lex_strv_free(args, na);
+	return from == NOSZ ? NULL : args_from(t, open, close, from);
+}
+
+struct irx {
+	struct disc d;        /* first member: disc_resolve takes it */
+	struct cs_iterrule *out;
+	const char *stub;
+	int rule_depth;       /* depth of the builder found, -1 none */
+	int stub_depth;       /* of the stub's reach found, -1 none */
+};
+
+static void ir_tok(void *ctx, const struct cs_tok *k)
+{
+	struct irx *x = ctx;
+	const struct cs_priv *p = P(x->d.m);
+	const struct cs_def *cur = &p->defs[x->d.cur];
+	const char *s = k->t + k->s;
+	size_t n = k->e - k->s;
+	int r;
+	char *q;
+
+	if (x->stub && x->stub_depth < 0 && lex_span_is(s, n, x->stub) &&
+	    !k->member && !k->scope) {
+		char *a = k->call && k->close < k->tn
+		              ? args_from(k->t, k->open, k->close, 2)
+		              : args_after_passed(k, x->stub);
+		x->stub_depth = x->d.depth;
+		x->out->stub_args = a;
+		x->out->stub_at = loc_of(x->d.m, k->file, k->loc);
+		return;
+	}
+	if (!k->call || k->scope)
+		return;
+	if (x->rule_depth < 0) {
+		char *qq = tok_qual(k);
+		size_t ql = strlen(qq);
+		int stat = ql >= 14 && strcmp(qq + ql - 14, "TensorIterator") == 0;
+		int config = 0;
+		free(qq);
+		r = stat ? iter_builder_rule(s, n) : -1;
+		if (r < 0 && !k->member && !stat)
+			r = builder_rule(s, n);
+		if (r < 0 && !k->member && lex_span_is(s, n, "TensorIteratorConfig")) {
+			/* the chain up to the end of its statement; one that lets
+			 * operands differ (check_all_same_dtype(false)) and neither
+			 * promotes nor declares a dtype leaves the output's dtype to
+			 * the caller's out tensor (complex_out, logical_not_out) */
+			size_t e = stmt_end(k->t, k->tn, k->s), i2;
+			r = config_rule(k->t, k->s, e, &config);
+			for (i2 = k->s; r == CS_RULE_SAME && i2 < e; i2++)
+				if (lex_word_at(k->t, e, i2, "check_all_same_dtype")) {
+					size_t o = lex_skip_ws(k->t, e, i2 + 20);
+					if (o < e && k->t[o] == '(' &&
+					    lex_word_at(k->t, e, lex_skip_ws(k->t, e, o + 1), "false"))
+						r = CS_RULE_MIXED;
+				}
+		}
+		if (r >= 0) {
+			x->rule_depth = x->d.depth;
+			x->out->rule = r;
+			x->out->builder = stat ? xasprintf("TensorIterator::%.*s", (int)n, s)
+			                  : config ? xstrdup("TensorIteratorConfig()...build()")
+			                           : xstrndup(s, n);
+			x->out->in = xstrdup(cur->name);
+			x->out->at = loc_of(x->d.m, k->file, k->loc);
+			return;
+		}
+	}
+	if (k->member || lex_is_keyword(s, n) || lex_starts_with(s, n, "AT_DISPATCH"))
+		return;
+	q = tok_qual(k);
+	disc_resolve(&x->d, s, n, q);
+	free(q);
+}
+
+int cs_iter_rule(const struct cs_model *m, const char *kernel,
+                 const char *stub, struct cs_iterrule *out)
+{
+	const struct cs_priv *p = P(m);
+	const struct cs_ilist *l;
+	struct cs_discovery scratch;
+	struct irx x;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	if (!m->have_sources || !kernel) {
+		out->why = xstrdup("no C++ sources in this tree (" CS_NATIVE_REL
+		                   " holds no .cpp file)");
+		return out->rule;
+	}
+	memset(&x, 0, sizeof x);
+	memset(&scratch, 0, sizeof scratch);
+	x.d.m = m;
+	x.d.out = &scratch;
+	x.d.here = DEV_ANY;
+	x.out = out;
+	x.stub = stub;
+	x.rule_depth = x.stub_depth = -1;
+	l = imap_get(&p->defname, kernel, strlen(kernel));
+	for (i = 0; l && i < l->n; i++) {
+		const struct cs_def *d = &p->defs[l->v[i]];
+		if (p->files[d->file].cpu || !ns_is(d->ns, "at::native") || d->owner)
+			continue;
+		disc_push(&x.d, l->v[i], 0);
+	}
+	for (i = 0; i < x.d.qn; i++) {
+		x.d.cur = x.d.q[i];
+		x.d.depth = x.d.qd[i];
+		if (x.d.depth > CS_CPU_DEPTH ||
+		    (x.rule_depth >= 0 && x.d.depth > x.rule_depth &&
+		     (!stub || x.stub_depth >= 0)))
+			break;
+		walk_def(m, &p->defs[x.d.cur], ir_tok, &x);
+	}
+	free(x.d.q);
+	free(x.d.qd);
+	vis_free(&x.d.vis);
+	cs_discovery_free(&scratch);
+	if (x.rule_depth >= 0)
+		out->why = xasprintf("%s%s%s (%s:%lu) builds its iterator with %s: %s%s",
+		                     kernel, strcmp(kernel, out->in) ? " reaches " : "",
+		                     strcmp(kernel, out->in) ? out->in : "",
+		                     out->at.file, out->at.line, out->builder,
+		                     cs_rule_name(out->rule),
+		                     out->rule == CS_RULE_MIXED
+		                         ? " (check_all_same_dtype(false): the out "
+		                           "tensor's dtype, not the inputs')"
+		                         : "");
+	else
+		out->why = xasprintf("%s builds no TensorIterator that could be read "
+		                     "(within %d calls)", kernel, CS_CPU_DEPTH);
+	return out->rule;
+}
+
+void cs_iterrule_free(struct cs_iterrule *r)
+{
+	free(r->builder);
+	free(r->in);
+	free(r->stub_args);
+	free(r->why);
+	memset(r, 0, sizeof *r);
+}

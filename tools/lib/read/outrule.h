@@ -75,4 +75,44 @@ int cs_output_rule(const struct cs_model *m, const char *op,
 
 void cs_outrule_free(struct cs_outrule *r);
 
+/* ---- B. the TensorIterator a shared kernel builds ---- */
+
+struct cs_iterrule {
+	int rule;            /* enum cs_rule: CS_RULE_UNKNOWN when none read */
+	char *builder;       /* "TensorIterator::unary_float_op",
+	                        "build_borrowing_binary_op",
+	                        "TensorIteratorConfig()...build()" (owned) */
+	char *in;            /* the function that calls it (owned) */
+	struct cs_loc at;    /* the call */
+	char *stub_args;     /* what the stub gets after the iterator, as
+	                        written, ", "-joined: the arguments after
+	                        (device, iter) of its call, or those after it
+	                        in the call it is passed to
+	                        ("Scalar(eps ? eps.value() : -1.0)"); NULL
+	                        when none or STUB not reached (owned) */
+	struct cs_loc stub_at; /* that reach */
+	char *why;           /* one line for people (owned) */
+};
+
+/* cs_iter_rule: the output dtype rule of the shared kernel KERNEL (an
+ * identifier: the value of a `CPU, CUDA: K` line) when it is not
+ * structured, from the TensorIterator it builds: its definitions in
+ * namespace at::native (outside cpu/), then the functions they call
+ * (followed as cs_discover does, breadth first, at most CS_CPU_DEPTH
+ * calls deep), until one builds an iterator with a builder of
+ * TensorIterator.h (2.6.0): TensorIterator::unary_op, borrowing_unary_op,
+ * binary_op, borrowing_binary_op, nullary_op, borrowing_nullary_op ->
+ * same; unary_float_op, binary_float_op -> float; comparison_op -> bool;
+ * the build_* helpers of cs_output_rule; a TensorIteratorConfig() chain
+ * (read as cs_output_rule reads build(TensorIteratorConfig()...); one
+ * with .check_all_same_dtype(false) and neither promotion nor a static
+ * dtype: mixed, the output's dtype is the out tensor's, complex_out).
+ * logit_out -> unary_op_impl_float_out -> TensorIterator::unary_float_op:
+ * float.  STUB (or NULL): the stub whose arguments to record (stub_args).
+ * Fills *out (cs_iterrule_free) and returns out->rule. */
+int cs_iter_rule(const struct cs_model *m, const char *kernel,
+                 const char *stub, struct cs_iterrule *out);
+
+void cs_iterrule_free(struct cs_iterrule *r);
+
 #endif

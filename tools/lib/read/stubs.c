@@ -94,10 +94,7 @@ static char **param_names(const struct cs_model *m, const struct cs_def *d,
 
 /* Devices a condition can require: DeviceType names (c10/core/DeviceType.h)
  * in the order guards are written; the Tensor methods is_cpu() ...
- * is_maia() test them.  A set of them is a bit mask; DEV_ANY: a path any
- * device may take. */
-typedef uint32_t devset;
-#define DEV_ANY ((devset)0xffffffffu)
+ * is_maia() test them.  A set of them is a bit mask (devset, stubs.h). */
 
 static const struct {
 	const char *name;     /* DeviceType::NAME, kNAME */
@@ -469,31 +466,6 @@ static char *devset_guard(devset s)
 	return o.data ? o.data : xstrdup("");
 }
 
-struct disc {
-	const struct cs_model *m;
-	char **params;        /* the current definition's parameter names */
-	size_t nparams;
-	struct cs_discovery *out;
-	long *q;
-	int *qd;
-	size_t qn, qcap;
-	struct visited {      /* the definitions reached so far */
-		long *def;        /* open addressing on the def index (-1 free) */
-		devset *reach;    /* the devices the paths found to it run on */
-		int *depth;       /* the depth of its first reach */
-		size_t cap, n;
-	} vis;
-	long cur;
-	devset cur_reach;     /* vis.reach of cur when its walk began */
-	int depth;
-	size_t cap_stubs;
-	int ops;              /* calls of operators seen (at::, methods) */
-	devset *sdevs;        /* per stub found: the same for its reaches */
-	struct gspan *spans;  /* the guarded branches of the current body met
-	                         so far (its `if`s come before their branches) */
-	size_t nspans, cap_spans;
-	devset here;          /* the devices the current token runs on */
-};
 
 /* caller's namespace is ns or nested in it */
 static int ns_visible(const char *callee_ns, const char *caller_ns)
@@ -551,7 +523,7 @@ static size_t vis_add(struct visited *v, long d)
 	return i;
 }
 
-static void vis_free(struct visited *v)
+void vis_free(struct visited *v)
 {
 	free(v->def);
 	free(v->reach);
@@ -563,7 +535,7 @@ static void vis_free(struct visited *v)
  * walked once; reached again on devices not counted yet, it is walked
  * again at the depth of its first reach, which finds the same stubs and
  * calls and only widens their devices. */
-static void disc_push(struct disc *x, long d, int depth)
+void disc_push(struct disc *x, long d, int depth)
 {
 	size_t i = x->vis.cap ? vis_slot(&x->vis, d) : 0;
 	if (x->vis.cap && x->vis.def[i] == d) {
@@ -585,8 +557,8 @@ static void disc_push(struct disc *x, long d, int depth)
 
 /* Push the definitions of name reached from def `from` with qualifier q
  * (stubs.h, cs_discover). */
-static void disc_resolve(struct disc *x, const char *name, size_t nn,
-                         const char *q)
+void disc_resolve(struct disc *x, const char *name, size_t nn,
+                  const char *q)
 {
 	const struct cs_priv *p = P(x->m);
 	const struct cs_def *from = &p->defs[x->cur];
@@ -952,3 +924,254 @@ void cs_discovery_free(struct cs_discovery *d)
 	memset(d, 0, sizeof *d);
 }
 
+/* ---------------- B. the stub's function type ---------------- */
+
+/* the kind of a parameter type written t (blanks removed) */
+static int param_kind(const char *t)
+{
+	static const struct {
+		const char *w;
+		int k;
+	} tab[] = {{"constScalar&", CS_PARAM_SCALAR}, {"constc10::Scalar&", CS_PARAM_SCALAR},
+	           {"constat::Scalar&", CS_PARAM_SCALAR}, {"Scalar", CS_PARAM_SCALAR},
+	           {"c10::Scalar", CS_PARAM_SCALAR}, {"at::Scalar", CS_PARAM_SCALAR},
+	           {"int64_t", CS_PARAM_INT}, {"constint64_t", CS_PARAM_INT},
+	           {"long", CS_PARAM_INT}, {"int", CS_PARAM_INT},
+	           {"double", CS_PARAM_DOUBLE}, {"constdouble", CS_PARAM_DOUBLE},
+	           {"float", CS_PARAM_DOUBLE}, {"bool", CS_PARAM_BOOL},
+	           {"constbool", CS_PARAM_BOOL},
+	           {"std::optional<double>", CS_PARAM_OPT_DOUBLE},
+	           {"conststd::optional<double>", CS_PARAM_OPT_DOUBLE},
+	           {"c10::optional<double>", CS_PARAM_OPT_DOUBLE},
+	           {"std::optional<int64_t>", CS_PARAM_OPT_INT},
+	           {"c10::optional<int64_t>", CS_PARAM_OPT_INT},
+	           {NULL, 0}};
+	size_t i;
+	for (i = 0; tab[i].w; i++)
+		if (strcmp(t, tab[i].w) == 0)
+			return tab[i].k;
+	return CS_PARAM_OTHER;
+}
+
+/* s without blanks, malloc'd */
+static char *no_blanks(const char *s, size_t n)
+{
+	char *o = xmalloc(n + 1), *w = o;
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!lex_sp(s[i]))
+			*w++ = s[i];
+	*w = '\0';
+	return o;
+}
+
+/* the parameter list of a function pointer type "void(*)(A, B)" or
+ * "void (*NAME)(A, B)" in t[a, b): offsets of its '(' and ')' */
+static int fnptr_params(const char *t, size_t a, size_t b, size_t *po,
+                        size_t *pc)
+{
+	size_t i;
+	for (i = a; i + 1 < b; i++)
+		if (t[i] == '(' && t[lex_skip_ws(t, b, i + 1)] == '*') {
+			size_t c = lex_match_close(t, b, i, '(', ')'), o;
+			if (c >= b)
+				return -1;
+			o = lex_skip_ws(t, b, c + 1);
+			if (o >= b || t[o] != '(')
+				return -1;
+			*pc = lex_match_close(t, b, o, '(', ')');
+			if (*pc >= b)
+				return -1;
+			*po = o;
+			return 0;
+		}
+	return -1;
+}
+
+/* the type an alias NAME stands for: `using NAME = T;` or `typedef R
+ * (*NAME)(...)`, in file f first, then every header; fills the span of
+ * the whole declaration in *file, [*a, *b) */
+static int find_alias(const struct cs_model *m, size_t f0, const char *name,
+                      size_t *file, size_t *a, size_t *b)
+{
+	const struct cs_priv *p = P(m);
+	size_t k, nl = strlen(name);
+	for (k = 0; k <= m->nfiles; k++) {
+			size_t f = k == 0 ? f0 : k - 1;
+			const struct cs_file *cf = &p->files[f];
+			const char *t;
+			size_t n = cf->len, i;
+			if (k > 0 && (!cf->header || cf->added || f == f0))
+				continue;
+			t = cs_file_text(m, f);
+			for (i = 0; t && i + nl < n; i++) {
+				size_t e, s0;
+				if (!(lex_word_at(t, n, i, "using") || lex_word_at(t, n, i, "typedef")))
+					continue;
+				s0 = i;
+				e = i;
+				while (e < n && t[e] != ';')
+					e++;
+				if (t[i] == 'u') {
+					size_t q = lex_skip_ws(t, n, i + 5);
+					if (lex_word_at(t, n, q, name) &&
+					    t[lex_skip_ws(t, n, q + nl)] == '=') {
+						*file = f;
+						*a = lex_skip_ws(t, n, lex_skip_ws(t, n, q + nl) + 1);
+						*b = e;
+						return 0;
+					}
+				} else {
+					size_t k;
+					for (k = s0; k + nl <= e; k++)
+						if (lex_word_at(t, e, k, name) && k > 0 &&
+						    t[lex_back_ws(t, s0, k) - 1] == '*') {
+							*file = f;
+							*a = lex_skip_ws(t, n, s0 + 7);
+							*b = e;
+							return 0;
+						}
+				}
+				i = e;
+			}
+		}
+	return -1;
+}
+
+int cs_stub_signature(const struct cs_model *m, const char *stub,
+                      struct cs_signature *out)
+{
+	const struct cs_priv *p = P(m);
+	const struct cs_ilist *l;
+	const struct cs_sdecl *sd = NULL;
+	const struct cs_file *cf;
+	size_t i, open, close, na, file, a, b, po, pc;
+	char **args;
+
+	memset(out, 0, sizeof *out);
+	l = stub ? imap_get(&p->declname, stub, strlen(stub)) : NULL;
+	for (i = 0; l && i < l->n; i++) {
+		const struct cs_sdecl *s = &p->decls[l->v[i]];
+		if (!sd || (p->files[s->file].header && !p->files[sd->file].header))
+			sd = s;
+	}
+	if (!sd) {
+		out->why = xasprintf("no DECLARE_DISPATCH of %s", stub ? stub : "");
+		return -1;
+	}
+	cf = &p->files[sd->file];
+	cs_file_text(m, sd->file);
+	out->at = loc_of(m, sd->file, sd->at);
+	open = sd->at;
+	while (open < cf->len && cf->code[open] != '(')
+		open++;
+	close = open < cf->len ? lex_match_close(cf->code, cf->len, open, '(', ')')
+	                       : cf->len;
+	if (close >= cf->len) {
+		out->why = xasprintf("the DECLARE_DISPATCH of %s cannot be read", stub);
+		return -1;
+	}
+	args = lex_split_args(cf->code, open, close, &na);
+	if (na < 2) {
+		lex_strv_free(args, na);
+		out->why = xasprintf("the DECLARE_DISPATCH of %s cannot be read", stub);
+		return -1;
+	}
+	out->type = xstrdup(args[0]);
+	lex_strv_free(args, na);
+	file = sd->file;
+	{
+		/* the type written there, or the alias it names */
+		size_t ta = open + 1, tb = ta;
+		long depth = 0;
+		while (tb < close && !(cf->code[tb] == ',' && depth == 0)) {
+			if (cf->code[tb] == '(' || cf->code[tb] == '<')
+				depth++;
+			else if (cf->code[tb] == ')' || cf->code[tb] == '>')
+				depth--;
+			tb++;
+		}
+		a = ta;
+		b = tb;
+		if (fnptr_params(cf->code, a, b, &po, &pc) != 0) {
+			char *name = no_blanks(cf->code + a, b - a);
+			if (find_alias(m, sd->file, name, &file, &a, &b) != 0) {
+				out->why = xasprintf("the function type %s of %s is not "
+				                     "found", name, stub);
+				free(name);
+				return -1;
+			}
+			free(name);
+			cf = &p->files[file];
+			cs_file_text(m, file);
+			if (fnptr_params(cf->code, a, b, &po, &pc) != 0) {
+				out->why = xasprintf("the function type %s of %s is not a "
+				                     "function pointer", out->type, stub);
+				return -1;
+			}
+			free(out->type);
+			out->type = lex_trim_dup(cf->code, a, b);
+		}
+	}
+	{
+		/* one line: blank runs made one space, none inside parentheses'
+		 * edges */
+		char *w = out->type, *r = out->type;
+		int blank = 0;
+		for (; *r; r++) {
+			if (lex_sp(*r)) {
+				blank = 1;
+				continue;
+			}
+			if (blank && w > out->type && w[-1] != '(' && *r != ')' &&
+			    *r != ',')
+				*w++ = ' ';
+			blank = 0;
+			*w++ = *r;
+		}
+		*w = '\0';
+	}
+	args = lex_split_args(cf->code, po, pc, &na);
+	out->found = 1;
+	out->iterator = na > 0 && strstr(args[0], "TensorIterator") != NULL;
+	for (i = 1; i < na; i++) {
+		struct cs_param *pr;
+		size_t e = strlen(args[i]), nb;
+		out->params = xrealloc(out->params, (out->nparams + 1) * sizeof *out->params);
+		pr = &out->params[out->nparams++];
+		/* a trailing identifier after the type is the parameter's name */
+		while (e > 0 && lex_sp(args[i][e - 1]))
+			e--;
+		nb = e;
+		while (nb > 0 && lex_idc(args[i][nb - 1]))
+			nb--;
+		pr->name = NULL;
+		if (nb < e && nb > 0 && !lex_span_is(args[i] + nb, e - nb, "int64_t") &&
+		    (lex_sp(args[i][nb - 1]) || args[i][nb - 1] == '&' ||
+		     args[i][nb - 1] == '*')) {
+			pr->name = xstrndup(args[i] + nb, e - nb);
+			e = nb;
+		}
+		pr->type = lex_trim_dup(args[i], 0, e);
+		{
+			char *nbk = no_blanks(pr->type, strlen(pr->type));
+			pr->kind = param_kind(nbk);
+			free(nbk);
+		}
+	}
+	lex_strv_free(args, na);
+	return 0;
+}
+
+void cs_signature_free(struct cs_signature *s)
+{
+	size_t i;
+	for (i = 0; i < s->nparams; i++) {
+		free(s->params[i].type);
+		free(s->params[i].name);
+	}
+	free(s->params);
+	free(s->type);
+	free(s->why);
+	memset(s, 0, sizeof *s);
+}

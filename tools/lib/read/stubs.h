@@ -12,6 +12,8 @@
 
 #include "read/cppmodel.h"
 
+#include <stdint.h>
+
 /* How many calls away from the kernel discovery follows (0 is the
  * kernel's own body). */
 #define CS_MAX_DEPTH 6
@@ -149,5 +151,95 @@ int cs_stub_declared(const struct cs_model *m, const char *name,
 /* is_stub_name: s[0, n) is a stub: declared by DECLARE_DISPATCH, or
  * named *_stub and not a function defined under CS_NATIVE_REL. */
 int is_stub_name(const struct cs_priv *p, const char *s, size_t n);
+
+/* ---- the walk of stub discovery, for outrule's cs_iter_rule ---- */
+
+/* devset: a set of devices (bit per DeviceType in stubs.c's table);
+ * DEV_ANY: a path any device may take. */
+typedef uint32_t devset;
+#define DEV_ANY ((devset)0xffffffffu)
+
+struct gspan;
+
+/* struct disc: the state of a breadth-first walk from definitions
+ * (cs_discover's); a caller zeroes it, sets m, out (a scratch
+ * cs_discovery) and here = DEV_ANY, pushes its start definitions with
+ * disc_push, walks x.q[i] with walk_def in order (x.cur, x.depth set
+ * from q, qd), resolves the calls it meets with disc_resolve (NAME[0,
+ * NN), its qualifier Q as tok_qual gives it), and frees q, qd and vis
+ * (vis_free).  Not thread-safe; no other owner. */
+struct disc {
+	const struct cs_model *m;
+	char **params;        /* the current definition's parameter names */
+	size_t nparams;
+	struct cs_discovery *out;
+	long *q;
+	int *qd;
+	size_t qn, qcap;
+	struct visited {      /* the definitions reached so far */
+		long *def;        /* open addressing on the def index (-1 free) */
+		devset *reach;    /* the devices the paths found to it run on */
+		int *depth;       /* the depth of its first reach */
+		size_t cap, n;
+	} vis;
+	long cur;
+	devset cur_reach;     /* vis.reach of cur when its walk began */
+	int depth;
+	size_t cap_stubs;
+	int ops;              /* calls of operators seen (at::, methods) */
+	devset *sdevs;        /* per stub found: the same for its reaches */
+	struct gspan *spans;  /* the guarded branches of the current body met
+	                         so far (its `if`s come before their branches) */
+	size_t nspans, cap_spans;
+	devset here;          /* the devices the current token runs on */
+};
+
+void disc_push(struct disc *x, long d, int depth);
+void disc_resolve(struct disc *x, const char *name, size_t nn, const char *q);
+void vis_free(struct visited *v);
+
+/* ---- the stub's function type ---- */
+
+enum cs_param_kind {
+	CS_PARAM_OTHER = 0,  /* Generator, a tensor, ... */
+	CS_PARAM_SCALAR,     /* const Scalar&, Scalar */
+	CS_PARAM_INT,        /* int64_t, int, long */
+	CS_PARAM_DOUBLE,     /* double, float */
+	CS_PARAM_BOOL,
+	CS_PARAM_OPT_DOUBLE, /* std::optional<double> */
+	CS_PARAM_OPT_INT     /* std::optional<int64_t> */
+};
+
+struct cs_param {
+	char *type;          /* as written, trimmed ("const Scalar&") (owned) */
+	char *name;          /* the parameter's name, or NULL (owned) */
+	int kind;            /* enum cs_param_kind */
+};
+
+struct cs_signature {
+	int found;
+	struct cs_loc at;    /* the DECLARE_DISPATCH */
+	char *type;          /* the function type, alias resolved:
+	                        "void(*)(TensorIteratorBase&, const Scalar& a)"
+	                        (owned) */
+	int iterator;        /* its first parameter is a TensorIterator(Base)& */
+	struct cs_param *params; /* the parameters after the first (owned) */
+	size_t nparams;
+	char *why;           /* when !found (owned) */
+};
+
+/* cs_stub_signature: the function type of stub STUB, from its
+ * DECLARE_DISPATCH(TYPE, STUB) (a header's first): TYPE written as a
+ * function pointer `void(*)(...)`, or an alias of one declared by `using
+ * NAME = ...;` or `typedef R (*NAME)(...);` in the same file or another
+ * header under CS_NATIVE_REL (UnaryOps.h: using unary_fn_with_scalar =
+ * void(*)(TensorIteratorBase&, const Scalar& a)).  The parameters after
+ * the iterator are what the stub's kernel takes besides it: logit_stub
+ * one Scalar, round_decimals_stub one int64_t.  Returns 0 (out->found),
+ * or -1 with out->why.  Free with cs_signature_free. */
+int cs_stub_signature(const struct cs_model *m, const char *stub,
+                      struct cs_signature *out);
+
+void cs_signature_free(struct cs_signature *s);
 
 #endif

@@ -1,0 +1,134 @@
+#!/bin/sh
+# The functor math mps-migrate translates from the CUDA and CPU kernels
+# (issue #21), on real PyTorch 2.6.0 made to look like current main:
+# 2.6.0's sources (aten/src/ATen/native, with cuda/ and cpu/) under the
+# fixture tests/fixtures/main-shaped (c10/metal headers defining the core
+# macros and the helpers of current main's c10/metal, a UnaryKernel.metal),
+# plus a host stub of main's form appended to the two host files, so that
+# the Metal side is planned.
+#
+# The operators: every structured elementwise one (tag pointwise, or
+# structured_inherits TensorIteratorBase) with an MPS-specific row, as
+# tests/real/t-migrate-real.sh.  Counted: those whose plan writes a new
+# functor ("math" parts) and whose stub's CUDA kernel hands at least one
+# lambda to gpu_kernel / a jiterator string; per operator (every overload
+# translated, some, none) and per overload.  Prints the table the README
+# shows (MK_TABLE=1: as Markdown), and fails when a count drops below
+# what was measured (a translation lost), when an operator errs, or when
+# a translated overload has no source line.
+. "$(dirname "$0")/lib.sh"
+use_tree src 2.6.0
+use_torchgen_python py
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+nf=aten/src/ATen/native
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+m=$tmp/main-shaped
+mkdir -p "$m/aten/src/ATen" "$m/test"
+cp -R "$src/$nf" "$m/aten/src/ATen/"
+cp "$src/test/test_mps.py" "$m/test/"
+cp -R "$repo/tests/fixtures/main-shaped/c10" "$m/"
+cp -R "$repo/tests/fixtures/main-shaped/aten" "$m/"
+for k in Unary:unary:erfinv Binary:binary:copysign; do
+  f=${k%%:*} r=${k#*:}; kind=${r%%:*} name=${r#*:}
+  cat >>"$m/$nf/mps/operations/${f}Kernel.mm" <<EOF
+
+// (main-shaped) a host stub of current PyTorch's form
+namespace at::native {
+static void ${name}_mps_kernel(TensorIteratorBase& iter) {
+  lib.exec_${kind}_kernel(iter, "$name");
+}
+} // namespace at::native
+EOF
+done
+
+"$py" - "$src/$nf/native_functions.yaml" >"$tmp/ops" <<'PY' || exit 2
+import sys, yaml
+ops = set()
+for e in yaml.safe_load(open(sys.argv[1])):
+    base = e["func"].split("(")[0].split(".")[0]
+    if base.endswith("_") and not base.startswith("__"):
+        base = base[:-1]
+    disp = e.get("dispatch") or {}
+    alone = any([k.strip() for k in key.split(",")] == ["MPS"] for key in disp)
+    tags = e.get("tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    elementwise = "pointwise" in tags or e.get("structured_inherits") == "TensorIteratorBase"
+    if e.get("structured") and alone and elementwise:
+        ops.add(base)
+print("\n".join(sorted(ops)))
+PY
+mkdir -p "$tmp/plans"
+while read -r op; do
+  mps-migrate --no-try --root "$m" --json "$op" >"$tmp/plans/$op.json" 2>"$tmp/e"; rc=$?
+  [ $rc = 1 ] || { fail "$op: exit $rc, want 1"; cat "$tmp/e"; }
+  [ -s "$tmp/e" ] && { fail "$op: wrote to stderr"; cat "$tmp/e"; }
+done <"$tmp/ops"
+
+# the counts measured on 2.6.0 (main-shaped); a drop fails
+MK_MIN_OPS=68 MK_MIN_FULL=38 MK_MIN_OV=114 MK_MIN_OV_ALL=147 \
+"$py" - "$tmp/plans" "$tmp/ops" >"$tmp/out" <<'PY' || status=1
+import json, os, sys
+plans, ops = sys.argv[1], open(sys.argv[2]).read().split()
+rows, notp = [], []
+nov = ntr = full = some = none = 0
+bad = []
+for op in ops:
+    parts = [json.loads(l) for l in open(os.path.join(plans, op + ".json"))]
+    math = [p for p in parts if p["part"] == "math"]
+    kind = [p["kind"] for p in parts if p["part"] == "kernel"]
+    if not math or not math[0]["cuda_lambdas"]:
+        why = [n["what"] for n in parts if n["part"] == "not-planned"]
+        notp.append((op, "no CUDA lambda" if math else
+                     "not planned (%s)" % ", ".join(sorted(set(why))) if why else
+                     "no new functor"))
+        continue
+    t = [m for m in math if m["status"] == "translated"]
+    for m in t:
+        if not m["file"] or not m["line"]:
+            bad.append("%s: %s translated without a source line" % (op, m["overload"]))
+    nov += len(math)
+    ntr += len(t)
+    if len(t) == len(math):
+        full += 1
+        verdict = "translated"
+    elif t:
+        some += 1
+        verdict = "partly"
+    else:
+        none += 1
+        verdict = "left"
+    cells = []
+    for m in math:
+        if m["status"] == "translated":
+            cells.append("%s: from %s" % (m["overload"], m["side"]))
+        else:
+            cells.append("%s: left (%s)" % (m["overload"], m["construct"]))
+    rows.append((op, kind[0], math[0]["cuda_kernel"].split(": ")[-1], verdict, "; ".join(cells)))
+n = len(rows)
+md = os.environ.get("MK_TABLE")
+if md:
+    print("| operator | kind | CUDA kernel | math | overloads |")
+    print("|---|---|---|---|---|")
+for r in rows:
+    print(("| %s | %s | %s | %s | %s |" if md else "%-22s %-12s %-34s %-10s %s") % r)
+print("%s%d operators with a CUDA loop kernel and a new functor: %d translated, "
+      "%d partly, %d left (%.0f%% translated, %.0f%% with some overload); "
+      "overloads: %d of %d translated (%.0f%%)" %
+      ("\n" if md else "", n, full, some, none, 100.0 * full / n,
+       100.0 * (full + some) / n, ntr, nov, 100.0 * ntr / nov))
+print("not counted (%d): %s" % (len(notp), ", ".join("%s (%s)" % x for x in notp)))
+env = os.environ
+for what, got, want in (("operators", n, "MK_MIN_OPS"), ("fully translated", full, "MK_MIN_FULL"),
+                        ("translated overloads", ntr, "MK_MIN_OV"), ("overloads", nov, "MK_MIN_OV_ALL")):
+    if got < int(env[want]):
+        bad.append("%s: %d, below the %s measured" % (what, got, env[want]))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PY
+cat "$tmp/out"
+grep -q '^FAIL' "$tmp/out" && status=1
+exit $status

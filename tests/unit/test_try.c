@@ -1,0 +1,234 @@
+/* test_try.c — cmocka tests of mps-try's library parts that need no
+ * compiler: the rewrites of tools/metal-host/REWRITES.md (try_rewrite,
+ * every example of its tables and the line-keeping promise), the FLAGS
+ * reader, the compiler's argv as the contract writes it, and the half /
+ * bfloat conversions the inputs and reports rely on. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/lex.h"
+#include "check/try.h"
+#include "tree.h"
+
+static void rw_is(const char *in, const char *want)
+{
+	size_t n;
+	char *out = try_rewrite(in, strlen(in), &n);
+	assert_int_equal(n, strlen(out));
+	assert_string_equal(out, want);
+	free(out);
+}
+
+/* REWRITES.md, rule 2's table, row by row */
+static void test_rule2_examples(void **state)
+{
+	(void)state;
+	rw_is("if (x > -.5 && x < .5)", "if (x > -.5f && x < .5f)");
+	rw_is("chbevl(32.0 / x - 2.0, B, 25)", "chbevl(32.0f / x - 2.0f, B, 25)");
+	rw_is("constexpr float a[4] = {0.886226899, -1.645349621};",
+	      "constexpr float a[4] = {0.886226899f, -1.645349621f};");
+	rw_is("1.0E+17, 5e7, 1.", "1.0E+17f, 5e7f, 1.f");
+	rw_is("0x1.fffffep-1", "0x1.fffffep-1f");
+	rw_is("1e-5f, 0.5h, 12, 0x7fff, 1u", "1e-5f, 0.5h, 12, 0x7fff, 1u");
+	rw_is("x.x + 1.0", "x.x + 1.0f");
+	rw_is("\"1.5\" // 0.5 ulp\n#include <a1.5.h>\n", "\"1.5\" // 0.5 ulp\n#include <a1.5.h>\n");
+}
+
+/* rule 2's edges: suffixes, hex integers, separators, where a literal
+ * may not start */
+static void test_rule2_edges(void **state)
+{
+	(void)state;
+	rw_is("0x1e3 + 0x1p3 + 0X.8P-1", "0x1e3 + 0x1p3f + 0X.8P-1f");
+	rw_is("1'000.5 + 2.5e1'0", "1'000.5f + 2.5e1'0f");
+	rw_is("1.5L 1.5F 2.5_km 1.5.2", "1.5L 1.5F 2.5_km 1.5.2");
+	rw_is("v1.5 + a.b5 + x_2.0", "v1.5 + a.b5 + x_2.0");
+	rw_is("1e + 1e+ 7 + e5", "1e + 1e+ 7 + e5");
+	rw_is("/* 2.0 */ 3.0 /* 4.\n5. */ 6.", "/* 2.0 */ 3.0f /* 4.\n5. */ 6.f");
+	rw_is("'.' + '1' + 1.5", "'.' + '1' + 1.5f");
+	/* a // comment continued by a backslash reaches the next line */
+	rw_is("// a \\\n 1.5\n2.5", "// a \\\n 1.5\n2.5f");
+	/* inside #define bodies (continued lines too), not in #include */
+	rw_is("#define H(x) (x * .5 + \\\n 1.)\n#  include \"k1.5.h\"\n",
+	      "#define H(x) (x * .5f + \\\n 1.f)\n#  include \"k1.5.h\"\n");
+	rw_is("#if 1\nfloat y = 2.0;\n#endif\n", "#if 1\nfloat y = 2.0f;\n#endif\n");
+}
+
+/* REWRITES.md, rule 1: only right after `template`; newlines and the
+ * continuing backslashes stay */
+static void test_rule1(void **state)
+{
+	(void)state;
+	rw_is("template [[host_name(\"a_\" #N)]] kernel void f<T>(int);",
+	      "template                        kernel void f<T>(int);");
+	rw_is("template \\\n  [[ host_name(#NAME \"_dense_\" #DTYPEO \"_\" #DTYPEI \\\n\"_\" #DTYPEA)]] kernel void ::g(",
+	      "template \\\n                                                   \\\n               kernel void ::g(");
+	/* elsewhere it stays; other attributes after template stay */
+	rw_is("kernel void f() [[host_name(\"x\")]];", "kernel void f() [[host_name(\"x\")]];");
+	rw_is("template [[maybe_unused]] int x;", "template [[maybe_unused]] int x;");
+	rw_is("mytemplate [[host_name(\"x\")]]", "mytemplate [[host_name(\"x\")]]");
+	/* a "]]" inside the name's string does not end it */
+	rw_is("template [[host_name(\"a]]b\")]] kernel", "template                       kernel");
+	/* unclosed: left alone */
+	rw_is("template [[host_name(\"x\")", "template [[host_name(\"x\")");
+	/* a comment between template and [[ is whitespace (translation phase
+	 * 3), as the compilers that reject the attribute see it */
+	rw_is("template /**/ [[host_name(\"x\")]];", "template /**/                   ;");
+}
+
+/* every line break is kept, whatever the text: the #line directives of the
+ * harness and the compiler's line numbers depend on it */
+static void test_lines_kept(void **state)
+{
+	static const char *const texts[] = {
+		"template [[host_name(\"a\"\n \"b\")]]\nkernel void f();\n1.5\n",
+		"\"unterminated 1.5\n2.5\n",
+		"'x\n1.0 /* open\n2.0\n",
+		"#define A(x) template [[host_name(#x)]] \\\n  kernel void k<x>(\\\n int)\n",
+		"\r\n1.5\r\ntemplate [[host_name(\"q\")\r\n]] x\r\n",
+	};
+	size_t k;
+	(void)state;
+	for (k = 0; k < sizeof texts / sizeof *texts; k++) {
+		size_t n, i, a = 0, b = 0;
+		char *out = try_rewrite(texts[k], strlen(texts[k]), &n);
+		for (i = 0; texts[k][i]; i++)
+			a += texts[k][i] == '\n';
+		for (i = 0; i < n; i++)
+			b += out[i] == '\n';
+		assert_int_equal(a, b);
+		free(out);
+	}
+}
+
+static void test_flags(void **state)
+{
+	char dir[] = "/tmp/mk-test-try.XXXXXX", path[64], **v;
+	size_t n;
+	FILE *f;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/FLAGS", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("# a comment\n-std=c++17\n\n  -include  \nmetal_host.h\n\t# indented comment\n-fwrapv", f);
+	fclose(f);
+	assert_int_equal(try_read_flags(dir, &v, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0], "-std=c++17");
+	assert_string_equal(v[1], "-include");
+	assert_string_equal(v[2], "metal_host.h");
+	assert_string_equal(v[3], "-fwrapv");
+	{
+		struct try_env env;
+		size_t na, i;
+		char **a;
+		static const char *const want[] = {
+			"g++", "-std=c++17", "-include", "metal_host.h", "-fwrapv", "-O0",
+			"-I/L", "-I/T", "-I/T/aten/src", "-DMK_MODE=0", "-DMK_SEL", "-DMK_ON_3",
+			"-fsyntax-only", "/T/h.cpp",
+		};
+		memset(&env, 0, sizeof env);
+		env.cxx = "g++";
+		env.host_layer = "/L";
+		env.flags = v;
+		env.nflags = n;
+		a = try_cxx_args(&env, "/T", "/T/h.cpp", "/T/h", 0, 1, 3, &na);
+		assert_int_equal(na, sizeof want / sizeof *want);
+		for (i = 0; i < na; i++)
+			assert_string_equal(a[i], want[i]);
+		assert_null(a[na]);
+		lex_strv_free(a, na);
+	}
+	lex_strv_free(v, n);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/none", dir);
+	assert_int_equal(try_read_flags(path, &v, &n), -1);
+	rmdir(dir);
+}
+
+/* the None value read from the host stub: the scalar argument itself, a
+ * local initialised that way, value_or, and nothing to read */
+static void none_is(const char *host, const char *kernel, int want,
+                    const char *value)
+{
+	char root[] = "/tmp/mk-test-none.XXXXXX", *v, *w;
+	assert_non_null(mkdtemp(root));
+	tree_put(root, "aten/src/ATen/native/mps/operations/K.mm", host, strlen(host));
+	assert_int_equal(try_none_value(root, kernel, "eps", NULL, 0, &v, &w), want);
+	if (want == 1) {
+		assert_string_equal(v, value);
+		assert_string_equal(w, "aten/src/ATen/native/mps/operations/K.mm:3");
+	} else
+		assert_null(v);
+	free(v);
+	free(w);
+	tree_remove(root);
+}
+
+static void test_none_value(void **state)
+{
+	(void)state;
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "  // a comment: eps ? *eps : 7.0\n"
+	        "  lib.exec_unary_kernel(iter, \"logit\", Scalar(eps ? *eps : -1.0), kFloat);\n}\n",
+	        "logit", 1, "-1.0");
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "  const float e = static_cast<float>(eps.has_value() ? eps.value() : -2.5f);\n"
+	        "  lib.exec_unary_kernel(iter, \"logit\", e, kFloat);\n}\n",
+	        "logit", 1, "-2.5");
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "\n"
+	        "  lib.exec_binary_kernel(iter, \"k2\", eps.value_or(1e-6), kFloat);\n}\n",
+	        "k2", 1, "1e-6");
+	/* another kernel's call, a call without a scalar, an unknown form */
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "\n"
+	        "  lib.exec_unary_kernel(iter, \"other\", eps.value_or(1), kFloat);\n}\n",
+	        "logit", 0, NULL);
+	none_is("static void k(TensorIteratorBase& iter) {\n"
+	        "\n"
+	        "  lib.exec_unary_kernel(iter, \"logit\");\n}\n",
+	        "logit", 0, NULL);
+	none_is("static void k(TensorIteratorBase& iter, std::optional<double> eps) {\n"
+	        "\n"
+	        "  lib.exec_unary_kernel(iter, \"logit\", pick(eps), kFloat);\n}\n",
+	        "logit", 0, NULL);
+}
+
+static void test_half_bfloat(void **state)
+{
+	(void)state;
+	assert_int_equal(try_f32_to_f16(1.0f), 0x3c00);
+	assert_int_equal(try_f32_to_f16(65520.0f), 0x7c00);  /* rounds to inf */
+	assert_int_equal(try_f32_to_f16(65519.0f), 0x7bff);
+	assert_int_equal(try_f32_to_f16(5.9604645e-08f), 0x0001); /* smallest subnormal */
+	assert_int_equal(try_f32_to_f16(2.9802322e-08f), 0x0000); /* a tie: to even */
+	assert_true(try_f16_to_f32(0x7e00) != try_f16_to_f32(0x7e00));
+	assert_int_equal(try_f32_to_bf16(1.0f), 0x3f80);
+	assert_int_equal(try_f32_to_bf16(1.00390625f), 0x3f80); /* tie to even */
+	assert_int_equal(try_f32_to_bf16(1.01171875f), 0x3f82);
+	assert_true(try_bf16_to_f32(0x3f81) == 1.0078125f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rule2_examples),
+		cmocka_unit_test(test_rule2_edges),
+		cmocka_unit_test(test_rule1),
+		cmocka_unit_test(test_lines_kept),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_none_value),
+		cmocka_unit_test(test_half_bfloat),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

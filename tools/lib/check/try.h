@@ -1,0 +1,450 @@
+/* try.h — mps-try: a kernel's functor, run on the host against PyTorch's
+ * CPU result (issue #20).
+ *
+ * The plan (try_plan_build) reads, writes nothing and runs nothing:
+ *   - the registrations of kernel NAME in MPS_KERNELS_REL/NAME.metal, as
+ *     metalreg.h reads them (core REGISTER_*_OP calls and the file's
+ *     helper macros, expanded from their #define): IN, ALPHA, OUT;
+ *   - from the file that holds them, the functor `struct NAME_functor`
+ *     (or the top-level macro call that defines it), the file's
+ *     top-level declarations it uses, transitively (helpers, constants,
+ *     macros), the file's #include, `using` and conditional lines;
+ *   - the headers those #include lines name that exist in the checkout,
+ *     found as the compiler finds them with -I ROOT -I ROOT/aten/src
+ *     ("..." beside the including file first): c10/metal/X.h and the
+ *     kernel folder's own headers, recursively;
+ *   - for each registration, the dense kernel template of
+ *     c10/metal/indexing.h its core macro instantiates (unary_dense,
+ *     unary_alpha_dense, binary_dense, binary_alpha_dense, with the
+ *     template arguments the expansion gives), read from the macro's
+ *     #define in those headers;
+ *   - the functional overload of OP in native_functions.yaml whose
+ *     Tensor inputs match the kernel's kind, and its arguments (the
+ *     scalar the kernel's ALPHA stands for, defaults).
+ * From it come the texts mps-try compiles and runs (try_harness, the
+ * reference script, the input files); try_run (tryrun.c) runs them.
+ *
+ * The host layer (tools/metal-host, its contract at the top of
+ * metal_host.h): the harness folder holds copies of the .metal file and of
+ * the headers it includes at their checkout paths, each rewritten as
+ * REWRITES.md says (try_rewrite, every line kept where it was), and one
+ * generated translation unit that includes the copy and only the system
+ * headers the contract lists as safe, compiled with the layer's FLAGS and
+ * -I<layer> -I<folder> -I<folder>/aten/src (try_cxx_args).
+ */
+#ifndef MK_TRY_H
+#define MK_TRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What the command line asks (mps-try's options). */
+struct try_opts {
+	const char *root;        /* the checkout (find_root's result) */
+	const char *op;          /* OP, or OP.OVERLOAD */
+	const char *kernel;      /* --kernel NAME; NULL: OP's base name */
+	const char *dtypes;      /* --dtypes IN:OUT,...; NULL: every one */
+	char **args;             /* --arg NAME=VALUE, nargs of them */
+	size_t nargs;
+	const char *none_as;     /* --none-as VALUE: what a host stub passes
+	                            as ALPHA for an optional scalar that is
+	                            None; NULL: what the checkout's code says
+	                            (try_none_value), else None is not tried */
+	const char *text_rel;    /* a .metal file (relative to root) read from
+	                            TEXT instead of the checkout: mps-migrate's
+	                            planned text, tried before it is written;
+	                            NULL: every file as it is */
+	const char *text;        /* its bytes (text_len; not owned) */
+	size_t text_len;
+};
+
+/* One registration of the kernel. */
+struct try_reg {
+	int kind;                /* enum mr_kind */
+	const char *macro;       /* the core macro ("REGISTER_UNARY_OP") */
+	char *in, *alpha, *out;  /* dtype tokens; alpha NULL when none */
+	char *call;              /* the core call, "REGISTER_UNARY_OP(abs,
+	                            float, float)" */
+	char *via;               /* the helper macro written in the file, or
+	                            NULL */
+	unsigned long line;      /* line of the call written in the file */
+	char *dense;             /* "::c10::metal::unary_dense<float,
+	                            abs_functor>", or NULL */
+	char *dense_why;         /* why there is no dense path, when NULL */
+};
+
+/* One run of a registration: its inputs with one value of the scalar. */
+struct try_case {
+	size_t reg;
+	char *arg_value;         /* the scalar as given (a Python literal:
+	                            "1", "0.25", "None"), NULL when none */
+	char *alpha_value;       /* what the kernel gets as ALPHA (text), NULL
+	                            when the kernel has none */
+};
+
+/* A header of the checkout the kernel file includes (transitively). */
+struct try_header {
+	char *rel;               /* path relative to the root; the copy in the
+	                            harness folder has the same path */
+	char *text;              /* as in the checkout (--device mps) */
+	char *host;              /* text with try_rewrite applied: what the
+	                            host compiler reads */
+};
+
+/* A schema argument as mps-try uses it. */
+struct try_arg {
+	char *name, *type, *def; /* def NULL: none */
+	int kwarg;
+	int tensor;              /* Tensor (an input) */
+	int scalar;              /* Scalar, int, float, bool (optional or
+	                            not) */
+	int optional;            /* type ends in '?' */
+	char *given;             /* --arg value, or NULL */
+};
+
+struct try_plan {
+	char *kernel;            /* NAME */
+	char *op_base;           /* OP's base name */
+	char *func;              /* the overload used, "add.Tensor" */
+	char *overload;          /* its overload name ("" for none) */
+	char *metal_rel;         /* the .metal file holding the functor */
+	char *metal_text;        /* its text */
+	size_t metal_len;
+	struct try_reg *regs;    size_t nregs;
+	struct try_case *cases;  size_t ncases;
+	struct try_header *hdrs; size_t nhdrs; /* each after those it
+	                            includes */
+	struct try_arg *args;    size_t nargs;
+	long alpha_arg;          /* index in args of the scalar ALPHA stands
+	                            for, -1 none */
+	char *source;            /* the .metal text as it is tried: the kept
+	                            parts (the functor, what it uses, the
+	                            #include, using and conditional lines), the
+	                            rest blanked (line breaks kept), overload
+	                            markers MK_TRY_HIT(LINE) put in */
+	char *host_source;       /* source with try_rewrite applied: the copy
+	                            of the .metal file the host compiles */
+	unsigned long functor_line; /* line of `struct NAME_functor` */
+	char **notes;            /* plan notes (other files' registrations,
+	                            None not tried, ...) */
+	size_t nnotes;
+};
+
+/* try_plan_build: read the checkout at o->root and plan the try of OP's
+ * kernel (see the top of this file).  Returns 0, or -1 after printing
+ * "prog: error: ..." (an OP the yaml lacks, no registration of the
+ * kernel, a --dtypes pair no registration has, an --arg the schema
+ * lacks, unreadable files): an error of use, exit 2.  *pl is owned by
+ * the caller, who frees it with try_plan_free (after a failure too). */
+int try_plan_build(struct try_plan *pl, const struct try_opts *o);
+
+void try_plan_free(struct try_plan *pl);
+
+/* try_harness: the C++17 translation unit for the whole plan (malloc'd):
+ * the Metal unit of the host layer's contract.  It includes <cstdio>,
+ * <new>, <type_traits> (the contract's safe list), <metal_host_guard.h>,
+ * <metal_stdlib> and the copy of the .metal file ("METAL_REL": the
+ * plan's host_source, written at that path of the harness folder, whose
+ * headers are there too), then per registration its core macro call
+ * under the #line of the call (compiled when MK_MODE is 1: the dense
+ * path) and a driver.  MK_MODE (a -D of the compiler): 1 the dense
+ * kernel templates, 0 the functor called directly (each registration's
+ * result type checked by a static_assert under its call's #line), 2 the
+ * functor on double inputs (the float64 evaluation of the no-torch
+ * checks).  -DMK_SEL -DMK_ON_i compiles registration i alone.  Each
+ * element runs under metal_host::guard; a trapping element is marked in
+ * DIR/cK.trap.  Run as `harness DIR`, it reads DIR/rI.a (and rI.b),
+ * DIR/cK.alpha, writes DIR/cK.out (MK_MODE 2: DIR/cK.f64, doubles) and
+ * prints one line "case K overload LINE" per case (LINE 0: no
+ * operator() was marked). */
+char *try_harness(const struct try_plan *pl);
+
+/* try_reference_script: the Python script of the CPU reference (a static
+ * text).  Run as `python3 -I -B ref.py DIR`, it reads DIR/manifest.json
+ * (try_manifest) and the input files and writes DIR/cK.ref and
+ * DIR/cK.json; without torch it writes DIR/no-torch and exits 0. */
+const char *try_reference_script(void);
+
+/* try_manifest: the JSON text (malloc'd) the reference script reads: the
+ * operator, overload, arguments and, per case, dtypes and files. */
+char *try_manifest(const struct try_plan *pl);
+
+/* try_none_value (trynone.c): what the checkout's host code gives kernel
+ * KERNEL as its scalar when the optional schema argument ARG is None.
+ * Read from the scalar argument of the exec_unary_kernel /
+ * exec_binary_kernel(iter, "KERNEL", X, ...) call in the MPS host files
+ * (hostscan), X written as `ARG ? *ARG : L`, `ARG ? ARG.value() : L`,
+ * `ARG.has_value() ? ... : L`, `ARG.value_or(L)`, `!ARG ? L : *ARG` (in
+ * Scalar(...) or a cast, or the initializer of a local X of the calling
+ * function); when X is a parameter of that function, from the call of the
+ * stub it is registered as in the shared C++ kernel of CPU_KERNELS (the
+ * CPU dispatch kernels of the operator, cppscan's cs_discover: logit's
+ * `Scalar(eps ? eps.value() : -1.0)` in UnaryOps.cpp).  L is a numeric
+ * literal.  Returns 1 with *value (L without a suffix) and *where
+ * ("FILE:LINE") malloc'd, 0 when none is found, -1 after a diagnostic
+ * when a source cannot be read. */
+int try_none_value(const char *root, const char *kernel, const char *arg,
+                   char *const *cpu_kernels, size_t ncpu, char **value,
+                   char **where);
+
+/* ---- inputs ---- */
+
+/* The byte size of one element of a Metal dtype token (float2: 8). */
+size_t try_dtype_size(const char *dt);
+
+/* try_inputs: the input elements of registration REG (kind unary: b
+ * NULL): malloc'd arrays of *n elements of REG's IN dtype, in the byte
+ * layout of try_dtype_size (half and bfloat as their 16 bits).  Fixed
+ * seed: the same plan gives the same bytes everywhere.  Per dtype: half
+ * and bfloat, unary: every bit pattern; binary: a grid of edge values,
+ * edges crossed with a sample, and random pairs.  float: edge values
+ * (±0, ±inf, NaN, subnormals, the largest and smallest normals, ±1, ±2,
+ * ±0.5, 1±eps, ±pi/2, ±pi, overflow edges of exp) plus 100,000 random
+ * values (bit patterns and a uniform range).  Integers: min, max, 0, ±1,
+ * ±2 and random (8- and 16-bit unary: every value).  bool: both.
+ * float2/half2: edge components crossed, plus random. */
+void try_inputs(const struct try_reg *reg, unsigned char **a,
+                unsigned char **b, size_t *n);
+
+/* try_alpha_bytes: VALUE (text) as one element of dtype DT into out
+ * (at least 8 bytes).  Returns 0, or -1 when VALUE is no number (or
+ * True/False for bool). */
+int try_alpha_bytes(const char *dt, const char *value, unsigned char *out);
+
+/* ---- numbers ---- */
+
+/* IEEE binary16 and bfloat16 from and to float, round to nearest even
+ * (as the GPU's conversions and torch's .half()/.bfloat16() do). */
+uint16_t try_f32_to_f16(float f);
+float try_f16_to_f32(uint16_t h);
+uint16_t try_f32_to_bf16(float f);
+float try_bf16_to_f32(uint16_t h);
+
+/* try_value: element I of an array of dtype DT as doubles (re, and im
+ * for float2/half2; *im 0 otherwise); integers through int64 (exact up
+ * to 2^53 as doubles: use try_ivalue to compare them). */
+void try_value(const char *dt, const unsigned char *p, size_t i, double *re,
+               double *im);
+int64_t try_ivalue(const char *dt, const unsigned char *p, size_t i);
+
+/* try_is_float / try_is_complex / try_is_integral: the class of a Metal
+ * dtype token (bool counts as integral). */
+int try_is_float(const char *dt);
+int try_is_complex(const char *dt);
+int try_is_integral(const char *dt);
+
+/* try_ulp: distance in units in the last place, in dtype DT (float,
+ * half, bfloat, or a complex's component type), between two finite or
+ * infinite values; 0 when equal; huge when of different signs far
+ * apart.  NaN: -1. */
+double try_ulp(const char *dt, double a, double b);
+
+/* try_round_to: the double D rounded to the real dtype DT (float, half,
+ * bfloat; others: D). */
+double try_round_to(const char *dt, double d);
+
+/* try_rewrite (tryrewrite.c): TEXT (len bytes) with the two rewrites of
+ * the host layer's tools/metal-host/REWRITES.md applied, outside comments,
+ * string and character literals and the rest of #include lines, inside
+ * #define bodies too, every line break kept:
+ *   1. `[[host_name(...)]]` right after the word `template` (blanks and
+ *      backslash-newlines between) becomes spaces, each newline and the
+ *      backslash continuing its line kept; elsewhere it stays;
+ *   2. a floating literal (decimal with a '.' or an exponent, or
+ *      hexadecimal with a binary exponent; digit separators allowed) not
+ *      followed by a letter, digit, '_', '.' or '\'' gets an `f`.
+ * Malloc'd (caller frees), *out_len its length. */
+char *try_rewrite(const char *text, size_t len, size_t *out_len);
+
+/* ---- running (tryrun.c) ---- */
+
+/* Where and how to run. */
+struct try_env {
+	const char *cxx;          /* the C++ compiler (a path or a PATH name) */
+	const char *host_layer;   /* the Metal host layer folder (metal_stdlib,
+	                             FLAGS) */
+	char **flags;             /* the compiler flags of the layer's FLAGS
+	                             file, nflags of them */
+	size_t nflags;
+	const char *const *pythons; /* python candidates, tried in order until
+	                             one imports torch; NULL-terminated; an
+	                             empty list: no reference */
+	double timeout;           /* seconds, each program */
+	double atol, rtol;        /* --atol/--rtol; < 0: PyTorch's per dtype */
+	int device_mps;           /* --device mps: the registrations through
+	                             torch.mps.compile_shader (macOS) */
+	const char *xcrun;        /* with device_mps: xcrun to compile the
+	                             .metal file with first, or NULL (skipped) */
+	const char *root;         /* the checkout (the real Metal compile
+	                             reads it) */
+	char *own_host, *own_cxx; /* try_env_default's (owned) */
+	const char *own_pythons[3];
+};
+
+/* try_env_default: the environment of a plain host run as mps-try chooses
+ * it without options (another tool's: mps-migrate tries its translated
+ * functors): the host layer beside the program ARGV0 names
+ * (try_default_host_layer, made absolute), its FLAGS, the first C++
+ * compiler try_find_cxx finds, the pythons of try_pythons, a 60 s time
+ * limit, PyTorch's tolerances.  Returns 0, or -1 with *WHY (a constant
+ * phrase, "no C++ compiler found") when something is missing; prints
+ * nothing.  Release with try_env_free (after a failure too). */
+int try_env_default(struct try_env *env, const char *argv0, const char **why);
+
+void try_env_free(struct try_env *env);
+
+#define TRY_SHOWN 5
+
+/* A mismatch shown in the report: input(s), ours, the CPU's (text). */
+struct try_miss {
+	size_t index;
+	char a[64], b[64], ours[64], cpu[64];
+};
+
+/* The outcome of one case. */
+struct try_result {
+	int compiled;             /* the harness with this registration built */
+	char *compile_msg;        /* the compiler's first errors, when not */
+	int fallback;             /* the functor was called directly */
+	unsigned long overload;   /* line of the operator() chosen, 0 unknown */
+	int ran;                  /* the harness ran to the end */
+	char *run_error;          /* why it did not (time limit, signal) */
+	int reference;            /* a CPU result was compared */
+	char *ref_dtype;          /* the CPU result's dtype ("float16") */
+	char *ref_note;           /* how it was computed, when not plainly */
+	char *ref_error;          /* the CPU refused: its message */
+	int f64;                  /* no torch: the float64 evaluation compared */
+	size_t trapped;           /* inputs whose call trapped under the host
+	                             layer's metal_host::guard (an integer
+	                             division by zero or MIN / -1: undefined on
+	                             the GPU): not compared */
+	size_t n, compared, mismatches;
+	size_t gross;             /* mismatches rounding cannot explain:
+	                             integers that differ, NaN or inf on one
+	                             side only, opposite signs, a relative
+	                             error over 1e-3; the others are within
+	                             what contraction into fma, cancellation
+	                             or the host's libm can make of a right
+	                             formula */
+	double max_abs, max_rel, max_ulp;
+	double atol, rtol;
+	struct try_miss shown[TRY_SHOWN];
+	size_t nshown;
+	int verdict;              /* 0 match, 1 mismatch, 2 not compared */
+};
+
+/* The outcome of a run. */
+struct try_outcome {
+	struct try_result *res;   /* one per case of the plan */
+	int no_torch;             /* no candidate python imports torch */
+	char *torch_version;      /* of the one used, or NULL */
+	char *python;             /* the python used, or NULL */
+	char *fallback_why;       /* why the dense path was not used, or NULL */
+	char *f64_msg;            /* no torch: why the float64 evaluation did
+	                             not build, or NULL */
+	int metal_compiled;       /* --device mps: xcrun metal compiled the
+	                             .metal file */
+	int status;               /* 0 every case matches, 1 a mismatch or a
+	                             compile error of the functor */
+};
+
+/* try_tolerance: PyTorch's default (rtol, atol) for comparing a result of
+ * Metal dtype DT, as torch/testing/_comparison.py's _DTYPE_PRECISIONS
+ * (which test_mps.py's test_output_match uses unless an op is in its
+ * low-precision lists): half and half2 (1e-3, 1e-5), bfloat (1.6e-2,
+ * 1e-5), float and float2 (1.3e-6, 1e-5); integers and bool exact. */
+void try_tolerance(const char *dt, double *rtol, double *atol);
+
+/* try_run: write the plan's files into a private temporary folder
+ * (tmp_make("mps-try"); folders of dead runs swept first; the programs'
+ * $TMPDIR), start the reference, compile, run the harness, compare,
+ * remove the folder.  With env->device_mps (macOS; the caller checks):
+ * the reference first (to know the python that imports torch), then
+ * env->xcrun on the .metal file (try_metal_args; its errors are each
+ * case's compile error), then the registrations through
+ * torch.mps.compile_shader (try_mps_script), compared the same way.
+ * Fills *out (try_outcome_free).  Returns 0, or -1 after a diagnostic
+ * when the folder cannot be made or written, or the compiler cannot be
+ * run at all (exit 2). */
+int try_run(const struct try_plan *pl, const struct try_env *env,
+            struct try_outcome *out);
+
+void try_outcome_free(const struct try_plan *pl, struct try_outcome *out);
+
+/* try_default_host_layer: the host layer shipped beside the running
+ * program, BIN/../metal-host where BIN is the folder of the binary ARGV0
+ * names (found as mps-doctor finds "this build", setup_self); malloc'd,
+ * or NULL when it cannot be told. */
+char *try_default_host_layer(const char *argv0);
+
+/* try_find_cxx: the C++ compiler's path: GIVEN (--cxx) looked up as
+ * execvp would, else the first found of $CXX (a single word), c++,
+ * clang++, g++.  Malloc'd, or NULL when none is found. */
+char *try_find_cxx(const char *given);
+
+/* try_pythons: the reference's python candidates, in the order tried:
+ * GIVEN (--python) alone, else "python3" (looked up in PATH when run) and
+ * /usr/bin/python3 unless python3 is that file.  OUT: NULL-terminated,
+ * pointers to GIVEN or to constants. */
+void try_pythons(const char *given, const char *out[3]);
+
+/* try_read_flags: the arguments of the host layer's DIR/FLAGS, as its
+ * contract says: one per line, leading and trailing blanks not part of
+ * it, empty lines and lines starting with '#' skipped.  *flags (malloc'd,
+ * lex_strv_free(*flags, *n)).  Returns 0, or -1 after a diagnostic when
+ * the file cannot be read. */
+int try_read_flags(const char *dir, char ***flags, size_t *n);
+
+/* The optimisation level of the harness when FLAGS names none: -O0, as
+ * the harness runs each element once (measured on main's BinaryKernel,
+ * atan2's 9 registrations: -O1 compiles in 2.1-2.5 s, -O0 in 1.2-1.3 s,
+ * and the run takes as long either way). */
+#define TRY_OPT "-O0"
+
+/* try_cxx_args: the compiler's argv (malloc'd array and strings, NULL-
+ * terminated; free with lex_strv_free(v, n) and the count in *n) for
+ * the harness source SRC into OUT, in MODE (try_harness), the harness
+ * folder TMP, as the host layer's contract says: CXX, the FLAGS lines,
+ * TRY_OPT (unless FLAGS has a -O), -I<layer> -I<TMP> -I<TMP>/aten/src,
+ * -DMK_MODE=MODE.  SYNTAX: -fsyntax-only; ONLY >= 0: that registration
+ * alone. */
+char **try_cxx_args(const struct try_env *env, const char *tmp,
+                    const char *src, const char *out, int mode, int syntax,
+                    long only, size_t *n);
+
+/* try_metal_args: the argv (malloc'd, NULL-terminated; lex_strv_free(v,
+ * *n)) of the real Metal compiler for the .metal file METAL_REL of the
+ * checkout ROOT into OUT, as PyTorch's build compiles its kernels
+ * (cmake/Metal.cmake: `xcrun metal -c SRC -I ROOT -I ROOT/aten/src -o OUT`
+ * with -Wall -Wextra -fno-fast-math, and -std=metal3.1 as
+ * aten/src/ATen/CMakeLists.txt passes for the bfloat kernels): XCRUN -sdk
+ * macosx metal -std=metal3.1 -Wall -Wextra -fno-fast-math -I ROOT -I
+ * ROOT/aten/src -c ROOT/METAL_REL -o OUT. */
+char **try_metal_args(const char *xcrun, const char *root, const char *metal_rel,
+                      const char *out, size_t *n);
+
+/* try_report_text / try_report_json: the report of a run (text to F;
+ * JSON: one object per registration, with its cases, each line a JSON
+ * Lines record). */
+void try_report_text(FILE *f, const struct try_plan *pl,
+                     const struct try_outcome *out);
+void try_report_json(FILE *f, const struct try_plan *pl,
+                     const struct try_outcome *out);
+
+/* try_mps_script: the --device mps script (malloc'd), mps.py: run as
+ * `python3 -I -B mps.py DIR`, it compiles DIR/kernel.metal (try_mps_source)
+ * with torch.mps.compile_shader, runs each case's dense kernel on the
+ * same input files and writes DIR/cK.out, as the harness does; the
+ * source is also shown in its trailing comment. */
+char *try_mps_script(const struct try_plan *pl);
+
+/* try_mps_source: the single Metal source the --device mps path compiles
+ * (malloc'd): the checkout's text, not rewritten (the GPU needs
+ * [[host_name]]); the headers inlined, each after those it includes,
+ * under #line 1 "REL", with the #include lines naming them blanked
+ * (compile_shader would embed the installed torch's copy), then the kept
+ * part of the kernel file and the registrations under their #line. */
+char *try_mps_source(const struct try_plan *pl);
+
+#endif

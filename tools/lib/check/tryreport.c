@@ -1,0 +1,349 @@
+/* tryreport.c — try.h's report (text and JSON) and the --device mps
+ * texts. */
+#include "check/try.h"
+#include "base/diag.h"
+#include "read/metalreg.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *verdict_name(int v)
+{
+	return v == 0 ? "match" : v == 1 ? "mismatch" : "not compared";
+}
+
+static void print_msg(FILE *f, const char *indent, const char *msg)
+{
+	const char *p = msg;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		fprintf(f, "%s%.*s\n", indent, (int)n, p);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+void try_report_text(FILE *f, const struct try_plan *pl,
+                     const struct try_outcome *out)
+{
+	size_t i, k;
+	int all_fallback = pl->ncases > 0;
+	fprintf(f, "%s: kernel %s, %zu registration%s in %s (functor at line %lu)\n",
+	        pl->func, pl->kernel, pl->nregs, pl->nregs == 1 ? "" : "s",
+	        pl->metal_rel, pl->functor_line);
+	for (i = 0; i < pl->nnotes; i++)
+		fprintf(f, "note: %s\n", pl->notes[i]);
+	for (k = 0; k < pl->ncases; k++)
+		if (!out->res[k].fallback || !out->res[k].compiled)
+			all_fallback = 0;
+	if (all_fallback && out->fallback_why) {
+		if (*out->fallback_why) {
+			fprintf(f, "note: the macros and dense kernel templates did not compile on the host; calling the functor:\n");
+			print_msg(f, "  ", out->fallback_why);
+		}
+		for (i = 0; i < pl->nregs; i++)
+			if (!pl->regs[i].dense)
+				fprintf(f, "note: %s: %s; calling the functor\n", pl->regs[i].call,
+				        pl->regs[i].dense_why);
+	}
+	if (out->no_torch)
+		fprintf(f, "reference: none (no python imports torch): compile, overload, result type and NaN/inf checks only\n");
+	else
+		fprintf(f, "reference: torch.ops.aten.%s.%s on the CPU (torch %s)\n",
+		        pl->op_base, *pl->overload ? pl->overload : "default",
+		        out->torch_version ? out->torch_version : "?");
+	for (i = 0; i < pl->nregs; i++) {
+		const struct try_reg *r = &pl->regs[i];
+		int shown_compile = 0;
+		fprintf(f, "\n%s  line %lu%s%s%s\n", r->call, r->line,
+		        r->via ? " (via " : "", r->via ? r->via : "", r->via ? ")" : "");
+		for (k = 0; k < pl->ncases; k++) {
+			const struct try_case *c = &pl->cases[k];
+			const struct try_result *res = &out->res[k];
+			if (c->reg != i)
+				continue;
+			if (!res->compiled) {
+				if (!shown_compile) {
+					fprintf(f, "  compile: error\n");
+					print_msg(f, "    ", res->compile_msg ? res->compile_msg : "(no message)");
+					shown_compile = 1;
+				}
+				continue;
+			}
+			if (c->arg_value) {
+				int other = strcmp(c->arg_value, c->alpha_value) != 0;
+				fprintf(f, "  %s=%s%s%s%s:\n", pl->args[pl->alpha_arg].name, c->arg_value,
+				        other ? " (the kernel gets " : "", other ? c->alpha_value : "",
+				        other ? ")" : "");
+			}
+			if (!shown_compile || c->arg_value) {
+				fprintf(f, "  compiled: %s\n",
+				        res->fallback ? "the functor, called directly" : "the dense kernel template");
+				shown_compile = 1;
+			}
+			if (!res->ran) {
+				fprintf(f, "  run: %s\n", res->run_error ? res->run_error : "did not run");
+				continue;
+			}
+			if (res->overload)
+				fprintf(f, "  overload: operator() at line %lu\n", res->overload);
+			else
+				fprintf(f, "  overload: (no operator() of the functor marked)\n");
+			if (res->trapped)
+				fprintf(f, "  host traps: %zu inputs (an integer division by zero or MIN / -1, caught by the layer's guard; undefined on the GPU): not compared\n",
+				        res->trapped);
+			if (res->ref_error)
+				fprintf(f, "  reference: %s\n", res->ref_error);
+			if (res->ref_note)
+				fprintf(f, "  reference: %s\n", res->ref_note);
+			if (res->reference) {
+				const char *rd = res->ref_dtype ? res->ref_dtype : "?";
+				fprintf(f, "  inputs: %zu; CPU result dtype %s\n", res->compared, rd);
+				if (!try_is_integral(r->out))
+					fprintf(f, "  error: abs %.3g, rel %.3g, ulp %.0f\n", res->max_abs,
+					        res->max_rel, res->max_ulp);
+			} else if (res->f64) {
+				fprintf(f, "  inputs: %zu; NaN and inf against a float64 evaluation of the functor\n",
+				        res->compared);
+			}
+			for (size_t m = 0; m < res->nshown; m++) {
+				const struct try_miss *ms = &res->shown[m];
+				if (ms->b[0])
+					fprintf(f, "  mismatch: in (%s, %s): ours %s, %s %s\n", ms->a, ms->b,
+					        ms->ours, res->f64 ? "float64" : "cpu", ms->cpu);
+				else
+					fprintf(f, "  mismatch: in %s: ours %s, %s %s\n", ms->a, ms->ours,
+					        res->f64 ? "float64" : "cpu", ms->cpu);
+			}
+			if (res->reference || res->f64) {
+				if (res->f64)
+					fprintf(f, "  verdict: %s (%zu of %zu)\n", verdict_name(res->verdict),
+					        res->mismatches, res->compared);
+				else if (try_is_integral(r->out))
+					fprintf(f, "  verdict: %s (%zu of %zu; exact)\n",
+					        verdict_name(res->verdict), res->mismatches, res->compared);
+				else
+					fprintf(f, "  verdict: %s (%zu of %zu; rtol %g, atol %g)\n",
+					        verdict_name(res->verdict), res->mismatches, res->compared,
+					        res->rtol, res->atol);
+			}
+		}
+	}
+	if (out->f64_msg)
+		fprintf(f, "\nnote: the float64 evaluation of the functor did not compile: %s\n",
+		        out->f64_msg);
+	{
+		size_t nm = 0, nc = 0, nr = 0;
+		for (k = 0; k < pl->ncases; k++) {
+			if (!out->res[k].compiled)
+				nc++;
+			else if (!out->res[k].ran)
+				nr++;
+			else if (out->res[k].verdict == 1)
+				nm++;
+		}
+		fprintf(f, "\n%s: %zu case%s, %zu mismatch%s, %zu not compiled, %zu did not run\n",
+		        pl->kernel, pl->ncases, pl->ncases == 1 ? "" : "s", nm,
+		        nm == 1 ? "" : "es", nc, nr);
+	}
+}
+
+void try_report_json(FILE *f, const struct try_plan *pl,
+                     const struct try_outcome *out)
+{
+	size_t i, k;
+	for (i = 0; i < pl->nregs; i++) {
+		const struct try_reg *r = &pl->regs[i];
+		json_t *o = json_object(), *cases = json_array();
+		char *s;
+		json_object_set_new(o, "func", json_string(pl->func));
+		json_object_set_new(o, "kernel", json_string(pl->kernel));
+		json_object_set_new(o, "file", json_string(pl->metal_rel));
+		json_object_set_new(o, "line", json_integer((json_int_t)r->line));
+		json_object_set_new(o, "call", json_string(r->call));
+		json_object_set_new(o, "via", r->via ? json_string(r->via) : json_null());
+		json_object_set_new(o, "in", json_string(r->in));
+		json_object_set_new(o, "alpha", r->alpha ? json_string(r->alpha) : json_null());
+		json_object_set_new(o, "out", json_string(r->out));
+		json_object_set_new(o, "reference",
+		                    out->no_torch ? json_null()
+		                                  : json_string(out->torch_version ? out->torch_version : "?"));
+		for (k = 0; k < pl->ncases; k++) {
+			const struct try_case *c = &pl->cases[k];
+			const struct try_result *res = &out->res[k];
+			json_t *co, *mm;
+			size_t m;
+			if (c->reg != i)
+				continue;
+			co = json_object();
+			json_object_set_new(co, "arg", c->arg_value ? json_string(c->arg_value) : json_null());
+			json_object_set_new(co, "compiled", json_boolean(res->compiled));
+			json_object_set_new(co, "compile_error",
+			                    res->compile_msg ? json_string(res->compile_msg) : json_null());
+			json_object_set_new(co, "path", json_string(!res->compiled ? "none"
+			                                              : res->fallback ? "functor" : "dense"));
+			json_object_set_new(co, "overload_line", json_integer((json_int_t)res->overload));
+			json_object_set_new(co, "run_error", res->run_error ? json_string(res->run_error) : json_null());
+			json_object_set_new(co, "reference_dtype", res->ref_dtype ? json_string(res->ref_dtype) : json_null());
+			json_object_set_new(co, "reference_note", res->ref_note ? json_string(res->ref_note) : json_null());
+			json_object_set_new(co, "reference_error", res->ref_error ? json_string(res->ref_error) : json_null());
+			json_object_set_new(co, "compared", json_integer((json_int_t)res->compared));
+			json_object_set_new(co, "mismatches", json_integer((json_int_t)res->mismatches));
+			json_object_set_new(co, "max_abs", json_real(res->max_abs));
+			json_object_set_new(co, "max_rel", json_real(res->max_rel));
+			json_object_set_new(co, "max_ulp", json_real(res->max_ulp));
+			json_object_set_new(co, "rtol", json_real(res->rtol));
+			json_object_set_new(co, "atol", json_real(res->atol));
+			mm = json_array();
+			for (m = 0; m < res->nshown; m++) {
+				json_t *x = json_object();
+				json_object_set_new(x, "index", json_integer((json_int_t)res->shown[m].index));
+				json_object_set_new(x, "a", json_string(res->shown[m].a));
+				if (res->shown[m].b[0])
+					json_object_set_new(x, "b", json_string(res->shown[m].b));
+				json_object_set_new(x, "ours", json_string(res->shown[m].ours));
+				json_object_set_new(x, res->f64 ? "float64" : "cpu", json_string(res->shown[m].cpu));
+				json_array_append_new(mm, x);
+			}
+			json_object_set_new(co, "first_mismatches", mm);
+			json_object_set_new(co, "verdict", json_string(verdict_name(res->verdict)));
+			json_array_append_new(cases, co);
+		}
+		json_object_set_new(o, "cases", cases);
+		s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+		if (s) {
+			fprintf(f, "%s\n", s);
+			free(s);
+		}
+		json_decref(o);
+	}
+}
+
+/* ---- --device mps ---- */
+
+/* TEXT with each #include line that names one of the plan's headers
+ * (inlined before it) blanked, line breaks kept: torch.mps.compile_shader
+ * would otherwise embed the installed torch's copy of the same header */
+static void add_without_includes(struct buf *b, const struct try_plan *pl,
+                                 const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *q = p;
+		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p), i;
+		int inlined = 0;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == '#') {
+			q++;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (!strncmp(q, "include", 7)) {
+				const char *s = q + 7, *e;
+				while (*s == ' ' || *s == '\t')
+					s++;
+				e = *s == '<' ? strchr(s + 1, '>') : *s == '"' ? strchr(s + 1, '"') : NULL;
+				for (i = 0; e && i < pl->nhdrs && !inlined; i++) {
+					const char *rel = pl->hdrs[i].rel;
+					size_t rl = strlen(rel), l = (size_t)(e - s - 1);
+					/* the header's path, or its end after a '/' (the
+					 * aten/src/ include folder, "..." beside the file) */
+					inlined = l <= rl && !strncmp(rel + rl - l, s + 1, l) &&
+					          (l == rl || rel[rl - l - 1] == '/');
+				}
+			}
+		}
+		if (inlined)
+			buf_add(b, nl ? "\n" : "", nl ? 1 : 0);
+		else
+			buf_add(b, p, n);
+		p += n;
+	}
+}
+
+char *try_mps_source(const struct try_plan *pl)
+{
+	struct buf b;
+	size_t i;
+	buf_init(&b);
+	buf_puts(&b, "// mps-try: the source torch.mps.compile_shader compiles (the checkout's\n"
+	             "// text, not rewritten: the headers inlined, each after those it includes)\n"
+	             "#include <metal_stdlib>\n#define MK_TRY_HIT(n) ((void)0)\n");
+	for (i = 0; i < pl->nhdrs; i++) {
+		buf_printf(&b, "#line 1 \"%s\"\n", pl->hdrs[i].rel);
+		add_without_includes(&b, pl, pl->hdrs[i].text);
+		if (b.len && b.data[b.len - 1] != '\n')
+			buf_puts(&b, "\n");
+	}
+	buf_printf(&b, "#line 1 \"%s\"\n", pl->metal_rel);
+	add_without_includes(&b, pl, pl->source);
+	if (b.len && b.data[b.len - 1] != '\n')
+		buf_puts(&b, "\n");
+	for (i = 0; i < pl->nregs; i++)
+		buf_printf(&b, "#line %lu \"%s\"\n%s;\n", pl->regs[i].line, pl->metal_rel,
+		           pl->regs[i].call);
+	return b.data;
+}
+
+char *try_mps_script(const struct try_plan *pl)
+{
+	struct buf b;
+	char *src = try_mps_source(pl);
+	size_t i;
+	buf_init(&b);
+	buf_puts(&b,
+	         "# mps-try --device mps: the registrations through torch.mps.compile_shader,\n"
+	         "# the same inputs (files of DIR) and the CPU reference of ref.py\n"
+	         "import json, os, sys, torch\n"
+	         "d = sys.argv[1]\n"
+	         "src = open(os.path.join(d, 'kernel.metal')).read()\n"
+	         "lib = torch.mps.compile_shader(src)\n"
+	         "m = json.load(open(os.path.join(d, 'manifest.json')))\n"
+	         "def load(name, dt):\n"
+	         "    raw = bytearray(open(os.path.join(d, name), 'rb').read())\n"
+	         "    if dt in ('float16', 'bfloat16'):\n"
+	         "        return torch.frombuffer(raw, dtype=torch.int16).view(getattr(torch, dt))\n"
+	         "    if dt == 'complex64':\n"
+	         "        return torch.frombuffer(raw, dtype=torch.float32).view(torch.complex64)\n"
+	         "    if dt == 'complex32':\n"
+	         "        return torch.frombuffer(raw, dtype=torch.int16).view(torch.float16).view(torch.complex32)\n"
+	         "    return torch.frombuffer(raw, dtype=getattr(torch, dt)).clone()\n"
+	         "KERNELS = {\n");
+	for (i = 0; i < pl->ncases; i++) {
+		const struct try_case *c = &pl->cases[i];
+		const struct try_reg *r = &pl->regs[c->reg];
+		char *kn = mr_kernel_name(pl->kernel, "dense",
+		                          &(struct mr_pair){r->in, r->alpha, r->out});
+		buf_printf(&b, "    %zu: ('%s', %s, '%s'),\n", i, kn,
+		           c->alpha_value ? c->alpha_value : "None", r->alpha ? r->alpha : "");
+		free(kn);
+	}
+	buf_puts(&b,
+	         "}\n"
+	         "for c in m['cases']:\n"
+	         "    k = c['case']; name, alpha, adt = KERNELS[k]\n"
+	         "    a = load('r%d.a' % c['reg'], c['in']).to('mps')\n"
+	         "    args = [a]\n"
+	         "    if c['binary']:\n"
+	         "        args.append(load('r%d.b' % c['reg'], c['in']).to('mps'))\n"
+	         "    out = torch.empty(a.shape, dtype=getattr(torch, c['out']), device='mps')\n"
+	         "    if alpha is not None:\n"
+	         "        args.append(alpha)\n"
+	         "    getattr(lib, name)(out, *args)\n"
+	         "    torch.mps.synchronize()\n"
+	         "    open(os.path.join(d, 'c%d.out' % k), 'wb').write(out.cpu().view(torch.uint8).numpy().tobytes())\n");
+	buf_puts(&b, "# the Metal source (also written as kernel.metal):\n");
+	{
+		const char *p = src;
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			buf_printf(&b, "#   %.*s\n", (int)n, p);
+			p += n + (nl ? 1 : 0);
+		}
+	}
+	free(src);
+	return b.data;
+}

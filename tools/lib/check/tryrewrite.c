@@ -1,0 +1,230 @@
+/* tryrewrite.c — try.h's try_rewrite: the two textual rewrites of the
+ * Metal host layer's REWRITES.md, applied to every Metal source mps-try
+ * copies before the host compiler reads it.  Both keep every line break.
+ *
+ * Code is told from comments by mask_code (scan.h: comments become
+ * spaces, literals are kept); literals are skipped with lex_skip_literal
+ * (lex.h: a quote right after a number's digits is a digit separator, not
+ * a literal), as REWRITES.md asks. */
+#include "check/try.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "base/scan.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static int idc(int c) { return isalnum(c) || c == '_'; }
+
+/* t[i] starts the `#` of a directive line: is it #include?  Sets *end to
+ * the directive's end. */
+static int include_line(const char *m, size_t n, size_t i, size_t *end)
+{
+	size_t j = i + 1;
+	while (j < n && (m[j] == ' ' || m[j] == '\t'))
+		j++;
+	*end = lex_directive_end(m, n, i);
+	return n - j >= 7 && strncmp(m + j, "include", 7) == 0 &&
+	       (j + 7 == n || !idc((unsigned char)m[j + 7]));
+}
+
+/* m[i..] after the word `template`: the index of `[[` when whitespace and
+ * backslash-newlines, then `[[`, blanks, and the word host_name follow
+ * (rule 1), else 0 */
+static size_t host_name_after(const char *m, size_t n, size_t i)
+{
+	size_t j;
+	for (;;) {
+		if (i < n && isspace((unsigned char)m[i]))
+			i++;
+		else if (i + 1 < n && m[i] == '\\' &&
+		         (m[i + 1] == '\n' || (m[i + 1] == '\r' && i + 2 < n && m[i + 2] == '\n')))
+			i += 2;
+		else
+			break;
+	}
+	if (i + 1 >= n || m[i] != '[' || m[i + 1] != '[')
+		return 0;
+	j = i + 2;
+	while (j < n && isspace((unsigned char)m[j]))
+		j++;
+	if (n - j < 9 || strncmp(m + j, "host_name", 9) != 0 ||
+	    (j + 9 < n && idc((unsigned char)m[j + 9])))
+		return 0;
+	return i;
+}
+
+/* the index after the `]]` matching the `[[` at m[i] (parentheses
+ * balanced, literals skipped), or 0 when there is none */
+static size_t attribute_end(const char *m, size_t n, size_t i)
+{
+	size_t k = i + 2;
+	long depth = 0;
+	while (k < n) {
+		if (m[k] == '"' || m[k] == '\'') {
+			k = lex_skip_literal(m, n, k);
+			continue;
+		}
+		if (m[k] == '(')
+			depth++;
+		else if (m[k] == ')')
+			depth--;
+		else if (depth <= 0 && m[k] == ']' && k + 1 < n && m[k + 1] == ']')
+			return k + 2;
+		k++;
+	}
+	return 0;
+}
+
+/* digits of base HEX (or decimal) with C++14 separators between them,
+ * from t[i]: the index after them */
+static size_t digits(const char *t, size_t n, size_t i, int hex)
+{
+	while (i < n) {
+		int c = (unsigned char)t[i];
+		if (hex ? isxdigit(c) : isdigit(c))
+			i++;
+		else if (c == '\'' && i > 0 && i + 1 < n &&
+		         (hex ? isxdigit((unsigned char)t[i - 1]) && isxdigit((unsigned char)t[i + 1])
+		              : isdigit((unsigned char)t[i - 1]) && isdigit((unsigned char)t[i + 1])))
+			i++;
+		else
+			break;
+	}
+	return i;
+}
+
+/* an exponent (e/E or p/P, optional sign, decimal digits) at t[i]: the
+ * index after it, or i when there is none */
+static size_t exponent(const char *t, size_t n, size_t i, int hex)
+{
+	size_t j = i, d;
+	if (j >= n || (hex ? (t[j] != 'p' && t[j] != 'P') : (t[j] != 'e' && t[j] != 'E')))
+		return i;
+	j++;
+	if (j < n && (t[j] == '+' || t[j] == '-'))
+		j++;
+	d = digits(t, n, j, 0);
+	return d > j ? d : i;
+}
+
+/* t[i] is a digit, or '.' before a digit, not preceded by an identifier
+ * character or '.': the end of the floating literal starting there (rule
+ * 2's grammar), or 0 when what starts there is no floating literal */
+static size_t float_literal_end(const char *t, size_t n, size_t i)
+{
+	size_t j;
+	if (t[i] == '0' && i + 1 < n && (t[i + 1] == 'x' || t[i + 1] == 'X')) {
+		size_t s = i + 2, e;
+		j = digits(t, n, s, 1);
+		if (j < n && t[j] == '.')
+			j = digits(t, n, j + 1, 1);
+		if (j == s || (j == s + 1 && t[s] == '.'))
+			return 0;
+		e = exponent(t, n, j, 1);
+		return e > j ? e : 0; /* the binary exponent is mandatory */
+	}
+	{
+		size_t s = i, e;
+		int dot = 0;
+		j = digits(t, n, s, 0);
+		if (j < n && t[j] == '.') {
+			size_t a = j + 1;
+			dot = 1;
+			j = digits(t, n, a, 0);
+			if (j == a && a - 1 == s)
+				return 0; /* a '.' alone */
+		}
+		e = exponent(t, n, j, 0);
+		if (!dot && e == j)
+			return 0; /* an integer */
+		return e;
+	}
+}
+
+char *try_rewrite(const char *text, size_t len, size_t *out_len)
+{
+	char *m = mask_code(text, len, LANG_C);
+	struct buf o;
+	size_t i = 0;
+
+	buf_init(&o);
+	while (i < len) {
+		unsigned char c = (unsigned char)m[i];
+		if (c == '"' || c == '\'') {
+			size_t e = lex_skip_literal(m, len, i);
+			if (e <= i)
+				e = i + 1;
+			buf_add(&o, text + i, e - i);
+			i = e;
+			continue;
+		}
+		if (c == '#' && text_blank(m, text_line_start(m, i), i)) {
+			size_t e;
+			if (include_line(m, len, i, &e)) {
+				buf_add(&o, text + i, e - i);
+				i = e;
+				continue;
+			}
+		}
+		if (isalpha(c) || c == '_') {
+			size_t e = i, at, end;
+			while (e < len && idc((unsigned char)m[e]))
+				e++;
+			buf_add(&o, text + i, e - i);
+			if (e - i == 8 && !strncmp(m + i, "template", 8) &&
+			    (at = host_name_after(m, len, e)) != 0 &&
+			    (end = attribute_end(m, len, at)) != 0) {
+				/* rule 1: the attribute becomes spaces; each newline and
+				 * the backslash that continues its line stay */
+				size_t q;
+				buf_add(&o, text + e, at - e);
+				for (q = at; q < end; q++) {
+					char ch = text[q];
+					if (ch == '\n')
+						buf_add(&o, "\n", 1);
+					else if (ch == '\\') {
+						size_t r = q + 1;
+						while (r < end && (text[r] == ' ' || text[r] == '\t' || text[r] == '\r'))
+							r++;
+						buf_add(&o, r < end && text[r] == '\n' ? "\\" : " ", 1);
+					} else if (ch == '\r' && q + 1 < end && text[q + 1] == '\n')
+						buf_add(&o, "\r", 1);
+					else
+						buf_add(&o, " ", 1);
+				}
+				i = end;
+				continue;
+			}
+			i = e;
+			continue;
+		}
+		if ((isdigit(c) || (c == '.' && i + 1 < len && isdigit((unsigned char)m[i + 1]))) &&
+		    (i == 0 || !(idc((unsigned char)m[i - 1]) || m[i - 1] == '.'))) {
+			/* rule 2: a floating literal with no suffix gets an 'f'; the
+			 * whole preprocessing number is copied as it is */
+			size_t e = float_literal_end(m, len, i), p = i;
+			while (p < len && (idc((unsigned char)m[p]) || m[p] == '.' ||
+			                   (m[p] == '\'' && p + 1 < len && idc((unsigned char)m[p + 1])) ||
+			                   ((m[p] == '+' || m[p] == '-') && p > i &&
+			                    strchr("eEpP", m[p - 1]))))
+				p++;
+			if (e) {
+				buf_add(&o, text + i, e - i);
+				if (!(e < len && (idc((unsigned char)m[e]) || m[e] == '.' || m[e] == '\'')))
+					buf_add(&o, "f", 1);
+				if (p < e)
+					p = e;
+				buf_add(&o, text + e, p - e);
+			} else
+				buf_add(&o, text + i, p - i);
+			i = p;
+			continue;
+		}
+		buf_add(&o, text + i, 1);
+		i++;
+	}
+	free(m);
+	*out_len = o.len;
+	return o.data;
+}

@@ -1,0 +1,269 @@
+/* metal_host_vector.h — Metal's vector types on the host (MSL "Vector
+ * data types"): TN for T in bool, char, uchar, short, ushort, int, uint,
+ * long, ulong, half, bfloat, float and N in 2, 3, 4.
+ *
+ * Part of the Metal host layer; include <metal_stdlib>, not this file.
+ *
+ * Layout as on the GPU: TN is N*sizeof(T) bytes aligned to that size, T3
+ * takes the room (and alignment) of T4.  Components are the members x, y
+ * (z, w) and v[i]; swizzles (.xy, .yx, .xyz) are not provided.
+ *
+ * Construction, as MSL: TN(s) and an implicit conversion from a scalar
+ * replicate it; TN(a, b, ...) takes N scalars or smaller vectors whose
+ * sizes add up to N; TN(UN) converts each component (explicit only:
+ * Metal has no implicit conversion between vector types).
+ * Operators work component by component with the component type's own
+ * rules (half2 + half2 rounds each component to half); comparisons give
+ * boolN; a scalar operand is converted to the component type and
+ * replicated.
+ */
+#ifndef METAL_HOST_VECTOR_H
+#define METAL_HOST_VECTOR_H
+
+#include "metal_host_scalar.h"
+
+namespace metal_host {
+
+template <class T, int N>
+struct vec;
+
+template <class T>
+struct is_vec : std::false_type {};
+template <class T, int N>
+struct is_vec<vec<T, N>> : std::true_type {};
+
+/* number of components an argument brings to a vector constructor */
+template <class A>
+struct comp_count : std::integral_constant<int, 1> {};
+template <class T, int N>
+struct comp_count<vec<T, N>> : std::integral_constant<int, N> {};
+
+template <class... A>
+struct comp_sum : std::integral_constant<int, 0> {};
+template <class A, class... R>
+struct comp_sum<A, R...>
+    : std::integral_constant<int, comp_count<std::decay_t<A>>::value + comp_sum<R...>::value> {};
+
+template <class... A>
+struct any_vec : std::false_type {};
+template <class A, class... R>
+struct any_vec<A, R...>
+    : std::integral_constant<bool, is_vec<std::decay_t<A>>::value || any_vec<R...>::value> {};
+
+/* S can be replicated into a vector of T: T itself, or a built-in
+ * arithmetic type that converts to T (so half does not become a float2:
+ * c10's log1p(float) and log1p(float2) must not tie for a half) */
+template <class S, class T>
+struct is_splat_source
+    : std::integral_constant<bool, std::is_same<std::decay_t<S>, T>::value ||
+                                       (std::is_arithmetic<std::decay_t<S>>::value &&
+                                        std::is_convertible<S, T>::value)> {};
+
+/* components in order, for the constructors */
+template <class T, int N>
+struct filler {
+	T *out;
+	int at;
+	template <class S>
+	constexpr void put(const S &s, std::false_type) { out[at++] = static_cast<T>(s); }
+	template <class U, int M>
+	constexpr void put(const vec<U, M> &v, std::true_type) {
+		for (int i = 0; i < M; i++)
+			out[at++] = static_cast<T>(v[i]);
+	}
+	template <class A>
+	constexpr void operator()(const A &a) { put(a, is_vec<A>{}); }
+};
+
+#define METAL_HOST_VEC_COMMON(N)                                               \
+	using value_type = T;                                                  \
+	static constexpr int size = N;                                         \
+	vec() = default;                                                       \
+	template <class S, std::enable_if_t<is_splat_source<S, T>::value, int> = 0> \
+	constexpr vec(const S &s) : vec(splat_tag{}, static_cast<T>(s)) {}     \
+	template <class U, std::enable_if_t<!std::is_same<U, T>::value, int> = 0> \
+	constexpr explicit vec(const vec<U, N> &o) : vec(splat_tag{}, T{}) {   \
+		for (int i = 0; i < N; i++)                                    \
+			(*this)[i] = static_cast<T>(o[i]);                     \
+	}                                                                      \
+	template <class... A,                                                  \
+	          std::enable_if_t<(sizeof...(A) >= 2) && any_vec<A...>::value && \
+	                               comp_sum<A...>::value == N,             \
+	                           int> = 0>                                   \
+	constexpr vec(const A &...a) : vec(splat_tag{}, T{}) {                 \
+		T tmp[N] = {};                                                 \
+		filler<T, N> f{tmp, 0};                                        \
+		(f(a), ...);                                                   \
+		for (int i = 0; i < N; i++)                                    \
+			(*this)[i] = tmp[i];                                   \
+	}                                                                      \
+	constexpr const T &operator[](int i) const { return ref(*this, i); }   \
+	constexpr T &operator[](int i) { return ref(*this, i); }
+
+struct splat_tag {};
+
+template <class T>
+struct alignas(2 * sizeof(T)) vec<T, 2> {
+	T x, y;
+	constexpr vec(splat_tag, T s) : x(s), y(s) {}
+	constexpr vec(T a, T b) : x(a), y(b) {}
+	METAL_HOST_VEC_COMMON(2)
+private:
+	template <class V>
+	static constexpr auto &ref(V &v, int i) { return i == 0 ? v.x : v.y; }
+};
+
+template <class T>
+struct alignas(4 * sizeof(T)) vec<T, 3> {
+	T x, y, z;
+	constexpr vec(splat_tag, T s) : x(s), y(s), z(s) {}
+	constexpr vec(T a, T b, T c) : x(a), y(b), z(c) {}
+	METAL_HOST_VEC_COMMON(3)
+private:
+	template <class V>
+	static constexpr auto &ref(V &v, int i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
+};
+
+template <class T>
+struct alignas(4 * sizeof(T)) vec<T, 4> {
+	T x, y, z, w;
+	constexpr vec(splat_tag, T s) : x(s), y(s), z(s), w(s) {}
+	constexpr vec(T a, T b, T c, T d) : x(a), y(b), z(c), w(d) {}
+	METAL_HOST_VEC_COMMON(4)
+private:
+	template <class V>
+	static constexpr auto &ref(V &v, int i) {
+		return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+	}
+};
+
+#undef METAL_HOST_VEC_COMMON
+
+/* ---- operators ----------------------------------------------------------- */
+
+template <class T, int N, class F>
+constexpr vec<T, N> vmap2(const vec<T, N> &a, const vec<T, N> &b, F f) {
+	vec<T, N> r{};
+	for (int i = 0; i < N; i++)
+		r[i] = static_cast<T>(f(a[i], b[i]));
+	return r;
+}
+template <class T, int N, class F>
+constexpr vec<bool, N> vcmp(const vec<T, N> &a, const vec<T, N> &b, F f) {
+	vec<bool, N> r{};
+	for (int i = 0; i < N; i++)
+		r[i] = f(a[i], b[i]);
+	return r;
+}
+
+template <class S, class T>
+using enable_splat = std::enable_if_t<is_splat_source<S, T>::value, int>;
+
+#define METAL_HOST_VEC_BINOP(OP)                                                \
+	template <class T, int N>                                              \
+	constexpr vec<T, N> operator OP(const vec<T, N> &a, const vec<T, N> &b) { \
+		return vmap2(a, b, [](const T &p, const T &q) { return p OP q; }); \
+	}                                                                      \
+	template <class T, int N, class S, enable_splat<S, T> = 0>             \
+	constexpr vec<T, N> operator OP(const vec<T, N> &a, const S &s) {      \
+		return a OP vec<T, N>(static_cast<T>(s));                      \
+	}                                                                      \
+	template <class T, int N, class S, enable_splat<S, T> = 0>             \
+	constexpr vec<T, N> operator OP(const S &s, const vec<T, N> &b) {      \
+		return vec<T, N>(static_cast<T>(s)) OP b;                      \
+	}                                                                      \
+	template <class T, int N, class S>                                     \
+	constexpr vec<T, N> &operator OP##=(vec<T, N> &a, const S &s) {        \
+		a = a OP s;                                                    \
+		return a;                                                      \
+	}
+METAL_HOST_VEC_BINOP(+)
+METAL_HOST_VEC_BINOP(-)
+METAL_HOST_VEC_BINOP(*)
+METAL_HOST_VEC_BINOP(/)
+METAL_HOST_VEC_BINOP(%)
+METAL_HOST_VEC_BINOP(&)
+METAL_HOST_VEC_BINOP(|)
+METAL_HOST_VEC_BINOP(^)
+METAL_HOST_VEC_BINOP(<<)
+METAL_HOST_VEC_BINOP(>>)
+#undef METAL_HOST_VEC_BINOP
+
+#define METAL_HOST_VEC_CMP(OP)                                                  \
+	template <class T, int N>                                              \
+	constexpr vec<bool, N> operator OP(const vec<T, N> &a, const vec<T, N> &b) { \
+		return vcmp(a, b, [](const T &p, const T &q) { return bool(p OP q); }); \
+	}                                                                      \
+	template <class T, int N, class S, enable_splat<S, T> = 0>             \
+	constexpr vec<bool, N> operator OP(const vec<T, N> &a, const S &s) {   \
+		return a OP vec<T, N>(static_cast<T>(s));                      \
+	}                                                                      \
+	template <class T, int N, class S, enable_splat<S, T> = 0>             \
+	constexpr vec<bool, N> operator OP(const S &s, const vec<T, N> &b) {   \
+		return vec<T, N>(static_cast<T>(s)) OP b;                      \
+	}
+METAL_HOST_VEC_CMP(==)
+METAL_HOST_VEC_CMP(!=)
+METAL_HOST_VEC_CMP(<)
+METAL_HOST_VEC_CMP(<=)
+METAL_HOST_VEC_CMP(>)
+METAL_HOST_VEC_CMP(>=)
+METAL_HOST_VEC_CMP(&&)
+METAL_HOST_VEC_CMP(||)
+#undef METAL_HOST_VEC_CMP
+
+template <class T, int N>
+constexpr vec<T, N> operator-(const vec<T, N> &a) {
+	vec<T, N> r{};
+	for (int i = 0; i < N; i++)
+		r[i] = static_cast<T>(-a[i]);
+	return r;
+}
+template <class T, int N>
+constexpr vec<T, N> operator+(const vec<T, N> &a) { return a; }
+template <class T, int N>
+constexpr vec<T, N> operator~(const vec<T, N> &a) {
+	vec<T, N> r{};
+	for (int i = 0; i < N; i++)
+		r[i] = static_cast<T>(~a[i]);
+	return r;
+}
+template <class T, int N>
+constexpr vec<bool, N> operator!(const vec<T, N> &a) {
+	vec<bool, N> r{};
+	for (int i = 0; i < N; i++)
+		r[i] = !a[i];
+	return r;
+}
+template <class T, int N>
+constexpr vec<T, N> &operator++(vec<T, N> &a) { return a += T(1); }
+template <class T, int N>
+constexpr vec<T, N> &operator--(vec<T, N> &a) { return a -= T(1); }
+
+} // namespace metal_host
+
+#define METAL_HOST_VEC_NAMES(T)                                                 \
+	typedef ::metal_host::vec<T, 2> T##2;                                  \
+	typedef ::metal_host::vec<T, 3> T##3;                                  \
+	typedef ::metal_host::vec<T, 4> T##4;
+METAL_HOST_VEC_NAMES(bool)
+METAL_HOST_VEC_NAMES(char)
+METAL_HOST_VEC_NAMES(uchar)
+METAL_HOST_VEC_NAMES(short)
+METAL_HOST_VEC_NAMES(ushort)
+METAL_HOST_VEC_NAMES(int)
+METAL_HOST_VEC_NAMES(uint)
+METAL_HOST_VEC_NAMES(long)
+METAL_HOST_VEC_NAMES(ulong)
+METAL_HOST_VEC_NAMES(half)
+METAL_HOST_VEC_NAMES(bfloat)
+METAL_HOST_VEC_NAMES(float)
+#undef METAL_HOST_VEC_NAMES
+
+static_assert(sizeof(float2) == 8 && alignof(float2) == 8, "float2 layout");
+static_assert(sizeof(float3) == 16 && alignof(float3) == 16, "float3 layout");
+static_assert(sizeof(half2) == 4 && alignof(half2) == 4, "half2 layout");
+static_assert(sizeof(uint4) == 16, "uint4 layout");
+static_assert(std::is_trivially_copyable<float4>::value, "float4 copyable");
+
+#endif /* METAL_HOST_VECTOR_H */

@@ -1,0 +1,286 @@
+/* realpath() is POSIX.1-2008 with the XSI option (as in setup.c) */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
+/* mps-try — run a kernel's functor on the host, against PyTorch's CPU
+ * result of the same operator (issue #20).  The face: options, the
+ * checks of the host layer and the device, output.  The plan is
+ * tools/lib/check/try.c, the run tools/lib/check/tryrun.c. */
+#include "base/buildinfo.h"
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "base/proc.h"
+#include "base/walk.h"
+#include "check/try.h"
+#include "read/nfyaml.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char details[] =
+	"What it runs.  Every registration of OP's kernel NAME (default: OP) in\n"
+	"aten/src/ATen/native/mps/kernels/*.metal, with the functor as written,\n"
+	"the declarations of that file it uses and the checkout's own headers it\n"
+	"includes (c10/metal/*.h), compiled as C++17 against the Metal host layer\n"
+	"(tools/metal-host beside tools/bin, or --host-layer) with the system's\n"
+	"C++ compiler, as the layer's contract says: copies of the .metal file\n"
+	"and its headers at their checkout paths with REWRITES.md applied, the\n"
+	"layer's FLAGS, -I<layer> -I<tmp> -I<tmp>/aten/src, every element under\n"
+	"metal_host::guard (an integer division trap marks that element undefined\n"
+	"on the GPU; it is not compared).  Each registration's macro and the\n"
+	"dense kernel template of c10/metal/indexing.h it instantiates are\n"
+	"compiled, so the casts on\n"
+	"load and store are the real ones; when they do not compile on the host,\n"
+	"it says so and calls the functor directly.\n"
+	"\n"
+	"Inputs: every half and bfloat bit pattern (unary); edge values and\n"
+	"100,000 random values for float; min, max, 0, +-1 and random integers;\n"
+	"both bools; for binary kernels a grid of edge values crossed with a\n"
+	"sample, and random pairs.  Fixed seed.  The scalar of an alpha kernel:\n"
+	"--arg NAME=VALUE (repeat for several), else the schema's default and a\n"
+	"few more values.  None of an optional scalar is tried with what the\n"
+	"checkout's host code passes for it (the host stub's exec_*_kernel\n"
+	"argument, or the shared C++ kernel's call of the stub), said in a note;\n"
+	"when nothing says, only with --none-as VALUE.  --arg NAME also picks the\n"
+	"overload that has NAME.\n"
+	"\n"
+	"Reference: PyTorch's CPU result of the same operator (torch.ops.aten,\n"
+	"arguments from the schema in native_functions.yaml), through the first\n"
+	"of python3 on PATH and /usr/bin/python3 that imports torch, or --python.\n"
+	"Where the CPU has no half/bfloat kernel it computes in float32 and\n"
+	"rounds (said per case).  Without torch: one line on stderr, and the\n"
+	"checks that need none (compiles; the overload each dtype picks; the\n"
+	"result type is OUT; NaN and inf as a float64 evaluation says).\n"
+	"Tolerances: torch.testing's per dtype (torch/testing/_comparison.py,\n"
+	"as test_mps.py's test_output_match uses), or --atol/--rtol.\n"
+	"\n"
+	"Safety.  This tool runs programs: the C++ compiler, the harness it\n"
+	"built and python for the reference; each from an argv (no shell), with\n"
+	"a time limit (--timeout; the whole process group is killed), in a\n"
+	"private folder made under $TMPDIR or /tmp and removed afterwards\n"
+	"(folders of killed runs are removed at the next run).  It compiles only\n"
+	"the functor, its helpers and the headers they include.  It writes\n"
+	"nothing in the checkout or under ~.  --emit prints the generated harness\n"
+	"and script, and the compile command, before anything runs (it then runs\n"
+	"nothing).  No network.\n"
+	"\n"
+	"--device mps (macOS): first the real Metal compiler on the kernel file,\n"
+	"as PyTorch's build runs it (xcrun -sdk macosx metal -std=metal3.1 ... -c\n"
+	"FILE -o TMP/kernel.air; skipped, with one line, when xcrun is not on\n"
+	"PATH), then the same registrations through torch.mps.compile_shader with\n"
+	"the same inputs and reference.  With --emit the Metal compile command and\n"
+	"the script are printed; on Linux that is all it does.\n"
+	"\n"
+	"Exit status: 0 every registration matches; 1 a mismatch, a compile\n"
+	"error of the functor, or a harness that did not finish; 2 an error of\n"
+	"use (bad option, an operator or kernel with nothing to try, no\n"
+	"compiler, no host layer).\n";
+
+static const struct tool_info info = {
+	"mps-try",
+	"[options] OP",
+	"Run OP's Metal functor on this machine against PyTorch's CPU result.",
+	details,
+};
+
+int main(int argc, char **argv)
+{
+	const char *root_opt = NULL, *kernel = NULL, *dtypes = NULL, *python = NULL;
+	const char *cxx = NULL, *atol_s = NULL, *rtol_s = NULL, *device = NULL;
+	const char *timeout_s = NULL, *host_opt = NULL, *none_as = NULL;
+	int json = 0, emit = 0, n, status, mps;
+	struct opt_list args = {NULL, 0};
+	struct opt opts[] = {
+		{"root", 0, OPT_STRING, &root_opt, "DIR", "the PyTorch checkout (default: walk up from here)"},
+		{"kernel", 0, OPT_STRING, &kernel, "NAME", "the kernel NAME of the REGISTER_* calls (default: OP)"},
+		{"dtypes", 0, OPT_STRING, &dtypes, "IN:OUT,...", "only these registrations"},
+		{"arg", 0, OPT_LIST, &args, "NAME=VALUE", "an argument of the schema (repeatable; picks the overload that has it)"},
+		{"none-as", 0, OPT_STRING, &none_as, "VALUE", "what the kernel gets for an optional scalar that is None (default: what the checkout's host code passes, when it says)"},
+		{"json", 0, OPT_FLAG, &json, NULL, "JSON Lines: one object per registration"},
+		{"python", 0, OPT_STRING, &python, "PATH", "the python for the reference (default: python3, /usr/bin/python3)"},
+		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
+		{"atol", 0, OPT_STRING, &atol_s, "X", "absolute tolerance (default: PyTorch's per dtype)"},
+		{"rtol", 0, OPT_STRING, &rtol_s, "X", "relative tolerance (default: PyTorch's per dtype)"},
+		{"device", 0, OPT_STRING, &device, "cpu|mps", "cpu: the host (default); mps: torch.mps.compile_shader (macOS)"},
+		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated harness and script; run nothing"},
+		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each program run (default 60)"},
+		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
+		{NULL, 0, OPT_END, NULL, NULL, NULL},
+	};
+	struct try_opts o;
+	struct try_plan pl;
+	struct try_env env;
+	char *root, *host = NULL, *cxx_path = NULL;
+	const char *pythons[4] = {NULL, NULL, NULL, NULL};
+	char *xcrun_path = NULL;
+	double atol = -1, rtol = -1, timeout = 60;
+
+	const char *argv0 = argv[0]; /* cli_parse moves the operands to argv[0..n) */
+
+	diag_init(argv[0]);
+	n = cli_parse(&info, opts, argc, argv);
+	if (n != 1) {
+		warnx_("error: %s", n == 0 ? "no operator given" : "one operator at a time");
+		cli_usage(&info, opts);
+	}
+	if (!nf_valid_op_arg(argv[0])) {
+		warnx_("error: '%s' is not an operator name", argv[0]);
+		return MK_EXIT_ERROR;
+	}
+	if (kernel && !lex_unqualified(kernel)[0]) {
+		warnx_("error: empty --kernel");
+		return MK_EXIT_ERROR;
+	}
+	{
+		char *end;
+		if (atol_s && ((atol = strtod(atol_s, &end)) < 0 || *end || !*atol_s)) {
+			warnx_("error: --atol '%s' is not a number >= 0", atol_s);
+			return MK_EXIT_ERROR;
+		}
+		if (rtol_s && ((rtol = strtod(rtol_s, &end)) < 0 || *end || !*rtol_s)) {
+			warnx_("error: --rtol '%s' is not a number >= 0", rtol_s);
+			return MK_EXIT_ERROR;
+		}
+		if (timeout_s && ((timeout = strtod(timeout_s, &end)) <= 0 || *end || !*timeout_s)) {
+			warnx_("error: --timeout '%s' is not a number of seconds > 0", timeout_s);
+			return MK_EXIT_ERROR;
+		}
+	}
+	if (device && strcmp(device, "cpu") && strcmp(device, "mps")) {
+		warnx_("error: --device '%s': cpu or mps", device);
+		return MK_EXIT_ERROR;
+	}
+	mps = device && !strcmp(device, "mps");
+	root = find_root(root_opt);
+	if (!root)
+		return MK_EXIT_ERROR;
+	memset(&o, 0, sizeof o);
+	o.root = root;
+	o.op = argv[0];
+	o.kernel = kernel;
+	o.dtypes = dtypes;
+	o.args = args.v;
+	o.nargs = args.n;
+	o.none_as = none_as;
+	if (try_plan_build(&pl, &o) != 0) {
+		try_plan_free(&pl);
+		free(root);
+		free(args.v);
+		return MK_EXIT_ERROR;
+	}
+
+	memset(&env, 0, sizeof env);
+	/* the host layer, the compiler, python */
+	host = host_opt ? xstrdup(host_opt) : try_default_host_layer(argv0);
+	if (!host || !walk_is_file(host, "metal_host.h") || !walk_is_file(host, "metal_stdlib") ||
+	    !walk_is_file(host, "FLAGS")) {
+		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",
+		       host ? host : "tools/metal-host");
+		status = MK_EXIT_ERROR;
+		goto out;
+	}
+	{
+		char *abs = realpath(host, NULL);
+		if (abs) {
+			free(host);
+			host = abs;
+		}
+	}
+	env.host_layer = host;
+	if (try_read_flags(host, &env.flags, &env.nflags) != 0) {
+		status = MK_EXIT_ERROR;
+		goto out;
+	}
+	cxx_path = try_find_cxx(cxx);
+	if (!cxx_path && !emit) {
+		warnx_("error: no C++ compiler found (%s%s); --cxx COMPILER",
+		       cxx ? "--cxx " : "looked for $CXX, c++, clang++, g++ on PATH",
+		       cxx ? cxx : "");
+		status = MK_EXIT_ERROR;
+		goto out;
+	}
+	env.cxx = cxx_path ? cxx_path : "c++";
+	try_pythons(python, pythons);
+	env.pythons = pythons;
+	env.timeout = timeout;
+	env.atol = atol;
+	env.rtol = rtol;
+
+	if (emit) {
+		if (mps) {
+			char *s = try_mps_script(&pl);
+			size_t na, i;
+			char **mv = try_metal_args("xcrun", root, pl.metal_rel, "<tmp>/kernel.air", &na);
+			printf("==> metal compile (first, when xcrun is on PATH) <==\n");
+			for (i = 0; i < na; i++)
+				printf("%s%s", i ? " " : "", mv[i]);
+			printf("\n\n==> mps.py <==\n");
+			fputs(s, stdout);
+			lex_strv_free(mv, na);
+			free(s);
+		} else {
+			char *h = try_harness(&pl);
+			size_t na, i;
+			char **cv = try_cxx_args(&env, "<tmp>", "<tmp>/harness.cpp",
+			                         "<tmp>/harness", 1, 0, -1, &na);
+			printf("==> compile (in <tmp>) <==\n");
+			for (i = 0; i < na; i++)
+				printf("%s%s", i ? " " : "", i == 0 ? (cxx ? cxx : "c++") : cv[i]);
+			printf("\n\n==> copied into <tmp>, REWRITES.md applied <==\n");
+			for (i = 0; i < pl.nhdrs; i++)
+				printf("%s\n", pl.hdrs[i].rel);
+			printf("%s (the functor and what it uses; the rest blanked)\n", pl.metal_rel);
+			printf("\n==> harness.cpp <==\n%s\n==> %s <==\n%s\n==> ref.py <==\n%s", h,
+			       pl.metal_rel, pl.host_source, try_reference_script());
+			lex_strv_free(cv, na);
+			free(h);
+		}
+		status = MK_EXIT_CLEAN;
+		goto out;
+	}
+	if (mps) {
+		struct buildinfo bi;
+		xcrun_path = proc_find_program("xcrun");
+		if (!xcrun_path)
+			warnx_("no xcrun on PATH: the real Metal compile of %s is skipped", pl.metal_rel);
+		buildinfo_get(&bi);
+		if (strcmp(bi.system, "Darwin") != 0) {
+			warnx_("error: --device mps runs only on macOS with torch.mps (use --emit to see its script)");
+			status = MK_EXIT_ERROR;
+			goto out;
+		}
+		env.device_mps = 1;
+		env.xcrun = xcrun_path;
+		env.root = root;
+	}
+	{
+		struct try_outcome out;
+		if (try_run(&pl, &env, &out) != 0) {
+			status = MK_EXIT_ERROR;
+			goto out;
+		}
+		if (out.no_torch)
+			warnx_("no python imports torch (tried %s%s%s): the CPU comparison is skipped; "
+			       "ran the checks that need none",
+			       pythons[0], pythons[1] ? ", " : "", pythons[1] ? pythons[1] : "");
+		if (json)
+			try_report_json(stdout, &pl, &out);
+		else
+			try_report_text(stdout, &pl, &out);
+		status = out.status;
+		try_outcome_free(&pl, &out);
+	}
+out:
+	if (env.flags)
+		lex_strv_free(env.flags, env.nflags);
+	free(cxx_path);
+	free(xcrun_path);
+	free(host);
+	try_plan_free(&pl);
+	free(root);
+	free(args.v);
+	return close_stdout(status);
+}
