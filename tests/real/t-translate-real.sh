@@ -19,7 +19,7 @@
 . "$(dirname "$0")/lib.sh"
 use_tree src 2.6.0
 use_torchgen_python py
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); [ -n "${KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
 nf=aten/src/ATen/native
 status=0
 fail() { echo "FAIL: $*"; status=1; }
@@ -30,6 +30,8 @@ cp -R "$src/$nf" "$m/aten/src/ATen/"
 cp "$src/test/test_mps.py" "$m/test/"
 cp -R "$repo/tests/fixtures/main-shaped/c10" "$m/"
 cp -R "$repo/tests/fixtures/main-shaped/aten" "$m/"
+# the core macros with their dense kernel templates, as mps-try compiles them
+cp "$repo/tests/fixtures/try/good/c10/metal/indexing.h" "$m/c10/metal/"
 for k in Unary:unary:erfinv Binary:binary:copysign; do
   f=${k%%:*} r=${k#*:}; kind=${r%%:*} name=${r#*:}
   cat >>"$m/$nf/mps/operations/${f}Kernel.mm" <<EOF
@@ -67,11 +69,48 @@ while read -r op; do
   [ -s "$tmp/e" ] && { fail "$op: wrote to stderr"; cat "$tmp/e"; }
 done <"$tmp/ops"
 
+# the translated ones tried against the CPU (mps-migrate's try: a C++
+# compiler and a python that imports torch; without them this part is
+# skipped, said in one line)
+mkdir -p "$tmp/tried"
+if sh "$repo/tests/fixtures/try/needs-torch.sh" >"$tmp/why" 2>&1; then
+  while read -r op; do
+    grep -q '"status":"translated"' "$tmp/plans/$op.json" || continue
+    mps-migrate --root "$m" --json "$op" >"$tmp/tried/$op.json" 2>"$tmp/e"
+    rc=$?
+    [ $rc = 1 ] || { fail "$op (tried): exit $rc, want 1"; cat "$tmp/e"; }
+  done <"$tmp/ops"
+else
+  echo "the try against the CPU is skipped: $(cat "$tmp/why")"
+fi
+
 # the counts measured on 2.6.0 (main-shaped); a drop fails
-MK_MIN_OPS=68 MK_MIN_FULL=38 MK_MIN_OV=114 MK_MIN_OV_ALL=147 \
-"$py" - "$tmp/plans" "$tmp/ops" >"$tmp/out" <<'PY' || status=1
+MK_MIN_OPS=68 MK_MIN_FULL=39 MK_MIN_OV=115 MK_MIN_OV_ALL=147 \
+"$py" - "$tmp/plans" "$tmp/ops" "$tmp/tried" >"$tmp/out" <<'PY' || status=1
 import json, os, sys
-plans, ops = sys.argv[1], open(sys.argv[2]).read().split()
+plans, ops, tried = sys.argv[1], open(sys.argv[2]).read().split(), sys.argv[3]
+# per operator and overload: what the try said (match, rounding, mismatch,
+# not tried), from the plans made with the try
+def verdicts(op):
+    f = os.path.join(tried, op + ".json")
+    if not os.path.exists(f):
+        return None
+    v = {}
+    for p in (json.loads(l) for l in open(f)):
+        if p["part"] != "math":
+            continue
+        t = p["verdict"] or ""
+        if p["status"] == "left" and "does not match the CPU" in (p["construct"] or ""):
+            v[p["overload"]] = ("mismatch", p["construct"])
+        elif t.startswith("matches CPU") and "up to rounding" in t:
+            v[p["overload"]] = ("rounding", t)
+        elif t.startswith("matches CPU"):
+            v[p["overload"]] = ("match", t)
+        elif p["status"] == "translated":
+            v[p["overload"]] = ("not tried", t)
+    return v
+tally = {"match": 0, "rounding": 0, "mismatch": 0, "not tried": 0}
+ops_match = 0
 rows, notp = [], []
 nov = ntr = full = some = none = 0
 bad = []
@@ -101,11 +140,22 @@ for op in ops:
         none += 1
         verdict = "left"
     cells = []
+    v = verdicts(op)
+    all_match = v is not None
     for m in math:
         if m["status"] == "translated":
-            cells.append("%s: from %s" % (m["overload"], m["side"]))
+            w = v.get(m["overload"], ("not tried", "")) if v is not None else None
+            if w:
+                tally[w[0]] += 1
+            if not w or w[0] not in ("match", "rounding"):
+                all_match = False
+            cells.append("%s: from %s%s" % (m["overload"], m["side"],
+                         ", CPU: " + w[0] if w else ""))
         else:
+            all_match = False
             cells.append("%s: left (%s)" % (m["overload"], m["construct"]))
+    if all_match:
+        ops_match += 1
     rows.append((op, kind[0], math[0]["cuda_kernel"].split(": ")[-1], verdict, "; ".join(cells)))
 n = len(rows)
 md = os.environ.get("MK_TABLE")
@@ -119,6 +169,14 @@ print("%s%d operators with a CUDA loop kernel and a new functor: %d translated, 
       "overloads: %d of %d translated (%.0f%%)" %
       ("\n" if md else "", n, full, some, none, 100.0 * full / n,
        100.0 * (full + some) / n, ntr, nov, 100.0 * ntr / nov))
+if any(os.path.exists(os.path.join(tried, op + ".json")) for op in ops):
+    print("tried against the CPU (mps-migrate's try, torch on this machine): of %d "
+          "translated overloads %d match, %d match up to rounding, %d do not match "
+          "(written as comments), %d not tried (a c10/metal function the fixture "
+          "does not implement, or the file does not compile on the host); "
+          "%d operators (%.0f%%) translated and matching on every overload" %
+          (ntr, tally["match"], tally["rounding"], tally["mismatch"], tally["not tried"],
+           ops_match, 100.0 * ops_match / n))
 print("not counted (%d): %s" % (len(notp), ", ".join("%s (%s)" % x for x in notp)))
 env = os.environ
 for what, got, want in (("operators", n, "MK_MIN_OPS"), ("fully translated", full, "MK_MIN_FULL"),

@@ -60,6 +60,110 @@ static const char kernels_cu[] =
     "}\n"
     "}\n";
 
+/* lambdas in the branches of a condition that is not the dtype choice
+ * (logit's eps): each is one branch of the math, and says which; an early
+ * return after work guards what follows; a bare `return;` and the dtype
+ * branches do not */
+static const char branches_cu[] =
+    "void clampit_kernel_cuda(TensorIteratorBase& iter, const Scalar& lim) {\n"
+    "  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), \"clampit\", [&]() {\n"
+    "    const scalar_t e = lim.to<scalar_t>();\n"
+    "    if (e < scalar_t(0)) {\n"                                   /* 4 */
+    "      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return x; });\n"
+    "    } else {\n"
+    "      gpu_kernel(iter, [e] GPU_LAMBDA(scalar_t x) -> scalar_t {\n"
+    "        return x < e ? e : x; });\n"
+    "    }\n"
+    "  });\n"
+    "}\n"
+    "void early_kernel_cuda(TensorIteratorBase& iter) {\n"           /* 12 */
+    "  if (iter.numel() == 0) { return; }\n"
+    "  if (iter.dtype() == kBool) {\n"
+    "    gpu_kernel(iter, [] GPU_LAMBDA(bool a, bool b) -> bool { return a; });\n"
+    "    return;\n"
+    "  }\n"
+    "  if (iter.is_cpu_scalar(2))\n"                                 /* 18 */
+    "  {\n"
+    "    gpu_kernel(iter, [] GPU_LAMBDA(float a) -> float { return a; });\n"
+    "    return;\n"
+    "  }\n"
+    "  gpu_kernel(iter, [] GPU_LAMBDA(float a, float b) -> float { return a + b; });\n"
+    "}\n"
+    "void pick_kernel_cuda(TensorIteratorBase& iter, int64_t n) {\n"
+    "  switch (n) {\n"
+    "    case 0: gpu_kernel(iter, [] GPU_LAMBDA(float a) -> float { return a; }); break;\n"
+    "  }\n"
+    "}\n"
+    "void reduced_kernel_cuda(TensorIteratorBase& iter) {\n"
+    "  if (at::isReducedFloatingType(iter.dtype())) {\n"
+    "    gpu_kernel(iter, [] GPU_LAMBDA(float a) -> float { return a; });\n"
+    "  }\n"
+    "}\n"
+    "void plain_kernel_cuda(TensorIteratorBase& iter) {\n"
+    "  if (iter.numel() == 0)\n"
+    "    return;\n"
+    "  auto f = [] GPU_LAMBDA(float a) -> float { if (a < 0) return -a; return a; };\n"
+    "  gpu_kernel(iter, f);\n"
+    "}\n";
+
+static void test_branches(void **state)
+{
+	struct ck_kernel k;
+	(void)state;
+	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
+	                                 "clampit_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 2);
+	assert_string_equal(k.lambdas[0].guard, "e < scalar_t(0)");
+	assert_string_equal(k.lambdas[0].guard_file, "b.cu");
+	assert_int_equal(k.lambdas[0].guard_line, 4);
+	assert_string_equal(k.lambdas[1].guard, "e < scalar_t(0)"); /* its else */
+	assert_int_equal(k.lambdas[1].guard_line, 4);
+	assert_true(k.lambdas[0].dtypes & CS_BIT(CS_FLOAT));
+	ck_kernel_free(&k);
+
+	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
+	                                 "early_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 3);
+	assert_null(k.lambdas[0].guard); /* the dtype choice */
+	assert_int_equal(k.lambdas[0].dtypes, CS_BIT(CS_BOOL));
+	assert_string_equal(k.lambdas[1].guard, "iter.is_cpu_scalar(2)");
+	assert_int_equal(k.lambdas[1].guard_line, 18);
+	/* after `if (..) { gpu_kernel(..); return; }`: the other branch */
+	assert_string_equal(k.lambdas[2].guard, "iter.is_cpu_scalar(2)");
+	ck_kernel_free(&k);
+
+	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
+	                                 "pick_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 1);
+	assert_string_equal(k.lambdas[0].guard, "n");
+	ck_kernel_free(&k);
+
+	/* isReducedFloatingType: a dtype test (Half, BFloat16), as cpu/
+	 * BinaryOpsKernel.cpp's logaddexp_kernel uses it */
+	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
+	                                 "reduced_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 1);
+	assert_null(k.lambdas[0].guard);
+	assert_int_equal(k.lambdas[0].dtypes, CS_BIT(CS_HALF) | CS_BIT(CS_BFLOAT16));
+	ck_kernel_free(&k);
+
+	/* a bare early return, and the lambda's own if: no condition */
+	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
+	                                 "plain_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 1);
+	assert_null(k.lambdas[0].guard);
+	ck_kernel_free(&k);
+
+	/* the dtype if / else if / else of kernels_cu: none */
+	assert_int_equal(ck_lambdas_text("k.cu", kernels_cu, strlen(kernels_cu),
+	                                 "twist_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 3);
+	assert_null(k.lambdas[0].guard);
+	assert_null(k.lambdas[1].guard);
+	assert_null(k.lambdas[2].guard);
+	ck_kernel_free(&k);
+}
+
 static void test_lambdas(void **state)
 {
 	struct ck_kernel k;
@@ -283,6 +387,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lambdas),
 	    cmocka_unit_test(test_cpu),
+	    cmocka_unit_test(test_branches),
 	    cmocka_unit_test(test_tree),
 	    cmocka_unit_test(test_c10_functions),
 	};

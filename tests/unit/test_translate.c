@@ -610,9 +610,11 @@ static void test_functor(void **state)
 	assert_null(tp.math.body[RG_CLS_INTEGRAL]);
 	assert_string_equal(tp.math.note[RG_CLS_INTEGRAL],
 	                    "    // left to you by mps-migrate: the translation does "
-	                    "not match the CPU (int 3: 6, CPU -6):\n"
+	                    "not match the CPU (int\n"
+	                    "    //     3: 6, CPU -6):\n" /* within 80 columns */
 	                    "    //   // translated by mps-migrate from "
-	                    "aten/src/ATen/native/cuda/Flip.cu:8 (gpu_kernel)\n"
+	                    "aten/src/ATen/native/cuda/Flip.cu:8\n"
+	                    "    //   //     (gpu_kernel)\n"
 	                    "    //   return static_cast<T>((-a) + (-a));\n");
 	text = rg_functor_text(MR_UNARY, "flip", pairs, 4, &tp.math, "\n", 1, 1);
 	assert_non_null(strstr(text, "  inline T operator()(const T x) {\n"
@@ -630,17 +632,20 @@ static void test_functor(void **state)
 	    "struct flip_functor {\n"
 	    "  template <typename T, enable_if_t<is_scalar_floating_point_v<T>, bool> = true>\n"
 	    "  inline T operator()(const T x) {\n"
-	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:8 (gpu_kernel)\n"
+	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:8\n"
+	    "    //     (gpu_kernel)\n"
 	    "    const float a = static_cast<float>(x);\n"
 	    "    return static_cast<T>((-a) + (-a));\n"
 	    "  }\n"
 	    "  template <typename T, enable_if_t<is_scalar_integral_v<T>, bool> = true>\n"
 	    "  inline T operator()(const T a) {\n"
-	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:8 (gpu_kernel)\n"
+	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:8\n"
+	    "    //     (gpu_kernel)\n"
 	    "    return static_cast<T>((-a) + (-a));\n"
 	    "  }\n"
 	    "  inline bool operator()(const bool a) {\n"
-	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:5 (gpu_kernel)\n"
+	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:5\n"
+	    "    //     (gpu_kernel)\n"
 	    "    return !a;\n"
 	    "  }\n"
 	    "};\n");
@@ -677,10 +682,11 @@ static void test_functor_left(void **state)
 	assert_int_equal(tp.ov[0].line, 17);
 	assert_null(tp.math.body[RG_CLS_FLOAT]);
 	assert_string_equal(tp.math.note[RG_CLS_FLOAT],
-	                    "    // left to you by mps-migrate: a loop (while) at "
-	                    "aten/src/ATen/native/cuda/Flip.cu:17\n"
+	                    "    // left to you by mps-migrate: a loop (while) at\n"
+	                    "    //     aten/src/ATen/native/cuda/Flip.cu:17\n"
 	                    "    // CUDA, aten/src/ATen/native/cuda/Flip.cu:16 "
-	                    "(gpu_kernel, for Double, Float):\n"
+	                    "(gpu_kernel, for Double,\n"
+	                    "    //     Float):\n"
 	                    "    //   while (a > 1) { a -= 1; }\n"
 	                    "    //   return a;\n");
 	tr_plan_free(&tp);
@@ -695,9 +701,42 @@ static void test_functor_left(void **state)
 	tr_plan_free(&tp);
 }
 
+/* lines wider than the column limit: code broken after an operator at
+ * the limit (the shallowest in parentheses), continued 4 deeper; a
+ * comment at a blank; a line that fits, or cannot break, as it was */
+static void test_wrap(void **state)
+{
+	char *w;
+	(void)state;
+	w = tr_wrap_lines("    return a + b;\n", 20, 4);
+	assert_string_equal(w, "    return a + b;\n");
+	free(w);
+	w = tr_wrap_lines("    return foo(a, b) * 2.0f + bar(c + d, e) - a;\n", 30, 4);
+	assert_string_equal(w, "    return foo(a, b) * 2.0f +\n"
+	                       "        bar(c + d, e) - a;\n");
+	free(w);
+	/* no top-level operator fits: inside the call, after its comma */
+	w = tr_wrap_lines("    return f(aaaa + bbbb, cccc);\n", 26, 4);
+	assert_string_equal(w, "    return f(aaaa + bbbb,\n"
+	                       "        cccc);\n");
+	free(w);
+	w = tr_wrap_lines("    // translated by mps-migrate from a/b/c.cu:12 (gpu_kernel)\n",
+	                  40, 4);
+	assert_string_equal(w, "    // translated by mps-migrate from\n"
+	                       "    //     a/b/c.cu:12 (gpu_kernel)\n");
+	free(w);
+	w = tr_wrap_lines("    return some_very_long_name;\n", 10, 4);
+	assert_string_equal(w, "    return some_very_long_name;\n");
+	free(w);
+	w = tr_wrap_lines("    return a + b;\n", 0, 4);
+	assert_string_equal(w, "    return a + b;\n");
+	free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_every_row_has_a_case),
 	    cmocka_unit_test(test_row_cases),
 	    cmocka_unit_test(test_rows_without_helpers),

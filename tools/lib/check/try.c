@@ -931,6 +931,16 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			t->name = xstrdup(a[k].name);
 			t->type = xstrdup(a[k].type);
 			t->def = a[k].def ? xstrdup(a[k].def) : NULL;
+			if (!strcmp(t->name, "reduction") && !strcmp(t->type, "int") &&
+			    !arg_given(o, t->name)) {
+				/* a loss's reduction (default Mean, at::Reduction):
+				 * its stub's kernel is elementwise, so the CPU is asked
+				 * for reduction None (0), the elementwise result */
+				free(t->def);
+				t->def = xstrdup("0");
+				note(pl, "reduction=0 (%s): the kernel is elementwise, so the CPU result is taken before the reduction%s",
+				     "None", "");
+			}
 			t->kwarg = a[k].kwarg;
 			t->tensor = is_tensor_type(a[k].type);
 			t->scalar = is_scalar_type(a[k].type);

@@ -323,7 +323,8 @@ struct try_result {
 	size_t gross;             /* mismatches rounding cannot explain:
 	                             integers that differ, NaN or inf on one
 	                             side only, opposite signs, a relative
-	                             error over 1e-3; the others are within
+	                             error over 1e-3 or 10 x rtol (half: 1e-2,
+	                             bfloat: 0.16); the others are within
 	                             what contraction into fma, cancellation
 	                             or the host's libm can make of a right
 	                             formula */

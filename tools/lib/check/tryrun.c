@@ -427,8 +427,9 @@ static int close_enough(double a, double b, double atol, double rtol)
 
 /* a mismatch that rounding cannot explain: integers that differ, NaN or
  * an infinity on one side only, opposite signs, or a relative error over
- * 1e-3 (try.h try_result.gross) */
-static int gross_miss(int exact, double ore, double oim, double fre, double fim)
+ * 1e-3 or ten times the dtype's RTOL (try.h try_result.gross) */
+static int gross_miss(int exact, double ore, double oim, double fre, double fim,
+                      double rtol)
 {
 	double d, mag;
 	if (exact)
@@ -443,7 +444,7 @@ static int gross_miss(int exact, double ore, double oim, double fre, double fim)
 		return 1;
 	d = hypot(ore - fre, oim - fim);
 	mag = hypot(fre, fim);
-	return d > 1e-3 * mag;
+	return d > (10 * rtol > 1e-3 ? 10 * rtol : 1e-3) * mag;
 }
 
 static void compare(const struct try_plan *pl, const struct try_case *c,
@@ -521,7 +522,8 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 		res->compared++;
 		if (!ok) {
 			res->mismatches++;
-			if (gross_miss(integral || !strcmp(format, "i64"), ore, oim, fre, fim))
+			if (gross_miss(integral || !strcmp(format, "i64"), ore, oim, fre, fim,
+			               res->rtol))
 				res->gross++;
 			if (res->nshown < TRY_SHOWN) {
 				struct try_miss *m = &res->shown[res->nshown++];

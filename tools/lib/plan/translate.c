@@ -11,6 +11,7 @@
 #include "plan/translate.h"
 #include "base/diag.h"
 #include "base/lex.h"
+#include "read/clangfmt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -2773,6 +2774,103 @@ char *tr_expr_text(const char *expr, int cls, const char *out,
 	return res;
 }
 
+/* ---- lines within the column limit (clangfmt.h) ---- */
+
+/* one line L (LEN bytes, no '\n') into b, broken to fit COL */
+static void wrap_line(struct buf *b, const char *l, size_t len, unsigned col,
+                      unsigned cont)
+{
+	size_t ind = 0, s = 0, first = 1;
+	char *cprefix;
+	int comment;
+	while (ind < len && l[ind] == ' ')
+		ind++;
+	comment = ind + 1 < len && l[ind] == '/' && l[ind + 1] == '/';
+	if (comment) {
+		size_t k = ind + 2;
+		while (k < len && l[k] == ' ')
+			k++;
+		/* the comment's own prefix, CONT deeper */
+		cprefix = xasprintf("%.*s%*s", (int)k, l, (int)cont, "");
+	} else {
+		cprefix = xasprintf("%*s", (int)(ind + cont), "");
+	}
+	while (s < len) {
+		size_t pre = first ? 0 : strlen(cprefix), room, i, best = 0, bestd = 0;
+		long depth = 0;
+		int have = 0;
+		if (pre + (len - s) <= col || !col) {
+			if (!first)
+				buf_puts(b, cprefix);
+			buf_add(b, l + s, len - s);
+			buf_puts(b, "\n");
+			break;
+		}
+		room = col > pre ? col - pre : 1;
+		/* the break candidates: a blank after an operator or a comma
+		 * (code), any blank (comments); the shallowest that fits, the
+		 * last of those; else the first one */
+		for (i = s + (first ? ind : 0) + 1; i < len; i++) {
+			char p = l[i - 1];
+			int cand;
+			if (!comment && (l[i] == '"' || l[i] == '\'')) {
+				i = lex_skip_literal(l, len, i) - 1;
+				continue;
+			}
+			if (l[i] == '(' || l[i] == '[')
+				depth++;
+			else if (l[i] == ')' || l[i] == ']')
+				depth--;
+			if (l[i] != ' ' || i + 1 >= len || l[i + 1] == ' ')
+				continue;
+			cand = comment || p == ',' || strchr("+-*/%?:&|=<>^", p) != NULL;
+			if (!cand || (!comment && p == ':' && i >= 2 && l[i - 2] == ':'))
+				continue;
+			if (i - s > room) {
+				if (!have) {
+					best = i;
+					have = 1;
+				}
+				break;
+			}
+			if (!have || (comment ? 1 : depth <= (long)bestd)) {
+				best = i;
+				bestd = (size_t)(depth < 0 ? 0 : depth);
+				have = 1;
+			}
+		}
+		if (!have) {
+			if (!first)
+				buf_puts(b, cprefix);
+			buf_add(b, l + s, len - s);
+			buf_puts(b, "\n");
+			break;
+		}
+		if (!first)
+			buf_puts(b, cprefix);
+		buf_add(b, l + s, best - s);
+		buf_puts(b, "\n");
+		s = best + 1;
+		first = 0;
+	}
+	free(cprefix);
+}
+
+char *tr_wrap_lines(const char *text, unsigned col, unsigned cont)
+{
+	struct buf b;
+	const char *p = text;
+	buf_init(&b);
+	buf_puts(&b, "");
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		wrap_line(&b, p, l, col, cont);
+		p = e ? e + 1 : p + l;
+	}
+	return b.data;
+}
+
 /* ---- the functor ---- */
 
 static int rep_dtype(int cls, const struct mr_pair *p)
@@ -2830,6 +2928,13 @@ static void comment_lambda(struct buf *b, const char *side,
 	buf_printf(b, "    // %s, %s:%lu (%s%s%s):\n", side, l->code.file,
 	           l->code.line, l->call, *names ? ", for " : "", names);
 	free(names);
+	if (l->guard && l->code.captures && *l->code.captures && l->nouter) {
+		/* a branch's lambda: the values it captures, as computed before */
+		size_t i;
+		buf_printf(b, "    //   captures %s, from before it:\n", l->code.captures);
+		for (i = 0; i < l->nouter && i < 4; i++)
+			buf_printf(b, "    //     %s\n", l->outer[i]);
+	}
 	comment_body(b, l->code.shown ? l->code.shown : l->code.body, 40);
 }
 
@@ -2840,6 +2945,27 @@ static const struct ck_lambda *first_cand(const struct ck_kernel *k, int rep)
 		if (k->lambdas[i].dtypes & CS_BIT(rep))
 			return &k->lambdas[i];
 	return NULL;
+}
+
+/* the comment of a kernel's candidate FIRST for REP: its body, and when
+ * it sits in a branch of a condition (ck_lambda.guard), every candidate's
+ * (the other branches: the writer needs them all) */
+static void comment_cands(struct buf *b, const char *side,
+                          const struct ck_kernel *k, int rep,
+                          const struct ck_lambda *first)
+{
+	size_t i, shown = 0;
+	if (!first)
+		return;
+	if (!first->guard) {
+		comment_lambda(b, side, first);
+		return;
+	}
+	for (i = 0; i < k->nlambdas && shown < 4; i++)
+		if (k->lambdas[i].dtypes & CS_BIT(rep)) {
+			comment_lambda(b, side, &k->lambdas[i]);
+			shown++;
+		}
 }
 
 /* try the candidates of one kernel: 1 translated */
@@ -2853,6 +2979,18 @@ static int try_kernel(struct tr_overload *ov, const struct ck_kernel *k,
 		struct tr_out r;
 		if (!(l->dtypes & CS_BIT(rep)))
 			continue;
+		if (l->guard) {
+			/* one branch of the math: never written for all of it */
+			if (!*have_fail) {
+				*have_fail = 1;
+				ov->side = side;
+				ov->file = xstrdup(l->guard_file ? l->guard_file : l->code.file);
+				ov->line = l->guard_line;
+				ov->construct = xasprintf("lambdas in branches of `%s`",
+				                          l->guard);
+			}
+			continue;
+		}
 		tr_code(&l->code, k->helpers + l->helpers_from,
 		        l->helpers_to - l->helpers_from, l->outer, l->nouter, t, env,
 		        &r);
@@ -2894,6 +3032,7 @@ int tr_plan_functor(struct tr_plan *tp, const char *root, const char *stub,
 	int have_cu = 0, have_cp = 0, c;
 	const struct mr_pair *ov[RG_NCLS];
 	struct tr_env env;
+	struct cf_style st;
 	int split = 0;
 
 	(void)name;
@@ -2985,15 +3124,20 @@ int tr_plan_functor(struct tr_plan *tp, const char *root, const char *stub,
 			if (o->file)
 				buf_printf(&b, " at %s:%lu", o->file, o->line);
 			buf_puts(&b, "\n");
-			if (lc)
-				comment_lambda(&b, "CUDA", lc);
-			if (lp)
-				comment_lambda(&b, "CPU", lp);
+			comment_cands(&b, "CUDA", have_cu ? &cu : NULL, rep, lc);
+			comment_cands(&b, "CPU", have_cp ? &cp : NULL, rep, lp);
 			o->body = b.data;
 		}
 	}
+	/* the .metal file's column limit (clang-format formats it as C++) */
+	cf_style_for(root, "Cpp", &st);
+	tp->column = st.column;
+	tp->cont = st.cont;
 	for (c = 0; c < (int)tp->nov; c++) {
-		const struct tr_overload *o = &tp->ov[c];
+		struct tr_overload *o = &tp->ov[c];
+		char *w = tr_wrap_lines(o->body, tp->column, tp->cont);
+		free(o->body);
+		o->body = w;
 		if (o->translated) {
 			tp->math.body[o->cls] = o->body;
 			tp->math.params[o->cls][0] = o->params[0];
@@ -3037,7 +3181,8 @@ void tr_plan_verdict(struct tr_plan *tp, size_t i, int verdict,
 			p = e ? e + 1 : p + l;
 		}
 		free(o->body);
-		o->body = b.data;
+		o->body = tr_wrap_lines(b.data, tp->column, tp->cont);
+		free(b.data);
 		o->translated = 0;
 		free(o->construct);
 		o->construct = xasprintf("a translation that does not match the CPU (%s)",

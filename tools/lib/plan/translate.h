@@ -186,6 +186,10 @@ struct tr_plan {
 	char *cuda_file;      /* its definition (owned) */
 	unsigned long cuda_line;
 	size_t cuda_lambdas;  /* the lambdas read in it */
+	unsigned column;      /* the bodies' column limit: the kernel file's
+	                         (ROOT/.clang-format, Cpp; read/clangfmt.h);
+	                         0 none */
+	unsigned cont;        /* its ContinuationIndentWidth */
 };
 
 /* tr_plan_functor: read the kernels of STUB (the CUDA folder of ROOT,
@@ -211,6 +215,14 @@ void tr_plan_verdict(struct tr_plan *tp, size_t i, int verdict,
                      const char *text);
 
 void tr_plan_free(struct tr_plan *tp);
+
+/* tr_wrap_lines: TEXT ('\n'-ended lines) with every line longer than COL
+ * columns broken as clang-format would, roughly: code after an operator
+ * or a comma followed by a blank (the shallowest in parentheses that
+ * fits, the last of those), the continuation indented CONT more than
+ * the line; a `//` comment at a blank, continued as a comment CONT deeper.
+ * A line with no such place, or COL 0, stays as it is.  malloc'd. */
+char *tr_wrap_lines(const char *text, unsigned col, unsigned cont);
 
 /* tr_cls_name: "floating-point", "integral", "bool", "complex". */
 const char *tr_cls_name(int cls);

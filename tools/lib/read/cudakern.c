@@ -684,6 +684,8 @@ static cs_dtset cond_types(const char *c, size_t s, size_t e)
 		else if (is_ident_at(c, s, i, "isFloatingType", e) ||
 		         is_ident_at(c, s, i, "is_floating_point", e))
 			set |= flt;
+		else if (is_ident_at(c, s, i, "isReducedFloatingType", e))
+			set |= CS_BIT(CS_HALF) | CS_BIT(CS_BFLOAT16);
 		else if (is_ident_at(c, s, i, "isIntegralType", e)) {
 			size_t o = i + 14;
 			o = skip_ws(c, e, o);
@@ -888,6 +890,190 @@ static void branch_of(const struct kfile *f, const char *c, size_t b0,
 	}
 }
 
+/* ---- conditions that are not the dtype choice ---- */
+
+/* the end of the statement starting at c[s] (s < e): the index of its
+ * last byte ('}' of a block, ';' otherwise); e when it does not end */
+static size_t branch_stmt_end(const char *c, size_t e, size_t s)
+{
+	size_t i;
+	s = skip_ws(c, e, s);
+	if (s < e && c[s] == '{')
+		return match_close(c, e, s);
+	if (is_ident_at(c, s, s, "if", e)) {
+		size_t p = skip_ws(c, e, s + 2), q, t, el;
+		if (is_ident_at(c, s, p, "constexpr", e))
+			p = skip_ws(c, e, p + 9);
+		if (p >= e || c[p] != '(')
+			return e;
+		q = match_close(c, e, p);
+		if (q >= e)
+			return e;
+		t = branch_stmt_end(c, e, q + 1);
+		if (t >= e)
+			return e;
+		el = skip_ws(c, e, t + 1);
+		if (is_ident_at(c, el, el, "else", e))
+			return branch_stmt_end(c, e, el + 4);
+		return t;
+	}
+	for (i = s; i < e; i++) {
+		if (c[i] == '"' || c[i] == '\'') {
+			i = lex_skip_literal(c, e, i) - 1;
+			continue;
+		}
+		if (c[i] == '(' || c[i] == '[' || c[i] == '{') {
+			i = match_close(c, e, i);
+			if (i >= e)
+				return e;
+		} else if (c[i] == ';') {
+			return i;
+		} else if (c[i] == '}') {
+			return e;
+		}
+	}
+	return e;
+}
+
+/* c[s, t] (one statement) holds a `return` outside any nested block,
+ * and more than that return */
+static int returns_after_work(const char *c, size_t s, size_t t)
+{
+	size_t i, b = skip_ws(c, t, s), depth = 0, ret = 0;
+	int has = 0;
+	if (b < t && c[b] == '{')
+		b++;
+	for (i = b; i < t; i++) {
+		if (c[i] == '"' || c[i] == '\'') {
+			i = lex_skip_literal(c, t, i) - 1;
+			continue;
+		}
+		if (c[i] == '{')
+			depth++;
+		else if (c[i] == '}' && depth)
+			depth--;
+		else if (depth == 0 && is_ident_at(c, b, i, "return", t)) {
+			has = 1;
+			ret = i;
+			break;
+		}
+	}
+	/* `if (..) return;`, `if (..) { return; }`: nothing done before */
+	return has && skip_ws(c, t, b) != ret;
+}
+
+/* between c[a] and c[o] no block closes that was open at a */
+static int same_block(const char *c, size_t a, size_t o)
+{
+	size_t i;
+	long depth = 0;
+	for (i = a; i < o; i++) {
+		if (c[i] == '"' || c[i] == '\'') {
+			i = lex_skip_literal(c, o, i) - 1;
+			continue;
+		}
+		if (c[i] == '{')
+			depth++;
+		else if (c[i] == '}' && --depth < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* the condition COND of an `if (COND)` at c[p, q] (the parentheses), one
+ * line for people */
+static char *cond_text(const char *c, size_t p, size_t q)
+{
+	char *cond = lex_trim_dup(c, p + 1, q);
+	size_t t, l = strlen(cond), w = 0;
+	for (t = 0; t < l; t++) {
+		char ch = sp(cond[t]) ? ' ' : cond[t];
+		if (ch == ' ' && w && cond[w - 1] == ' ')
+			continue;
+		cond[w++] = ch;
+	}
+	cond[w] = '\0';
+	return cond;
+}
+
+/* The innermost condition of the body c[b0, b1) of file F, not a dtype
+ * test (cond_types), that decides whether the code at c[o] runs: an
+ * `if (COND)` / `if constexpr (COND)` whose branch or `else` holds o (or a
+ * `switch (COND)` whose block does), or,
+ * when there is none, the last `if (COND) { ..; return; }` before o in
+ * o's block.  *cond: COND (malloc'd), *line its line; 0, or 1 when there
+ * is none. */
+static int guard_of(const struct kfile *f, const char *c, size_t b0,
+                    size_t b1, size_t o, char **cond, unsigned long *line)
+{
+	size_t i, best = 0, bp = 0, bq = 0, rp = 0, rq = 0;
+	int found = 0, ret = 0;
+	*cond = NULL;
+	*line = 0;
+	for (i = b0; i < o; i++) {
+		size_t p, q, t, el, ee;
+		if (c[i] == '"' || c[i] == '\'') {
+			i = lex_skip_literal(c, b1, i) - 1;
+			continue;
+		}
+		if (is_ident_at(c, b0, i, "switch", b1)) {
+			/* a loop under one of its cases */
+			p = skip_ws(c, b1, i + 6);
+			if (p >= b1 || c[p] != '(')
+				continue;
+			q = match_close(c, b1, p);
+			if (q >= b1 || cond_types(c, p + 1, q))
+				continue;
+			t = branch_stmt_end(c, b1, q + 1);
+			if (t < b1 && q < o && o <= t && (!found || i > best)) {
+				found = 1;
+				best = i;
+				bp = p;
+				bq = q;
+			}
+			continue;
+		}
+		if (!is_ident_at(c, b0, i, "if", b1))
+			continue;
+		p = skip_ws(c, b1, i + 2);
+		if (is_ident_at(c, b0, p, "constexpr", b1))
+			p = skip_ws(c, b1, p + 9);
+		if (p >= b1 || c[p] != '(')
+			continue;
+		q = match_close(c, b1, p);
+		if (q >= b1 || cond_types(c, p + 1, q))
+			continue;
+		t = branch_stmt_end(c, b1, q + 1);
+		if (t >= b1)
+			continue;
+		el = skip_ws(c, b1, t + 1);
+		ee = is_ident_at(c, el, el, "else", b1) ? branch_stmt_end(c, b1, el + 4) : 0;
+		if ((q < o && o <= t) || (ee && el < o && o <= ee && ee < b1)) {
+			if (!found || i > best) {
+				found = 1;
+				best = i;
+				bp = p;
+				bq = q;
+			}
+		} else if (t < o && !ee && returns_after_work(c, q + 1, t) &&
+		           same_block(c, t + 1, o)) {
+			ret = 1;
+			rp = p;
+			rq = q;
+		}
+	}
+	if (!found && ret) {
+		bp = rp;
+		bq = rq;
+		found = 1;
+	}
+	if (!found)
+		return 1;
+	*cond = cond_text(c, bp, bq);
+	*line = line_of(f, bp);
+	return 0;
+}
+
 /* ---- kernel calls ---- */
 
 struct loop_name {
@@ -979,6 +1165,25 @@ static void add_lambda(struct ck_kernel *out, int how, const char *call,
 	l->helpers_to = hto;
 }
 
+/* the lambdas out->lambdas[from..] without a condition get the one of
+ * the site c[o] in the body c[b0, b1) of F (guard_of), if any */
+static void guard_lambdas(struct ck_kernel *out, size_t from,
+                          const struct kfile *f, size_t b0, size_t b1, size_t o)
+{
+	char *cond;
+	unsigned long line;
+	size_t i;
+	if (from >= out->nlambdas || guard_of(f, f->c, b0, b1, o, &cond, &line) != 0)
+		return;
+	for (i = from; i < out->nlambdas; i++)
+		if (!out->lambdas[i].guard) {
+			out->lambdas[i].guard = xstrdup(cond);
+			out->lambdas[i].guard_file = xstrdup(f->rel);
+			out->lambdas[i].guard_line = line;
+		}
+	free(cond);
+}
+
 /* `NAME[] = "str"` in the file: the string, malloc'd; NULL when none */
 static char *char_array(const struct kfile *f, const char *name)
 {
@@ -1041,6 +1246,7 @@ static void jit_lambda(struct ck_kernel *out, struct kfile *f, size_t ta,
 				branch_of(f, c, b0, b1, site, &cd, &types, &why);
 				add_lambda(out, CK_JITERATOR, call, &cd, types, why, hfrom,
 				           out->nhelpers);
+				guard_lambdas(out, out->nlambdas - 1, f, b0, b1, site);
 			}
 			/* these definitions belong to the string, not the file */
 			f->ndefs = before;
@@ -1205,6 +1411,7 @@ static size_t scan_body(struct ck_kernel *out, struct folder *fo,
 				branch_of(f, c, b0, b1, i, &cd, &types, &why);
 				file_helpers_inc(out, fr, nfr, fo, f, &hfrom, &hto);
 				add_lambda(out, how, ln->name, &cd, types, why, hfrom, hto);
+				guard_lambdas(out, out->nlambdas - 1, f, b0, b1, i);
 				if (cd.captures && *cd.captures)
 					outer_decls(&out->lambdas[out->nlambdas - 1], f, b0, i);
 				found++;
@@ -1405,8 +1612,11 @@ static size_t scan_fn(struct ck_kernel *out, struct folder *fo, struct kfile *f,
 		cd = find_fn(fo, f, name, &in);
 		free(name);
 		if (cd && cd != d) {
-			/* a definition in another file: its own offsets */
+			/* a definition in another file: its own offsets; a call
+			 * under a condition puts its lambdas under it */
+			size_t from = out->nlambdas;
 			n += scan_fn(out, fo, in, cd, depth - 1, fr, nfr, loops);
+			guard_lambdas(out, from, f, d->bopen + 1, d->bclose, i);
 		}
 		i = e - 1;
 	}
@@ -1555,6 +1765,8 @@ void ck_kernel_free(struct ck_kernel *k)
 	for (i = 0; i < k->nlambdas; i++) {
 		ck_code_free(&k->lambdas[i].code);
 		free(k->lambdas[i].branch);
+		free(k->lambdas[i].guard);
+		free(k->lambdas[i].guard_file);
 		lex_strv_free(k->lambdas[i].outer, k->lambdas[i].nouter);
 	}
 	free(k->lambdas);

@@ -122,6 +122,17 @@ struct ck_lambda {
 	                        (`const opmath_t three(3.0f);`, comments
 	                        blanked), in order (owned) */
 	size_t nouter;
+	char *guard;         /* the condition, not a dtype test, that decides
+	                        whether this loop runs (`eps < scalar_t(0)`):
+	                        the innermost `if (COND)` / `if constexpr`
+	                        whose branch or else holds the loop call (or
+	                        the call of the function holding it), else the
+	                        last `if (COND) { ..; return; }` before it in
+	                        its block; NULL when none (owned).  Such a
+	                        lambda is one branch of the math, not all of it
+	                        (issue #21: logit's eps) */
+	char *guard_file;    /* where COND is (owned) */
+	unsigned long guard_line;
 };
 
 struct ck_kernel {

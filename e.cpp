@@ -1,1 +1,0 @@
-#include <metal_stdlib>
