@@ -26,15 +26,12 @@ def best(cmd, repeat=None, cwd=None):
     return b
 
 
-def peak_kib(cmd):
-    """Peak resident memory of cmd in KiB (ru_maxrss of the child); an
-    exit status above 1 stops the benchmark."""
-    r = subprocess.run(["python3", "-c",
-                        "import resource,subprocess,sys\n"
-                        "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,"
-                        "stderr=subprocess.DEVNULL)\n"
-                        "r.returncode>1 and sys.exit(r.returncode)\n"
-                        "m=resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-                        "print(m//1024 if sys.platform=='darwin' else m)"] + cmd,
-                       capture_output=True, text=True, check=True)
+def peak_kib(cmd, helper):
+    """Peak resident memory of cmd in KiB: ru_maxrss of the child, as the
+    small C parent HELPER (tests/bench/peak.c, built by run.sh) measures
+    it (a python parent would count its own pages in a child it forks).
+    An exit status above 1 stops the benchmark."""
+    r = subprocess.run([helper] + cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed (peak)")
     return int(r.stdout.strip())

@@ -1,5 +1,6 @@
 /* fuzz_cppscan.c — libFuzzer target: arbitrary bytes as the C++ of
- * aten/src/ATen/native, through cppscan (tools/lib/read/cppscan.h).
+ * aten/src/ATen/native, through the C++ model and its readers
+ * (tools/lib/read/cppmodel.h, stubs.h, dtypes.h, outrule.h).
  *
  * The input is split at its first 0x01 byte into a shared file
  * (native/Fuzz.cpp) and a CPU kernel file (native/cpu/FuzzKernel.cpp),
@@ -20,7 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "read/cppscan.h"
+#include "read/outrule.h"
+#include "read/stubs.h"
 #include "base/diag.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -6,7 +6,7 @@
 # meta function's output rule, the dtypes handled before the stub and the
 # dtypes the meta function rejects must all equal the table's, and for
 # the operators that are not structured, the output rule of the iterator
-# their shared kernel builds (cppscan.h cs_iter_rule).  Prints
+# their shared kernel builds (outrule.h cs_iter_rule).  Prints
 # the agreement per column; any disagreement fails.
 . "$(dirname "$0")/lib.sh"
 use_tree t 2.6.0

@@ -5,7 +5,7 @@
 # to functions that are not structured.  For each, mps-migrate plans the
 # operator on 2.6.0 and must derive the kernel kind and the dtypes (from
 # the stub's CPU kernel and the iterator the shared kernel builds,
-# cppscan.h cs_iter_rule), for at least the rows counted here; the others
+# outrule.h cs_iter_rule), for at least the rows counted here; the others
 # are said with why (random-number stubs taking a Generator, nullary
 # fills, reductions, a stub taking three optional scalars, outputs whose
 # dtype the out tensor decides).  Prints the rows derived and the count.

@@ -1,5 +1,6 @@
-/* cppscan_probe.c — a debug driver of tools/lib/read/cppscan.c for the shell
- * tests (built into build/unit/, never installed).
+/* cppscan_probe.c — a debug driver of the C++ readers (tools/lib/read/
+ * cppmodel, stubs, dtypes, outrule) for the shell tests (built into
+ * build/unit/, never installed).
  *
  *   cppscan_probe ROOT stubs KERNEL...   stub discovery
  *   cppscan_probe ROOT dtypes STUB...    CPU dtypes of the stub's kernel
@@ -26,7 +27,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "read/cppscan.h"
+#include "read/outrule.h"
+#include "read/stubs.h"
 #include "base/diag.h"
 
 static int cmp_name(const void *a, const void *b)

@@ -1,5 +1,5 @@
-/* test_cppscan.c — cmocka tests of tools/lib/read/cppscan.c, the reader of
- * aten/src/ATen/native C++.
+/* test_cppscan.c — cmocka tests of the C++ readers of aten/src/ATen/native
+ * (tools/lib/read/cppmodel, stubs, dtypes, outrule).
  *
  * Most cases read the fixture tree tests/fixtures/cppscan/tree (our own
  * text, shaped like PyTorch's files; the tests run from the repository
@@ -31,7 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "read/cppscan.h"
+#include "read/outrule.h"
+#include "read/stubs.h"
 #include "base/diag.h"
 #include "tree.h"
 
@@ -685,6 +686,70 @@ static void test_long_line(void **state)
 	free(root);
 }
 
+/* A folder added to the model (cs_add_folder, as a reader of the CUDA
+ * kernels does): its definitions are found by cs_find_defs, their bodies
+ * with the macros of the folder expanded (cs_expand_body); the readers
+ * of stubs and dtypes answer as before. */
+static void test_added_folder(void **state)
+{
+	struct cs_model t;
+	struct cs_discovery d;
+	struct cs_dtypes dt;
+	char *root = tmp_root(), *x;
+	const long *v;
+	size_t n;
+	static const char shared[] =
+	    "namespace at::native {\n"
+	    "Tensor& frac_out(const Tensor& s, Tensor& r) {\n"
+	    "  frac_stub(r.device().type(), r); return r; }\n"
+	    "}\n";
+	static const char cpu[] =
+	    "namespace at::native {\n"
+	    "static void frac_kernel(TensorIteratorBase& iter) {\n"
+	    "  AT_DISPATCH_FLOATING_TYPES(iter.dtype(), \"frac\", [&] {});\n}\n"
+	    "REGISTER_DISPATCH(frac_stub, &frac_kernel);\n}\n";
+	static const char cuh[] =
+	    "#define FRAC_OF(a) (a - ::trunc(a))\n"
+	    "#define LAMBDA(T) [] GPU_LAMBDA(T a) -> T { return FRAC_OF(a); }\n";
+	static const char cu[] =
+	    "#include <ATen/native/cuda/Frac.cuh>\n"
+	    "namespace at::native {\n"
+	    "void frac_kernel_cuda(TensorIteratorBase& iter) {\n"
+	    "  AT_DISPATCH_FLOATING_TYPES(iter.dtype(), \"frac_cuda\", [&]() {\n"
+	    "    gpu_kernel(iter, LAMBDA(scalar_t));\n  });\n}\n"
+	    "Tensor& frac_out(const Tensor& s, Tensor& r) { return r; }\n"
+	    "REGISTER_DISPATCH(frac_stub, &frac_kernel_cuda);\n}\n";
+	(void)state;
+	tree_put(root, NF "Frac.cpp", shared, sizeof shared - 1);
+	tree_put(root, NF "cpu/FracKernel.cpp", cpu, sizeof cpu - 1);
+	tree_put(root, NF "cuda/Frac.cuh", cuh, sizeof cuh - 1);
+	tree_put(root, NF "cuda/Frac.cu", cu, sizeof cu - 1);
+	assert_int_equal(cs_load(&t, root), 0);
+	assert_null(cs_find_defs(&t, "frac_kernel_cuda", 1, &n));
+	assert_int_equal(cs_add_folder(&t, NF "cuda", NULL), 0);
+	v = cs_find_defs(&t, "frac_kernel_cuda", 1, &n);
+	assert_int_equal(n, 1);
+	assert_loc(loc_of(&t, cs_def_at(&t, v[0])->file, cs_def_at(&t, v[0])->at),
+	           NF "cuda/Frac.cu", 3);
+	x = cs_expand_body(&t, cs_def_at(&t, v[0]));
+	assert_non_null(strstr(x, "gpu_kernel(iter, [] GPU_LAMBDA(scalar_t a) -> "
+	                          "scalar_t { return (a - ::trunc(a)); })"));
+	free(x);
+	/* not seen by the readers: one frac_out, one registration */
+	assert_null(cs_find_defs(&t, "frac_kernel_cuda", 0, &n));
+	cs_find_defs(&t, "frac_out", 0, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(cs_discover(&t, "frac_out", &d), CS_STUB_BACKED);
+	assert_int_equal(d.ndefs, 1);
+	cs_discovery_free(&d);
+	assert_int_equal(cs_cpu_dtypes(&t, "frac_stub", &dt), 0);
+	assert_string_equal(dt.fn, "frac_kernel");
+	cs_dtypes_free(&dt);
+	cs_free(&t);
+	tree_remove(root);
+	free(root);
+}
+
 static void test_recursive_macros(void **state)
 {
 	struct cs_model t;
@@ -851,6 +916,7 @@ int main(void)
 {
 	const struct CMUnitTest with_fixture[] = {
 	    cmocka_unit_test(test_load),
+	    cmocka_unit_test(test_added_folder),
 	    cmocka_unit_test(test_called),
 	    cmocka_unit_test(test_passed),
 	    cmocka_unit_test(test_helper),

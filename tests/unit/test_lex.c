@@ -20,6 +20,41 @@ static size_t skip_at(const char *t, char q)
 	return lex_skip_literal(t, strlen(t), (size_t)(p - t));
 }
 
+static void test_words(void **state)
+{
+	static const char t[] = "if (x) { f(\")\", '}') } ns::g(a(b)) [c[d]]";
+	(void)state;
+	assert_int_equal(lex_is_keyword("if", 2), 1);
+	assert_int_equal(lex_is_keyword("requires", 8), 1);
+	assert_int_equal(lex_is_keyword("__attribute__", 13), 1);
+	assert_int_equal(lex_is_keyword("iff", 3), 0);
+	assert_int_equal(lex_is_keyword("f", 1), 0);
+	assert_int_equal(lex_is_keyword("sizeofx", 6), 1); /* a span: "sizeof" */
+	assert_int_equal(lex_word_at(t, sizeof t - 1, 0, "if"), 1);
+	assert_int_equal(lex_word_at(t, sizeof t - 1, 0, "i"), 0);
+	assert_int_equal(lex_word_at("xif", 3, 1, "if"), 0);
+	/* the '}' and ')' inside literals do not close */
+	assert_int_equal(lex_match_close(t, sizeof t - 1, 7, '{', '}'), 21);
+	assert_int_equal(lex_match_close(t, sizeof t - 1, 28, '(', ')'), 33);
+	assert_int_equal(lex_match_close(t, sizeof t - 1, 35, '[', ']'), 40);
+	assert_int_equal(lex_match_close(t, 20, 7, '{', '}'), 20);
+	/* Python text: a quote closes at its own kind, no C++ rules */
+	assert_int_equal(lex_match_close_quoted("[\"a]\", 'b']", 11, 0, '[', ']'),
+	                 10);
+	/* 1'2 is a digit separator in C++, a string in Python */
+	assert_int_equal(lex_match_close("[1'2]'3]", 8, 0, '[', ']'), 4);
+	assert_int_equal(lex_match_close_quoted("[1'2]'3]", 8, 0, '[', ']'), 7);
+	assert_int_equal(lex_skip_ws(" \t\nx", 4, 0), 3);
+	assert_int_equal(lex_back_ws("ab  ", 0, 4), 2);
+	assert_int_equal(lex_ident_end("ab_1(", 5, 0), 4);
+	assert_int_equal(lex_span_is("abc", 3, "abc"), 1);
+	assert_int_equal(lex_starts_with("abc", 3, "ab"), 1);
+	assert_int_equal(lex_ends_with("abc", 3, "bc"), 1);
+	assert_int_equal(lex_ends_with("abc", 2, "bc"), 0);
+	assert_true(lex_id0('_') && !lex_id0('1') && lex_idc('1') && lex_sp('\v'));
+	assert_false(lex_idc((char)0xc3));
+}
+
 static void test_literals(void **state)
 {
 	const char *raw = "R\"x(a \")\" b)x\" tail";
@@ -59,10 +94,10 @@ static void test_match_close(void **state)
 	const char *u = "f(a, (b)";
 	(void)state;
 	/* nested parentheses counted, literals skipped */
-	assert_int_equal(lex_match_close(t, strlen(t), 1), strlen(t) - 6);
-	assert_int_equal(lex_match_close(t, strlen(t), 6), 8);
+	assert_int_equal(lex_match_close(t, strlen(t), 1, '(', ')'), strlen(t) - 6);
+	assert_int_equal(lex_match_close(t, strlen(t), 6, '(', ')'), 8);
 	/* unbalanced: n */
-	assert_int_equal(lex_match_close(u, strlen(u), 1), strlen(u));
+	assert_int_equal(lex_match_close(u, strlen(u), 1, '(', ')'), strlen(u));
 }
 
 static void test_unqualified(void **state)
@@ -184,6 +219,7 @@ static void test_expand(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_literals),
 		cmocka_unit_test(test_match_close),
 		cmocka_unit_test(test_unqualified),

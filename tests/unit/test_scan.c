@@ -21,6 +21,8 @@
 #include "base/diag.h"
 #include "base/scan.h"
 
+#include <jansson.h>
+
 /* mask src (a C string) and compare with want byte for byte; the length
  * must never change. */
 static void check_mask(const char *src, enum scan_lang lang, const char *want)
@@ -164,6 +166,19 @@ static void test_c_if0(void **state)
 	           "  \n     \n  \ny\n#endif\n");
 	/* unterminated: blanked to the end */
 	check_mask("#if 0\nx\ny", LANG_C, "#if 0\n \n ");
+	/* the line start is found looking back from the '#': a splice joins
+	 * the lines (x comes first), a comment before it is a token even
+	 * once blanked, an escaped backslash before a line end is no splice */
+	check_mask("x \\\n#if 0\ny\n#endif\n", LANG_C,
+	           "x \\\n#if 0\ny\n#endif\n");
+	check_mask("  \\\n#if 0\ny\n#endif\n", LANG_C,
+	           "  \\\n#if 0\n \n#endif\n");
+	check_mask("/* a\nb */ #if 0\ny\n#endif\n", LANG_C,
+	           "    \n     #if 0\ny\n#endif\n");
+	check_mask("s = \"a\\\\\r\n#if 0\nx\n#endif\n", LANG_C,
+	           "s = \"a\\\\\r\n#if 0\n \n#endif\n");
+	check_mask("// c\n#if 0\nx\n#endif\n", LANG_C,
+	           "    \n#if 0\n \n#endif\n");
 }
 
 static void test_c_if0_nested(void **state)
@@ -436,6 +451,37 @@ static void test_re_errors_exit_2(void **state)
 	free(err);
 }
 
+/* buf_json_str (diag.h) writes what jansson's compact dump writes: every
+ * ASCII byte alone and in a row, and UTF-8 text */
+static void test_json_str(void **state)
+{
+	char s[256];
+	int c;
+	(void)state;
+	for (c = 0; c <= 128; c++) {
+		struct buf b;
+		json_t *j;
+		char *want;
+		if (c < 128) {
+			s[0] = (char)(c ? c : 'x');
+			s[1] = 'a';
+			s[2] = '\0';
+		} else {
+			for (c = 1; c < 128; c++)
+				s[c - 1] = (char)c;
+			strcpy(s + 127, "\xc3\xa9\xe2\x88\x91 \"q\" \\");
+		}
+		buf_init(&b);
+		buf_json_str(&b, s);
+		j = json_string(s);
+		want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+		assert_string_equal(b.data, want);
+		free(want);
+		json_decref(j);
+		buf_free(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_c_in_place_braces),
 		cmocka_unit_test(test_python),
 		cmocka_unit_test(test_line_col),
+		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_read_regular_file),
 		cmocka_unit_test(test_re_match),

@@ -11,11 +11,8 @@
 #endif
 #include "base/cli.h"
 #include "base/diag.h"
-#include "edit/edit.h"
-#include "base/scan.h"
 #include "check/setup.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -359,50 +356,6 @@ static void print_text(const json_t *rec)
 		printf("  [%s] %s\n", s_(x, "id"), s_(x, "text"));
 }
 
-/* ---------------- the record file ---------------- */
-
-/* the record in FILE, validated; exits 2 with a diagnostic otherwise */
-static json_t *load_record(const char *path)
-{
-	char *data, *why;
-	size_t len;
-	json_error_t je;
-	json_t *j;
-
-	if (read_regular_file(path, (size_t)64 << 20, &data, &len) != 0)
-		die("error: cannot read record '%s':", path);
-	j = json_loadb(data, len, 0, &je);
-	free(data);
-	if (!j) {
-		diag_at(path, je.line > 0 ? (unsigned long)je.line : 1,
-		        je.column > 0 ? (unsigned long)je.column : 1,
-		        "error: not a JSON record: %s", je.text);
-		exit(MK_EXIT_ERROR);
-	}
-	if (setup_validate(j, &why) != 0) {
-		diag_at(path, 0, 0, "error: %s", why);
-		free(why);
-		json_decref(j);
-		exit(MK_EXIT_ERROR);
-	}
-	return j;
-}
-
-static void save_record(const json_t *rec, const char *path)
-{
-	char *d = json_dumps(rec, JSON_INDENT(2));
-	size_t n;
-	if (!d)
-		die("out of memory");
-	n = strlen(d);
-	d = xrealloc(d, n + 2);
-	d[n++] = '\n';
-	d[n] = '\0';
-	if (edit_write_file(path, d, n, 0644, 1) != 0)
-		die("error: cannot write the record to '%s':", path);
-	free(d);
-}
-
 int main(int argc, char **argv)
 {
 	const char *argv0 = argv[0];
@@ -436,8 +389,10 @@ int main(int argc, char **argv)
 		free(root);
 		root = xstrdup(rbuf);
 	}
-	if (opt_check)
-		saved = load_record(opt_check);
+	if (opt_check && !(saved = setup_read_record(opt_check))) {
+		free(root);
+		return MK_EXIT_ERROR;
+	}
 
 	home = getenv("HOME");
 	so.root = root;
@@ -445,8 +400,11 @@ int main(int argc, char **argv)
 	so.home = home && *home ? home : NULL;
 	rec = setup_record(&so);
 
-	if (opt_save)
-		save_record(rec, opt_save);
+	if (opt_save && setup_write_record(rec, opt_save) != 0) {
+		json_decref(rec);
+		free(root);
+		return MK_EXIT_ERROR;
+	}
 	if (saved) {
 		struct setup_diff *d;
 		size_t nd = setup_compare(saved, rec, &d), i;

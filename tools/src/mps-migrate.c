@@ -4,7 +4,6 @@
  * hands the files to the edit engine and, once written, runs mps-verify's
  * rules (verify.h) on the result. */
 #include "base/cli.h"
-#include "read/cppscan.h"
 #include "base/diag.h"
 #include "edit/edit.h"
 #include "read/hostscan.h"

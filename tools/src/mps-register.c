@@ -8,11 +8,6 @@
  * edit_finish() (diff, or atomic write + journal).  This file reads the
  * options and prints; the plan is regplan's, shared with mps-migrate.
  */
-/* realpath() is POSIX.1-2008 with the XSI option: ask for it explicitly */
-#ifndef _XOPEN_SOURCE
-#define _XOPEN_SOURCE 700
-#endif
-
 #include "base/cli.h"
 #include "base/diag.h"
 #include "edit/edit.h"
@@ -23,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static struct {
 	const char *dtypes, *preset, *kernel_file, *host_file, *root, *journal;
@@ -185,59 +179,6 @@ static void print_json(const struct rg_plan *pl, struct edit_set *set,
 	}
 }
 
-/* path and display name of a file: the default under root, or as given.
- * The file must lie under the root once symbolic links are resolved
- * (given files and defaults alike): otherwise prints why, in the words
- * of edit_finish, and returns -1 before anything is read.  A file that does not exist is left to the
- * loader, which reports "cannot open". */
-static int resolve(const char *root, const char *given, const char *rel,
-                   char **path, char **display)
-{
-	char *rr, *rg;
-	size_t n;
-	int inside = 0, exists;
-	*path = given ? xstrdup(given) : xasprintf("%s/%s", root, rel);
-	*display = given ? NULL : xstrdup(rel);
-	rr = realpath(root, NULL);
-	rg = realpath(*path, NULL);
-	exists = rg != NULL;
-	if (rr && rg) {
-		n = strlen(rr);
-		if (strncmp(rg, rr, n) == 0 && (rg[n] == '/' || rr[n - 1] == '/')) {
-			inside = 1;
-			if (!*display)
-				*display = xstrdup(rg + n + (rg[n] == '/'));
-		}
-	}
-	free(rr);
-	free(rg);
-	if (!*display)
-		*display = xstrdup(given);
-	if (exists && !inside) {
-		/* the edit engine's wording (edit_finish), given before reading */
-		char *r1 = realpath(*path, NULL), *r2 = realpath(root, NULL);
-		warnx_("error: '%s' resolves to '%s', outside the root '%s'; "
-		       "nothing written",
-		       *display, r1 ? r1 : *path, r2 ? r2 : root);
-		free(r1);
-		free(r2);
-		return -1;
-	}
-	return 0;
-}
-
-static struct edit_file *load(struct edit_set *set, const char *path,
-                              const char *display)
-{
-	struct edit_file *f = edit_set_load(set, path, display);
-	if (f && memchr(f->old, '\0', f->oldlen)) {
-		warnx_("error: '%s' is not a text file (it holds a NUL byte)",
-		       display);
-		return NULL;
-	}
-	return f;
-}
-
 int main(int argc, char **argv)
 {
 	struct mr_pair want[MR_MAX_PAIRS];
@@ -338,22 +279,22 @@ int main(int argc, char **argv)
 	kpath = kdisp = NULL;
 	{
 		int unary = kind == MR_UNARY || kind == MR_UNARY_ALPHA;
-		if (resolve(root, opt.kernel_file,
+		if (edit_resolve(root, opt.kernel_file,
 		            unary ? MPS_KERNELS_REL "/UnaryKernel.metal"
 		                  : MPS_KERNELS_REL "/BinaryKernel.metal",
 		            &kpath, &kdisp) != 0)
 			goto out;
 		if (opt.host &&
-		    resolve(root, opt.host_file,
+		    edit_resolve(root, opt.host_file,
 		            unary ? MPS_OPS_REL "/UnaryKernel.mm"
 		                  : MPS_OPS_REL "/BinaryKernel.mm",
 		            &hpath, &hdisp) != 0)
 			goto out;
 	}
-	if (!load(&set, kpath, kdisp))
+	if (!edit_set_load_text(&set, kpath, kdisp))
 		goto out;
 	if (opt.host) {
-		if (!load(&set, hpath, hdisp))
+		if (!edit_set_load_text(&set, hpath, hdisp))
 			goto out;
 		if (set.n < 2) {
 			warnx_("error: the host file and the kernel file are the same "

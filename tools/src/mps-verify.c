@@ -2,7 +2,7 @@
  * a native Metal kernel left nothing behind, and audit a whole tree.
  *
  * This file reads the options, loads the models (nfyaml.h, hostscan.h;
- * verify.c reads the C++ sources through cppscan.h when a rule needs
+ * verify.c reads the C++ sources through read/stubs.h when a rule needs
  * them), runs the rules (verify.h) and prints the report (report.h).
  */
 #include "base/cli.h"

@@ -73,13 +73,23 @@ static int translated(void)
 #endif
 }
 
+/* one library's line: its name, the version built against and the one
+ * running (NULL: unknown), JIT (1, 0, -1 when it has none) */
+static void set_lib(struct bi_lib *l, const char *name, const char *built,
+                    const char *running, int jit)
+{
+	l->name = name;
+	put(l->built, sizeof l->built, built);
+	put(l->running, sizeof l->running, running);
+	l->jit = jit;
+}
+
 void buildinfo_get(struct buildinfo *b)
 {
 	struct utsname u;
 	char pv[96];
 	uint32_t jit = 0;
 	int need;
-	struct bi_lib *l;
 
 	memset(b, 0, sizeof *b);
 #if defined(__clang__)
@@ -99,37 +109,20 @@ void buildinfo_get(struct buildinfo *b)
 	}
 	b->translated = translated();
 
-	l = &b->libs[0];
-	l->name = "libyaml";
-	put(l->built, sizeof l->built, MK_YAML_BUILT);
-	put(l->running, sizeof l->running, yaml_get_version_string());
-	l->jit = -1;
-
-	l = &b->libs[1];
-	l->name = "PCRE2";
-	put(l->built, sizeof l->built, STR(PCRE2_MAJOR) "." STR(PCRE2_MINOR));
+	set_lib(&b->libs[0], "libyaml", MK_YAML_BUILT, yaml_get_version_string(),
+	        -1);
 	/* with NULL: the length needed, terminator included */
 	need = pcre2_config(PCRE2_CONFIG_VERSION, NULL);
-	if (need > 0 && need <= (int)sizeof pv &&
-	    pcre2_config(PCRE2_CONFIG_VERSION, pv) > 0)
-		put(l->running, sizeof l->running, pv);
-	else
-		put(l->running, sizeof l->running, NULL);
-	l->jit = pcre2_config(PCRE2_CONFIG_JIT, &jit) >= 0 && jit == 1;
-
-	l = &b->libs[2];
-	l->name = "zlib";
-	put(l->built, sizeof l->built, ZLIB_VERSION);
-	put(l->running, sizeof l->running, zlibVersion());
-	l->jit = -1;
-
-	l = &b->libs[3];
-	l->name = "jansson";
-	put(l->built, sizeof l->built, JANSSON_VERSION);
+	set_lib(&b->libs[1], "PCRE2", STR(PCRE2_MAJOR) "." STR(PCRE2_MINOR),
+	        need > 0 && need <= (int)sizeof pv &&
+	                pcre2_config(PCRE2_CONFIG_VERSION, pv) > 0
+	            ? pv
+	            : NULL,
+	        pcre2_config(PCRE2_CONFIG_JIT, &jit) >= 0 && jit == 1);
+	set_lib(&b->libs[2], "zlib", ZLIB_VERSION, zlibVersion(), -1);
 #if JANSSON_VERSION_HEX >= 0x020d00
-	put(l->running, sizeof l->running, jansson_version_str());
+	set_lib(&b->libs[3], "jansson", JANSSON_VERSION, jansson_version_str(), -1);
 #else
-	put(l->running, sizeof l->running, JANSSON_VERSION);
+	set_lib(&b->libs[3], "jansson", JANSSON_VERSION, JANSSON_VERSION, -1);
 #endif
-	l->jit = -1;
 }

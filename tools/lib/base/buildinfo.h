@@ -25,6 +25,8 @@
  *   zlib          built: ZLIB_VERSION; running: zlibVersion()
  *   jansson       built: JANSSON_VERSION; running: jansson_version_str()
  *                 (jansson 2.13 and later; older ones: the built version)
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls the libraries only.
  */
 #ifndef MK_BUILDINFO_H
 #define MK_BUILDINFO_H

@@ -1,6 +1,8 @@
 /* cli.h — one option table per tool drives parsing, the short usage
  * (stderr, exit 2) and --help (stdout, exit 0), as in pcre2grep and git's
  * parse-options.  Also: finding the PyTorch checkout root.
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls base/ (diag).
  */
 #ifndef MK_CLI_H
 #define MK_CLI_H

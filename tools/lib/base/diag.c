@@ -159,16 +159,21 @@ void buf_add(struct buf *b, const void *p, size_t n)
 
 void buf_puts(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
 
+/* buf_printf's body: the formatted text appended */
+static void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	size_t n;
+	char *p = xvasprintf(fmt, ap, &n);
+	buf_add(b, p, n);
+	free(p);
+}
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	size_t n;
-	char *p;
 	va_start(ap, fmt);
-	p = xvasprintf(fmt, ap, &n);
+	buf_vprintf(b, fmt, ap);
 	va_end(ap);
-	buf_add(b, p, n);
-	free(p);
 }
 
 void buf_free(struct buf *b)
@@ -188,4 +193,41 @@ int close_stdout(int status)
 		return MK_EXIT_ERROR;
 	}
 	return status;
+}
+
+void buf_json_str(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *run = s;
+	buf_add(b, "\"", 1);
+	for (;; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[6];
+		size_t n = 2;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		buf_add(b, run, (size_t)(s - run));
+		if (!c)
+			break;
+		e[0] = '\\';
+		switch (c) {
+		case '"': e[1] = '"'; break;
+		case '\\': e[1] = '\\'; break;
+		case '\b': e[1] = 'b'; break;
+		case '\f': e[1] = 'f'; break;
+		case '\n': e[1] = 'n'; break;
+		case '\r': e[1] = 'r'; break;
+		case '\t': e[1] = 't'; break;
+		default:
+			e[1] = 'u';
+			e[2] = '0';
+			e[3] = '0';
+			e[4] = hex[c >> 4];
+			e[5] = hex[c & 15];
+			n = 6;
+		}
+		buf_add(b, e, n);
+		run = s + 1;
+	}
+	buf_add(b, "\"", 1);
 }

@@ -3,6 +3,9 @@
  * Model: sbase's eprintf/enprintf and git's "error: ..." style.  Every
  * message goes to stderr, starts with the program name set by
  * diag_init(), is lower-case and has no full stop.
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls nothing of the
+ * library.
  */
 #ifndef MK_DIAG_H
 #define MK_DIAG_H
@@ -80,6 +83,16 @@ char *xasprintf(const char *fmt, ...)
 		}                                                                      \
 	} while (0)
 
+/* GROW2: GROW for two parallel arrays A and B sharing N and CAP. */
+#define GROW2(a, b, n, cap)                                                    \
+	do {                                                                       \
+		if ((n) == (cap)) {                                                    \
+			(cap) = (cap) ? (cap) * 2 : 16;                                    \
+			(a) = xrealloc((a), (cap) * sizeof *(a));                          \
+			(b) = xrealloc((b), (cap) * sizeof *(b));                          \
+		}                                                                      \
+	} while (0)
+
 /* Growable byte buffer.  data is always NUL-terminated (len excludes it);
  * owned by the struct: buf_free() releases it. */
 struct buf {
@@ -94,6 +107,13 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+
+/* buf_json_str: append S as a JSON string literal, with the escapes
+ * jansson's compact dump writes: \" \\ \b \f \n \r \t, other bytes
+ * below 0x20 as \u00XX (upper-case hex), everything else as it is (S is
+ * UTF-8).  For writers of many JSON rows (jansson's dump costs more
+ * than the rest of such a tool; mps-overloads --json). */
+void buf_json_str(struct buf *b, const char *s);
 void buf_free(struct buf *b);
 
 /* close_stdout: flush and close stdout; on failure (e.g. a full disk,

@@ -5,43 +5,170 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { L_ID0 = 1, L_ID = 2, L_SP = 4 };
+/* ---------------- characters and words ---------------- */
 
-/* ASCII classes; bytes >= 0x80 are none of them */
-static const unsigned char lcls[256] = {
-	['\t'] = L_SP, ['\n'] = L_SP, ['\v'] = L_SP, ['\f'] = L_SP,
-	['\r'] = L_SP, [' '] = L_SP,
-	['0'] = L_ID, ['1'] = L_ID, ['2'] = L_ID, ['3'] = L_ID, ['4'] = L_ID,
-	['5'] = L_ID, ['6'] = L_ID, ['7'] = L_ID, ['8'] = L_ID, ['9'] = L_ID,
-	['_'] = L_ID0 | L_ID,
-#define L2(c) [c] = L_ID0 | L_ID
-	L2('a'), L2('b'), L2('c'), L2('d'), L2('e'), L2('f'), L2('g'), L2('h'),
-	L2('i'), L2('j'), L2('k'), L2('l'), L2('m'), L2('n'), L2('o'), L2('p'),
-	L2('q'), L2('r'), L2('s'), L2('t'), L2('u'), L2('v'), L2('w'), L2('x'),
-	L2('y'), L2('z'),
-	L2('A'), L2('B'), L2('C'), L2('D'), L2('E'), L2('F'), L2('G'), L2('H'),
-	L2('I'), L2('J'), L2('K'), L2('L'), L2('M'), L2('N'), L2('O'), L2('P'),
-	L2('Q'), L2('R'), L2('S'), L2('T'), L2('U'), L2('V'), L2('W'), L2('X'),
-	L2('Y'), L2('Z'),
-#undef L2
+#define I0 (LEX_ID0 | LEX_ID)
+const unsigned char lex_cls[256] = {
+	['\t'] = LEX_SP, ['\n'] = LEX_SP, ['\v'] = LEX_SP, ['\f'] = LEX_SP,
+	['\r'] = LEX_SP, [' '] = LEX_SP,
+	['"'] = LEX_QUOTE, ['\''] = LEX_QUOTE,
+	['('] = LEX_PAREN, [')'] = LEX_PAREN, ['{'] = LEX_BRACE, ['}'] = LEX_BRACE,
+	['['] = LEX_BRACKET, [']'] = LEX_BRACKET, [';'] = LEX_SEMI,
+	['0'] = LEX_ID, ['1'] = LEX_ID, ['2'] = LEX_ID, ['3'] = LEX_ID,
+	['4'] = LEX_ID, ['5'] = LEX_ID, ['6'] = LEX_ID, ['7'] = LEX_ID,
+	['8'] = LEX_ID, ['9'] = LEX_ID, ['_'] = I0,
+	['a'] = I0, ['b'] = I0, ['c'] = I0, ['d'] = I0, ['e'] = I0, ['f'] = I0,
+	['g'] = I0, ['h'] = I0, ['i'] = I0, ['j'] = I0, ['k'] = I0, ['l'] = I0,
+	['m'] = I0, ['n'] = I0, ['o'] = I0, ['p'] = I0, ['q'] = I0, ['r'] = I0,
+	['s'] = I0, ['t'] = I0, ['u'] = I0, ['v'] = I0, ['w'] = I0, ['x'] = I0,
+	['y'] = I0, ['z'] = I0,
+	['A'] = I0, ['B'] = I0, ['C'] = I0, ['D'] = I0, ['E'] = I0, ['F'] = I0,
+	['G'] = I0, ['H'] = I0, ['I'] = I0, ['J'] = I0, ['K'] = I0, ['L'] = I0,
+	['M'] = I0, ['N'] = I0, ['O'] = I0, ['P'] = I0, ['Q'] = I0, ['R'] = I0,
+	['S'] = I0, ['T'] = I0, ['U'] = I0, ['V'] = I0, ['W'] = I0, ['X'] = I0,
+	['Y'] = I0, ['Z'] = I0,
 };
+#undef I0
 
-static int id0(char c) { return lcls[(unsigned char)c] & L_ID0; }
-static int idc(char c) { return lcls[(unsigned char)c] & L_ID; }
-static int sp(char c) { return lcls[(unsigned char)c] & L_SP; }
+static int id0(char c) { return lex_id0(c); }
+static int idc(char c) { return lex_idc(c); }
+static int sp(char c) { return lex_sp(c); }
 
-static size_t skip_ws(const char *t, size_t n, size_t i)
+size_t lex_skip_ws(const char *t, size_t n, size_t i)
 {
 	while (i < n && sp(t[i]))
 		i++;
 	return i;
 }
 
-static size_t ident_end(const char *t, size_t n, size_t i)
+size_t lex_back_ws(const char *t, size_t lo, size_t i)
+{
+	while (i > lo && sp(t[i - 1]))
+		i--;
+	return i;
+}
+
+size_t lex_ident_end(const char *t, size_t n, size_t i)
 {
 	while (i < n && idc(t[i]))
 		i++;
 	return i;
+}
+
+size_t lex_angle_open(const char *t, size_t lo, size_t e)
+{
+	long depth = 0;
+	size_t x = e;
+	while (x > lo) {
+		x--;
+		if (t[x] == '>')
+			depth++;
+		else if (t[x] == '<' && --depth == 0)
+			return x;
+	}
+	return lo;
+}
+
+int lex_span_is(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	return n == k && memcmp(s, w, k) == 0;
+}
+
+int lex_starts_with(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	return n >= k && memcmp(s, w, k) == 0;
+}
+
+int lex_ends_with(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	return n >= k && memcmp(s + n - k, w, k) == 0;
+}
+
+int lex_word_at(const char *t, size_t n, size_t i, const char *w)
+{
+	size_t k;
+	if (i >= n || t[i] != w[0])
+		return 0;
+	k = strlen(w);
+	return i + k <= n && memcmp(t + i, w, k) == 0 &&
+	       (i + k == n || !idc(t[i + k])) && (i == 0 || !idc(t[i - 1]));
+}
+
+int lex_is_keyword(const char *s, size_t n)
+{
+	static const char *const kw[] = {
+	    "if", "for", "while", "switch", "return", "sizeof", "catch",
+	    "decltype", "alignof", "alignas", "static_assert", "defined", "do",
+	    "else", "case", "new", "delete", "throw", "typeid", "noexcept",
+	    "__attribute__", "using", "typedef", "co_return", "requires", NULL};
+	static const unsigned char len[] = {2, 3, 5, 6, 6, 6, 5, 8, 7, 7, 13, 7,
+	                                    2, 4, 4, 3, 6, 5, 6, 8, 13, 5, 7, 9,
+	                                    8};
+	size_t i;
+	if (n < 2 || n > 13 || s[0] < '_' || s[0] > 'w')
+		return 0; /* every keyword is 2 to 13 bytes, from '_' to 'w' */
+	for (i = 0; kw[i]; i++)
+		if (len[i] == n && kw[i][0] == s[0] && memcmp(s, kw[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The bytes lex_match_close stops at for each kind of bracket: the
+ * quotes and the bracket pair ([ ] and < > share one table). */
+static const unsigned char stop_paren[256] = {
+	['"'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1};
+static const unsigned char stop_brace[256] = {
+	['"'] = 1, ['\''] = 1, ['{'] = 1, ['}'] = 1};
+static const unsigned char stop_other[256] = {
+	['"'] = 1, ['\''] = 1, ['['] = 1, [']'] = 1, ['<'] = 1, ['>'] = 1};
+
+/* lex_match_close and lex_match_close_quoted: LIT skips a literal */
+static size_t match_with(const char *t, size_t n, size_t i, char open,
+                         char close,
+                         size_t (*lit)(const char *, size_t, size_t))
+{
+	const unsigned char *stop = open == '(' ? stop_paren
+	                            : open == '{' ? stop_brace : stop_other;
+	long depth = 0;
+	while (i < n) {
+		char c;
+		/* four bytes a step while four remain, then one */
+		while (i + 4 <= n && !stop[(unsigned char)t[i]] &&
+		       !stop[(unsigned char)t[i + 1]] &&
+		       !stop[(unsigned char)t[i + 2]] &&
+		       !stop[(unsigned char)t[i + 3]])
+			i += 4;
+		while (i < n && !stop[(unsigned char)t[i]])
+			i++;
+		if (i >= n)
+			break;
+		c = t[i];
+		if (c == '"' || c == '\'') {
+			i = lit(t, n, i);
+			continue;
+		}
+		if (c == open)
+			depth++;
+		else if (c == close && --depth == 0)
+			return i;
+		i++;
+	}
+	return n;
+}
+
+size_t lex_match_close(const char *t, size_t n, size_t i, char open,
+                       char close)
+{
+	return match_with(t, n, i, open, close, lex_skip_literal);
+}
+
+size_t lex_match_close_quoted(const char *t, size_t n, size_t i, char open,
+                              char close)
+{
+	return match_with(t, n, i, open, close, lex_skip_quoted);
 }
 
 /* ---------------- literals ---------------- */
@@ -105,23 +232,6 @@ size_t lex_skip_literal(const char *t, size_t n, size_t i)
 		return i + 1;
 	}
 	return lex_skip_quoted(t, n, i);
-}
-
-size_t lex_match_close(const char *t, size_t n, size_t open)
-{
-	size_t q;
-	long d = 0;
-	for (q = open; q < n; q++) {
-		if (t[q] == '"' || t[q] == '\'') {
-			q = lex_skip_literal(t, n, q) - 1;
-			continue;
-		}
-		if (t[q] == '(')
-			d++;
-		else if (t[q] == ')' && --d == 0)
-			return q;
-	}
-	return n;
 }
 
 /* ---------------- names and argument lists ---------------- */
@@ -223,12 +333,12 @@ static size_t paren_close(const char *t, size_t n, size_t i)
 int lex_define_head(const char *c, size_t a, size_t b, size_t *ns, size_t *ne,
                     size_t *open, size_t *close)
 {
-	size_t i = skip_ws(c, b, a + 1), s, e, cl;
+	size_t i = lex_skip_ws(c, b, a + 1), s, e, cl;
 	if (b - i < 6 || memcmp(c + i, "define", 6) != 0 ||
 	    (i + 6 < b && idc(c[i + 6])))
 		return 0;
-	s = skip_ws(c, b, i + 6);
-	e = ident_end(c, b, s);
+	s = lex_skip_ws(c, b, i + 6);
+	e = lex_ident_end(c, b, s);
 	if (e == s || !id0(c[s]) || e >= b || c[e] != '(')
 		return 0; /* object-like */
 	cl = paren_close(c, b, e);
@@ -342,11 +452,11 @@ char *lex_expand(const struct lex_macro *mc, char *const *args, size_t na)
 		if (c == '#' && i + 1 < n && b[i + 1] == '#') {
 			while (o.len && sp(o.data[o.len - 1]))
 				o.data[--o.len] = '\0';
-			i = skip_ws(b, n, i + 2);
+			i = lex_skip_ws(b, n, i + 2);
 			continue;
 		}
 		if (c == '#') {
-			size_t s = skip_ws(b, n, i + 1), e = ident_end(b, n, s);
+			size_t s = lex_skip_ws(b, n, i + 1), e = lex_ident_end(b, n, s);
 			long k = lex_param_index(mc, b + s, e - s);
 			if (k >= 0) {
 				const char *a = arg_text(mc, args, na, va, k);
@@ -365,7 +475,7 @@ char *lex_expand(const struct lex_macro *mc, char *const *args, size_t na)
 			continue;
 		}
 		if (id0(c)) {
-			size_t e = ident_end(b, n, i);
+			size_t e = lex_ident_end(b, n, i);
 			long k = lex_param_index(mc, b + i, e - i);
 			if (k >= 0)
 				buf_puts(&o, arg_text(mc, args, na, va, k));
@@ -375,7 +485,7 @@ char *lex_expand(const struct lex_macro *mc, char *const *args, size_t na)
 			continue;
 		}
 		if (c >= '0' && c <= '9') { /* a pp-number is one token */
-			size_t e = ident_end(b, n, i);
+			size_t e = lex_ident_end(b, n, i);
 			buf_add(&o, b + i, e - i);
 			i = e;
 			continue;

@@ -1,8 +1,11 @@
-/* lex.h — C++ text as the preprocessor reads it: literals, the argument
- * lists of calls, and function-like macros (their #define lines and
- * their expansion).  Shared by the two C++ readers, hostscan (MPS host
- * files) and cppscan (ATen's C++ sources), so that both skip the same
- * literals and expand a macro to the same text.
+/* lex.h — C++ text as the preprocessor reads it: character classes and
+ * words, brackets, literals, the argument lists of calls, and
+ * function-like macros (their #define lines and their expansion).
+ * Shared by the C++ readers, the C++ model (read/cppmodel, ATen's
+ * sources) and hostscan (MPS host files), so that both skip the same
+ * literals, know the same keywords and expand a macro to the same text.
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls base/ (diag).
  *
  * Texts are byte ranges t[0, n) (no NUL needed inside the range); indices
  * and lengths are in bytes.  Identifier and space characters are ASCII
@@ -15,6 +18,78 @@
 #define MK_LEX_H
 
 #include <stddef.h>
+
+/* Character classes, one table for every scanner: LEX_ID0 an
+ * identifier's first byte ([A-Za-z_]), LEX_ID any identifier byte
+ * ([A-Za-z0-9_]), LEX_SP a blank (space, \t, \n, \v, \f, \r), LEX_QUOTE
+ * '"' and '\'', LEX_PAREN ( ), LEX_BRACE { }, LEX_BRACKET [ ], LEX_SEMI
+ * ';'.  Bytes >= 0x80 are in no class. */
+enum { LEX_ID0 = 1, LEX_ID = 2, LEX_SP = 4, LEX_QUOTE = 8, LEX_PAREN = 16,
+       LEX_BRACE = 32, LEX_BRACKET = 64, LEX_SEMI = 128 };
+extern const unsigned char lex_cls[256];
+
+static inline int lex_id0(char c) { return lex_cls[(unsigned char)c] & LEX_ID0; }
+static inline int lex_idc(char c) { return lex_cls[(unsigned char)c] & LEX_ID; }
+static inline int lex_sp(char c) { return lex_cls[(unsigned char)c] & LEX_SP; }
+
+/* lex_next_stop: the first index from i on whose byte STOP (a table of
+ * 256 flags) marks; four bytes a step.  A marked byte must stand at or
+ * after i in readable memory (a text's closing NUL, when STOP marks it),
+ * which ends the scan without a bound check per byte. */
+static inline size_t lex_next_stop(const char *t, size_t i,
+                                   const unsigned char *stop)
+{
+	for (;; i += 4) {
+		if (stop[(unsigned char)t[i]])
+			return i;
+		if (stop[(unsigned char)t[i + 1]])
+			return i + 1;
+		if (stop[(unsigned char)t[i + 2]])
+			return i + 2;
+		if (stop[(unsigned char)t[i + 3]])
+			return i + 3;
+	}
+}
+
+/* lex_skip_ws: the first index from i on (below n) that is not a blank.
+ * lex_back_ws: the index down from i (not below lo) before which no
+ * blank stands.  lex_ident_end: the end of the identifier bytes from i. */
+size_t lex_skip_ws(const char *t, size_t n, size_t i);
+size_t lex_back_ws(const char *t, size_t lo, size_t i);
+size_t lex_ident_end(const char *t, size_t n, size_t i);
+
+/* lex_angle_open: t[e - 1] is '>': the index of the '<' that opens it
+ * (nested angle brackets counted, nothing else), searching back to lo;
+ * lo when none does. */
+size_t lex_angle_open(const char *t, size_t lo, size_t e);
+
+/* lex_span_is / lex_starts_with / lex_ends_with: s[0, n) is, starts
+ * with, ends with the string w. */
+int lex_span_is(const char *s, size_t n, const char *w);
+int lex_starts_with(const char *s, size_t n, const char *w);
+int lex_ends_with(const char *s, size_t n, const char *w);
+
+/* lex_word_at: the identifier w stands whole at t[i] (no identifier
+ * byte before it or after it; t has n bytes). */
+int lex_word_at(const char *t, size_t n, size_t i, const char *w);
+
+/* lex_is_keyword: s[0, n) is a C++ keyword that may stand before a '('
+ * (if, for, while, switch, return, sizeof, catch, decltype, alignof,
+ * alignas, static_assert, defined, do, else, case, new, delete, throw,
+ * typeid, noexcept, __attribute__, using, typedef, co_return, requires),
+ * so never the name of a called or defined function.  The one list of
+ * both C++ readers. */
+int lex_is_keyword(const char *s, size_t n);
+
+/* lex_match_close: the bracket closing the one at t[i] (OPEN and CLOSE
+ * given: '(' ')', '{' '}', '[' ']', '<' '>'), only that pair nesting,
+ * C++ literals skipped (lex_skip_literal); n when it is not closed
+ * before n.  lex_match_close_quoted: the same with quoted literals
+ * without C++ rules (lex_skip_quoted), for Python text. */
+size_t lex_match_close(const char *t, size_t n, size_t i, char open,
+                       char close);
+size_t lex_match_close_quoted(const char *t, size_t n, size_t i, char open,
+                              char close);
 
 /* lex_raw_string_end: t[i] is '"'.  When it opens a C++11 raw string
  * R"d( ... )d" (prefix R, LR, uR, UR or u8R standing as a whole token just
@@ -41,11 +116,6 @@ size_t lex_skip_quoted(const char *t, size_t n, size_t i);
  * delimiter (lex_raw_string_end); a digit separator is no literal (i + 1);
  * anything else as lex_skip_quoted. */
 size_t lex_skip_literal(const char *t, size_t n, size_t i);
-
-/* lex_match_close: t[open] is '(': the index of the ')' that closes it
- * (nested parentheses counted, literals skipped with lex_skip_literal),
- * or n when none does. */
-size_t lex_match_close(const char *t, size_t n, size_t open);
 
 /* lex_unqualified: the name NAME without its qualifiers, the part after
  * its last ':' (`at::native::abs_out` -> `abs_out`); NAME itself when it

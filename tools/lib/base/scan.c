@@ -6,6 +6,7 @@
  */
 #include "base/scan.h"
 #include "base/diag.h"
+#include "base/lex.h"
 #include "base/walk.h"
 
 #include <errno.h>
@@ -104,6 +105,57 @@ int read_source_file(const char *path, char **data, size_t *len)
 		return -1;
 	}
 	return 0;
+}
+
+int read_source_into(const char *path, char **buf, size_t *cap, size_t *len)
+{
+	struct stat st;
+	size_t n = 0;
+	int fd = open(path, O_RDONLY), saved;
+
+	if (fd < 0 || fstat(fd, &st) != 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	for (;;) {
+		ssize_t r;
+		/* the size, the NUL, and one byte more so that the read which
+		 * finds the end needs no bigger buffer; 64 KiB steps */
+		size_t want = (st.st_size > 0 ? (size_t)st.st_size : 0) + 2;
+		if (n + 2 > want)
+			want = n + 2;
+		if (want > *cap) {
+			*cap = (want + 65535) & ~(size_t)65535;
+			*buf = xrealloc(*buf, *cap);
+		}
+		r = read(fd, *buf + n, *cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n + 1 >= *cap)
+			st.st_size = (off_t)(*cap * 2); /* it grew: room for more */
+	}
+	close(fd);
+	(*buf)[n] = '\0';
+	*len = n;
+	if (memchr(*buf, '\0', n)) {
+		/* the wording of mps-register's check */
+		warnx_("error: '%s' is not a text file (it holds a NUL byte)", path);
+		return -1;
+	}
+	return 0;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	warnx_("cannot open '%s': %s", path, strerror(saved));
+	return -1;
 }
 
 /* the largest source file a question is asked of */
@@ -493,12 +545,20 @@ static size_t skip_literal(const char *s, size_t len, size_t i, int *edge)
 	return len;
 }
 
-/* The bytes mask_c looks at once a line's first token is past, and the
- * NUL that ends the copy being written (a NUL inside the text is passed
- * over as any other byte); with braces to list, the braces too. */
+/* The bytes mask_c looks at: those that may start a comment, a literal,
+ * a splice or a directive, and the NUL that ends the copy being written
+ * (a NUL inside the text is passed over as any other byte); with braces
+ * to list, the braces too.  Line ends are not among them: whether a '#'
+ * begins its line is found looking back from it (line_start). */
 static const unsigned char mask_stop[256] = {
-	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1};
+	['\\'] = 1, ['#'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1};
 static const unsigned char mask_stop_br[256] = {
+	['\\'] = 1, ['#'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1,
+	['{'] = 1, ['}'] = 1};
+/* the same while an `#if 0` line is read: its end starts the group */
+static const unsigned char mask_stop_nl[256] = {
+	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1};
+static const unsigned char mask_stop_nl_br[256] = {
 	['\\'] = 1, ['\n'] = 1, ['/'] = 1, ['"'] = 1, ['\''] = 1, ['\0'] = 1,
 	['{'] = 1, ['}'] = 1};
 
@@ -520,6 +580,37 @@ static size_t line_comment_end(const char *s, size_t len, size_t i)
 	}
 }
 
+/* Does s[i] begin its logical line: only blanks before it since the
+ * line's start (splices joining physical lines count as blanks)?  TOK:
+ * the end of the last comment, literal or other token mask_c read; the
+ * bytes before it are not looked at (a comment may be blanked already). */
+static int line_start(const char *s, size_t i, size_t tok)
+{
+	size_t k = i;
+	for (;;) {
+		char c;
+		if (k == 0)
+			return 1;
+		if (k <= tok)
+			return 0;
+		c = s[k - 1];
+		if (hspace_byte[(unsigned char)c]) {
+			k--;
+			continue;
+		}
+		if (c != '\n')
+			return 0;
+		/* a splice (its backslash not the end of a token read, such as
+		 * an escape in a literal): the line goes on before it */
+		if (k >= 2 && k - 2 >= tok && s[k - 2] == '\\')
+			k -= 2;
+		else if (k >= 3 && k - 3 >= tok && s[k - 2] == '\r' && s[k - 3] == '\\')
+			k -= 3;
+		else
+			return 1;
+	}
+}
+
 /* Mask s into out (a copy of s, or s itself: every byte is read before
  * it is blanked, and the look-backs of raw_prefix and digit_sep stop at
  * a blanked byte as at the comment's last byte it replaced).  out[len]
@@ -527,71 +618,43 @@ static size_t line_comment_end(const char *s, size_t len, size_t i)
 static void mask_c(const char *s, size_t len, char *out, struct mask_braces *br)
 {
 	size_t i = 0;
-	int bol = 1;        /* only blanks so far on this logical line */
+	size_t tok = 0;     /* just past the last token read (line_start) */
 	int pending = 0;    /* an `#if 0` line is being read */
 	size_t memo_at = (size_t)-1, memo_from = 0; /* see digit_sep */
 	const unsigned char *stop = br ? mask_stop_br : mask_stop;
+	const unsigned char *stop_nl = br ? mask_stop_nl_br : mask_stop_nl;
 	int *edge = br ? &br->edge : NULL;
 
 	while (i < len) {
 		char c;
 		size_t sp;
 
-		/* past the line's first token only these bytes matter; out
-		 * equals s from i on and ends with a NUL, which stops the loop */
-		if (!bol) {
-			for (;;) {
-				if (stop[(unsigned char)out[i]])
-					break;
-				if (stop[(unsigned char)out[i + 1]]) {
-					i += 1;
-					break;
-				}
-				if (stop[(unsigned char)out[i + 2]]) {
-					i += 2;
-					break;
-				}
-				if (stop[(unsigned char)out[i + 3]]) {
-					i += 3;
-					break;
-				}
-				i += 4;
-			}
-			if (i >= len)
-				break;
-			if (s[i] == '\0') {
-				i++;
-				continue;
-			}
-		}
+		/* only the stop bytes matter; out equals s from i on and ends
+		 * with a NUL, which stops the scan */
+		i = lex_next_stop(out, i, pending ? stop_nl : stop);
 		if (i >= len)
 			break;
 		c = s[i];
+		if (c == '\0') {
+			i++;
+			continue;
+		}
 		sp = splice_at(s, len, i);
 		if (sp) {
 			i += sp;
 			continue;
 		}
-		if (c == '\n') {
-			i++;
-			bol = 1;
-			if (pending) {
-				pending = 0;
-				i = skip_group(s, len, out, i);
-			}
-			/* indentation (out equals s from i on and ends with a
-			 * NUL, which is not a blank) */
-			while (hspace_byte[(unsigned char)out[i]])
-				i++;
+		if (c == '\n') { /* the end of an `#if 0` line */
+			pending = 0;
+			i = skip_group(s, len, out, i + 1);
 			continue;
 		}
-		if (bol && is_hspace(c)) {
-			i++;
+		if (c == '#') {
+			if (line_start(s, i, tok) && is_if0(s, len, i))
+				pending = 1;
+			tok = ++i;
 			continue;
 		}
-		if (bol && c == '#' && is_if0(s, len, i))
-			pending = 1;
-		bol = 0;
 		if (br && (c == '{' || c == '}')) {
 			if (br->n == br->cap) {
 				/* C++ has about one brace in 40 bytes */
@@ -599,6 +662,7 @@ static void mask_c(const char *s, size_t len, char *out, struct mask_braces *br)
 				br->pos = xrealloc(br->pos, br->cap * sizeof *br->pos);
 			}
 			br->pos[br->n++] = i++;
+			tok = i;
 			continue;
 		}
 		if (c == '/' && i + 1 < len && s[i + 1] == '/') {
@@ -635,6 +699,7 @@ static void mask_c(const char *s, size_t len, char *out, struct mask_braces *br)
 			        : skip_literal(s, len, i, edge);
 		} else
 			i++;
+		tok = i;
 	}
 }
 
@@ -672,16 +737,21 @@ static void mask_python(const char *s, size_t len, char *out)
 	}
 }
 
-char *mask_code(const char *src, size_t len, enum scan_lang lang)
+void mask_code_into(char *out, const char *src, size_t len,
+                    enum scan_lang lang)
 {
-	char *out = xmalloc(len + 1);
-
 	memcpy(out, src, len);
 	out[len] = '\0';
 	if (lang == LANG_PYTHON)
 		mask_python(src, len, out);
 	else
 		mask_c(src, len, out, NULL);
+}
+
+char *mask_code(const char *src, size_t len, enum scan_lang lang)
+{
+	char *out = xmalloc(len + 1);
+	mask_code_into(out, src, len, lang);
 	return out;
 }
 
@@ -689,6 +759,13 @@ void mask_code_in_place(char *text, size_t len, struct mask_braces *br)
 {
 	if (br)
 		memset(br, 0, sizeof *br);
+	mask_c(text, len, text, br);
+}
+
+void mask_code_again(char *text, size_t len, struct mask_braces *br)
+{
+	br->n = 0;
+	br->edge = 0;
 	mask_c(text, len, text, br);
 }
 

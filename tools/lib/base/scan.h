@@ -1,5 +1,8 @@
 /* scan.h — reading source files and matching patterns in them (PCRE2).
  * Shared by mps-verify and mps-register.
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls base/ (diag, lex,
+ * walk).
  */
 #ifndef MK_SCAN_H
 #define MK_SCAN_H
@@ -24,6 +27,13 @@ int read_regular_file(const char *path, size_t max, char **data, size_t *len);
  * holding a NUL byte "prog: error: 'PATH' is not a text file (it holds a
  * NUL byte)" (nothing allocated); both return -1. */
 int read_source_file(const char *path, char **data, size_t *len);
+
+/* read_source_into: read_source_file into a buffer the caller keeps for
+ * reading many files in turn: *buf (NULL at first) of *cap bytes is
+ * grown (xrealloc) when the file needs more; the file's *len bytes are
+ * followed by a NUL.  Diagnostics and -1 as read_source_file (the buffer
+ * is kept). */
+int read_source_into(const char *path, char **buf, size_t *cap, size_t *len);
 
 /* A question asked of a masked source text (mask_code, LANG_C) of len
  * bytes, with the caller's ARG: 1 yes, 0 no. */
@@ -89,6 +99,12 @@ enum scan_lang { LANG_C = 0 /* .mm .h .cpp .metal */, LANG_PYTHON };
  * are kept (comment markers inside them are not comments). */
 char *mask_code(const char *src, size_t len, enum scan_lang lang);
 
+/* mask_code_into: the same bytes written to OUT (len + 1 bytes, the last
+ * a NUL; OUT and SRC do not overlap), for a reader that masks many texts
+ * in turn into one buffer. */
+void mask_code_into(char *out, const char *src, size_t len,
+                    enum scan_lang lang);
+
 /* The braces a C-family masking pass met in code (outside comments,
  * `#if 0` groups and literals), for a reader that pairs them without a
  * second pass over the text (cppscan). */
@@ -109,6 +125,11 @@ struct mask_braces {
  * be readable and '\0' (read_file's buffers are).  BR (may be NULL) is
  * zeroed and filled; free it with mask_braces_free.  No errors. */
 void mask_code_in_place(char *text, size_t len, struct mask_braces *br);
+
+/* mask_code_again: mask_code_in_place with a BR that keeps the storage
+ * of an earlier call (zero it before the first), for a reader that masks
+ * many texts in turn. */
+void mask_code_again(char *text, size_t len, struct mask_braces *br);
 
 /* mask_braces_free: release br->pos and zero br (a zeroed br is fine). */
 void mask_braces_free(struct mask_braces *br);

@@ -100,6 +100,8 @@ static int walk(const char *root, const char *rel, int depth, const char *skip,
 		}
 		GROW(a->l->paths, a->l->n, a->cap);
 		a->l->paths[a->l->n++] = r;
+		if (st.st_size > 0 && (size_t)st.st_size > a->l->largest)
+			a->l->largest = (size_t)st.st_size;
 	}
 	closedir(d);
 	free(dir);

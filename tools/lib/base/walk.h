@@ -14,6 +14,8 @@
  *   - at most WALK_MAX_DEPTH levels of subfolders below the start;
  *   - the result is sorted with strcmp, so no output depends on the order
  *     readdir returns.
+ *
+ * Layer: base/ (the first: calls no other layer).  Calls base/ (diag).
  */
 #ifndef MK_WALK_H
 #define MK_WALK_H
@@ -30,6 +32,8 @@ struct walk_list {
 	char **paths;  /* relative to the root given to walk_files, "REL/x/y.h"
 	                  (owned) */
 	size_t n;
+	size_t largest; /* the size in bytes of the largest file listed (for a
+	                   reader that reads every file into one buffer) */
 };
 
 /* walk_files: the regular files under ROOT/REL (ROOT "." means the

@@ -1,7 +1,10 @@
 /* report.h — mps-verify's findings (verify.h) in the formats its readers
  * use: text for people and agents, JSON Lines for scripts, SARIF 2.1.0
  * for GitHub code scanning, Markdown task lists for tracking issues.
- * Shared by mps-verify and mps-migrate. */
+ * Shared by mps-verify and mps-migrate.
+ *
+ * Layer: check/.  May call base/, edit/, read/ and check/ (calls base/
+ * and check/ verify's findings). */
 #ifndef MK_REPORT_H
 #define MK_REPORT_H
 

@@ -381,7 +381,7 @@ static void describe_copy(json_t *o, const char *skill, const char *bindir,
 {
 	char *data, hex[9], ver[40], src[40];
 	size_t len, n, i;
-	struct walk_list bin = {NULL, 0};
+	struct walk_list bin = {NULL, 0, 0};
 	char **v;
 	json_t *tools = json_object(), *vers = json_array(), *srcs = json_array();
 	struct buf lines;
@@ -836,32 +836,13 @@ static int same_path(const char *a, const char *b)
 	return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
 }
 
-/* malloc'd printf */
-static char *vformat(const char *fmt, va_list ap)
-{
-	va_list aq;
-	int n;
-	char *s;
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		n = 0;
-	s = xmalloc((size_t)n + 1);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
 static void set_state(json_t *o, const char *state, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	s = vformat(fmt, ap);
-	va_end(ap);
 	set_str(o, "state", state);
-	set_str(o, "why", s);
-	free(s);
+	va_start(ap, fmt);
+	json_object_set_new(o, "why", json_vsprintf(fmt, ap));
+	va_end(ap);
 }
 
 static int loadable(const json_t *o)
@@ -1265,7 +1246,7 @@ static json_t *scan_tree(const char *root)
 		set_str(t, "era", "partial");
 
 	{
-		/* the C++ sources beside the yaml name the stubs (cppscan.h) */
+		/* the C++ sources beside the yaml name the stubs (read/stubs.h) */
 		static const char *const cpp[] = {".cpp", NULL};
 		struct walk_list l;
 		int sources = walk_files(root, "aten/src/ATen/native", 0, NULL, cpp,
@@ -1370,14 +1351,11 @@ static json_t *scan_tree(const char *root)
 static void warn(json_t *w, const char *id, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	json_t *o = json_object();
-	va_start(ap, fmt);
-	s = vformat(fmt, ap);
-	va_end(ap);
 	set_str(o, "id", id);
-	set_str(o, "text", s);
-	free(s);
+	va_start(ap, fmt);
+	json_object_set_new(o, "text", json_vsprintf(fmt, ap));
+	va_end(ap);
 	json_array_append_new(w, o);
 }
 
@@ -1701,6 +1679,16 @@ static void cmp_field(struct dlist *l, const char *section, const char *subject,
 	free(t);
 }
 
+/* cmp_field with the subject "NAME WHAT" */
+static void cmp_named(struct dlist *l, const char *section, const char *name,
+                      const char *what, const json_t *a, const json_t *b,
+                      const char *k)
+{
+	char *s = xasprintf("%s %s", name, what);
+	cmp_field(l, section, s, a, b, k);
+	free(s);
+}
+
 /* the names of the tools (and SKILL.md) whose checksums differ */
 static char *which_differ(const json_t *a, const json_t *b)
 {
@@ -1850,10 +1838,9 @@ static void cmp_installs(struct dlist *l, const json_t *wa, const json_t *wb)
 				cmp_field(l, "install", f, o, m, keys[k]);
 				free(f);
 			}
-			f = xasprintf("%s plugin enabled", sub);
-			cmp_field(l, "install", f, json_object_get(o, "plugin"),
-			          json_object_get(m, "plugin"), "enabled");
-			free(f);
+			cmp_named(l, "install", sub, "plugin enabled",
+			          json_object_get(o, "plugin"), json_object_get(m, "plugin"),
+			          "enabled");
 		}
 		free(sub);
 	}
@@ -1923,12 +1910,9 @@ static void cmp_permissions(struct dlist *l, const json_t *wa, const json_t *wb)
 			static const char *const lists[] = {"allow", "ask", "deny"};
 			const char *ma = get_str(a, "default_mode"), *mb = get_str(b, "default_mode");
 			int j;
-			char *f = xasprintf("%s present", sub);
-			cmp_field(l, "permissions", f, a, b, "present");
-			free(f);
-			f = xasprintf("%s parse error", sub);
-			cmp_field(l, "permissions", f, a, b, "error");
-			free(f);
+			char *f;
+			cmp_named(l, "permissions", sub, "present", a, b, "present");
+			cmp_named(l, "permissions", sub, "parse error", a, b, "error");
 			if ((ma || mb) && !(ma && mb && !strcmp(ma, mb))) {
 				int ra = mode_rank(ma), rb = mode_rank(mb);
 				f = xasprintf("%s defaultMode", sub);
@@ -2011,12 +1995,8 @@ static void cmp_tree(struct dlist *l, const json_t *wa, const json_t *wb)
 		cmp_field(l, "tree", keys[k], a, b, keys[k]);
 	json_object_foreach(json_object_get(b, "macros"), name, x) {
 		const json_t *y = json_object_get(json_object_get(a, "macros"), name);
-		char *s = xasprintf("%s #defined in", name);
-		cmp_field(l, "tree", s, y, x, "defined");
-		free(s);
-		s = xasprintf("%s used in", name);
-		cmp_field(l, "tree", s, y, x, "used");
-		free(s);
+		cmp_named(l, "tree", name, "#defined in", y, x, "defined");
+		cmp_named(l, "tree", name, "used in", y, x, "used");
 	}
 	cmp_field(l, "tree", "exec_unary_kernel in", json_object_get(a, "exec"),
 	          json_object_get(b, "exec"), "exec_unary_kernel");
@@ -2024,9 +2004,7 @@ static void cmp_tree(struct dlist *l, const json_t *wa, const json_t *wb)
 	          json_object_get(b, "exec"), "exec_binary_kernel");
 	json_object_foreach(json_object_get(b, "tools"), name, x) {
 		const json_t *y = json_object_get(json_object_get(a, "tools"), name);
-		char *s = xasprintf("%s works", name);
-		cmp_field(l, "tree", s, y, x, "works");
-		free(s);
+		cmp_named(l, "tree", name, "works", y, x, "works");
 	}
 }
 
@@ -2055,4 +2033,52 @@ void setup_diffs_free(struct setup_diff *d, size_t n)
 		free(d[i].text);
 	}
 	free(d);
+}
+
+/* ---------------- the record file ---------------- */
+
+json_t *setup_read_record(const char *path)
+{
+	char *data, *why;
+	size_t len;
+	json_error_t je;
+	json_t *j;
+
+	if (read_regular_file(path, (size_t)64 << 20, &data, &len) != 0) {
+		warnx_("error: cannot read record '%s':", path);
+		return NULL;
+	}
+	j = json_loadb(data, len, 0, &je);
+	free(data);
+	if (!j) {
+		diag_at(path, je.line > 0 ? (unsigned long)je.line : 1,
+		        je.column > 0 ? (unsigned long)je.column : 1,
+		        "error: not a JSON record: %s", je.text);
+		return NULL;
+	}
+	if (setup_validate(j, &why) != 0) {
+		diag_at(path, 0, 0, "error: %s", why);
+		free(why);
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+int setup_write_record(const json_t *rec, const char *path)
+{
+	char *d = json_dumps(rec, JSON_INDENT(2));
+	size_t n;
+	int rc;
+	if (!d)
+		die("out of memory");
+	n = strlen(d);
+	d = xrealloc(d, n + 2);
+	d[n++] = '\n';
+	d[n] = '\0';
+	rc = edit_write_file(path, d, n, 0644, 1);
+	if (rc != 0)
+		warnx_("error: cannot write the record to '%s':", path);
+	free(d);
+	return rc != 0 ? -1 : 0;
 }

@@ -69,6 +69,9 @@
  *
  * Reading only: no function here writes a file, uses the store of parsed
  * models (cache.h) or runs a program.
+ *
+ * Layer: check/.  May call base/, edit/, read/ and check/ (calls base/,
+ * edit/ edit_write_file, read/ hostscan and metalreg).
  */
 #ifndef MK_SETUP_H
 #define MK_SETUP_H
@@ -106,6 +109,18 @@ json_t *setup_record(const struct setup_opts *o);
  * "path"; "tree" object or null); else -1 with *why set to a malloc'd
  * reason (caller frees). */
 int setup_validate(const json_t *rec, char **why);
+
+/* setup_read_record: the record in the file PATH (a regular file of at
+ * most 64 MiB), parsed and validated (setup_validate): a new reference.
+ * NULL after a diagnostic: "prog: error: cannot read record 'PATH':
+ * REASON", "prog: PATH:LINE:COL: error: not a JSON record: ...", or
+ * "prog: PATH: error: WHY" for a record of the wrong shape. */
+json_t *setup_read_record(const char *path);
+
+/* setup_write_record: write REC to PATH (JSON indented by 2, a final
+ * newline; atomically, edit.h edit_write_file, mode 0644).  0, or -1
+ * after "prog: error: cannot write the record to 'PATH': REASON". */
+int setup_write_record(const json_t *rec, const char *path);
 
 /* One difference between two records. */
 struct setup_diff {

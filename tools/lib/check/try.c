@@ -291,7 +291,7 @@ static char *expand_all(const struct macros *ms, const char *text, int depth)
 			p = skip_ws(text, n, e);
 			mc = p < n && text[p] == '(' ? macro_find(ms, text + i, e - i) : NULL;
 			if (mc && depth > 0) {
-				size_t q = lex_match_close(text, n, p);
+				size_t q = lex_match_close(text, n, p, '(', ')');
 				if (q < n) {
 					size_t na;
 					char **args = lex_split_args(text, p, q, &na);

@@ -6,7 +6,7 @@
 #include "base/diag.h"
 #include "base/lex.h"
 #include "base/scan.h"
-#include "read/cppscan.h"
+#include "read/stubs.h"
 #include "read/hostscan.h"
 
 #include <ctype.h>
@@ -183,7 +183,7 @@ static char **call_args_at(const char *t, size_t n, unsigned long line,
 			}
 		if (open == n)
 			continue;
-		close = lex_match_close(t, n, open);
+		close = lex_match_close(t, n, open, '(', ')');
 		if (close < n)
 			return lex_split_args(t, open, close, na);
 	}

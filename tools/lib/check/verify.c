@@ -3,7 +3,8 @@
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/lex.h"
-#include "read/cppscan.h"
+#include "read/dtypes.h"
+#include "read/stubs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,7 +284,7 @@ static const struct nf_func *row(const struct ctx *c, const struct vf_op *op,
 
 /* ---------------- what the shared kernels reach ---------------- */
 
-/* How a shared row's kernel reaches the device (cppscan.h cs_discover,
+/* How a shared row's kernel reaches the device (stubs.h cs_discover,
  * once per kernel name), or NULL when the tree's C++ sources were not
  * read. */
 static const struct cs_discovery *reach(struct ctx *c, const char *kernel)

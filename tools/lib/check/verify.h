@@ -5,7 +5,7 @@
  * (nfyaml.h) of the tree and, optionally, of an older yaml (--before),
  * the model of the MPS host and kernel sources and test lists
  * (hostscan.h), and, when the tree has them, the C++ sources of
- * aten/src/ATen/native (cppscan.h: which DispatchStubs a shared kernel
+ * aten/src/ATen/native (stubs.h: which DispatchStubs a shared kernel
  * reaches).  vf_run applies every rule once and returns the findings, each
  * with its rule, layer, operator and class; printing is report.h's.
  * Shared by mps-verify and mps-migrate (which verifies what it wrote).
@@ -22,6 +22,9 @@
  * (its own MPS kernel, usually MPSGraph, and nothing new), or not on MPS
  * at all.  With an operator named (vf_input.all 0) every finding of it is
  * reported as found: naming OP says it was migrated.
+ *
+ * Layer: check/.  May call base/, edit/, read/ and check/ (calls base/
+ * and read/ nfyaml, hostscan, stubs).
  */
 #ifndef MK_VERIFY_H
 #define MK_VERIFY_H
@@ -31,7 +34,7 @@
 #include "read/hostscan.h"
 #include "read/nfyaml.h"
 
-struct cs_model; /* cppscan.h; may be absent */
+struct cs_model; /* cppmodel.h; may be absent */
 
 enum vf_rule {
 	VF_LEGACY_ROW,      /* legacy-dispatch-row */

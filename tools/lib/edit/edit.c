@@ -1195,3 +1195,53 @@ out:
 	free(jdir);
 	return rc;
 }
+
+/* ---------------- the files a tool edits ---------------- */
+
+int edit_resolve(const char *root, const char *given, const char *rel,
+                 char **path, char **display)
+{
+	char *rr, *rg;
+	size_t n;
+	int inside = 0, exists;
+	*path = given ? xstrdup(given) : xasprintf("%s/%s", root, rel);
+	*display = given ? NULL : xstrdup(rel);
+	rr = realpath(root, NULL);
+	rg = realpath(*path, NULL);
+	exists = rg != NULL;
+	if (rr && rg) {
+		n = strlen(rr);
+		if (strncmp(rg, rr, n) == 0 && (rg[n] == '/' || rr[n - 1] == '/')) {
+			inside = 1;
+			if (!*display)
+				*display = xstrdup(rg + n + (rg[n] == '/'));
+		}
+	}
+	free(rr);
+	free(rg);
+	if (!*display)
+		*display = xstrdup(given);
+	if (exists && !inside) {
+		/* the edit engine's wording (edit_finish), given before reading */
+		char *r1 = realpath(*path, NULL), *r2 = realpath(root, NULL);
+		warnx_("error: '%s' resolves to '%s', outside the root '%s'; "
+		       "nothing written",
+		       *display, r1 ? r1 : *path, r2 ? r2 : root);
+		free(r1);
+		free(r2);
+		return -1;
+	}
+	return 0;
+}
+
+struct edit_file *edit_set_load_text(struct edit_set *set, const char *path,
+                                     const char *display)
+{
+	struct edit_file *f = edit_set_load(set, path, display);
+	if (f && memchr(f->old, '\0', f->oldlen)) {
+		warnx_("error: '%s' is not a text file (it holds a NUL byte)",
+		       display);
+		return NULL;
+	}
+	return f;
+}

@@ -7,6 +7,8 @@
  * edit_finish().  edit_finish() either prints a unified diff (default)
  * or writes every file atomically (--in-place) and records an undo
  * journal entry.  Nothing is written when any check fails.
+ *
+ * Layer: edit/.  May call base/ and edit/ (calls base/ diag, scan).
  */
 #ifndef MK_EDIT_H
 #define MK_EDIT_H
@@ -59,6 +61,24 @@ const char *edit_eol(const char *data, size_t len);
  * added.  The same path loaded twice returns the existing entry. */
 struct edit_file *edit_set_load(struct edit_set *set, const char *path,
                                 const char *display);
+
+/* edit_set_load_text: edit_set_load, for a text file: one holding a NUL
+ * byte gets "prog: error: 'DISPLAY' is not a text file (it holds a NUL
+ * byte)" and NULL (it stays in set, unchanged). */
+struct edit_file *edit_set_load_text(struct edit_set *set, const char *path,
+                                     const char *display);
+
+/* edit_resolve: the path and display name of a file a tool edits: REL
+ * under ROOT by default, or GIVEN (a path as the user wrote it).  *path
+ * and *display are malloc'd (caller frees, also on failure); display is
+ * the path relative to ROOT once symbolic links are resolved, else GIVEN.
+ * The file must lie under the root once links are resolved (given files
+ * and defaults alike): otherwise prints "prog: error: 'DISPLAY' resolves
+ * to 'REAL', outside the root 'ROOT'; nothing written" (the wording of
+ * edit_finish) and returns -1 before anything is read.  A file that does
+ * not exist returns 0 (the loader reports "cannot open"). */
+int edit_resolve(const char *root, const char *given, const char *rel,
+                 char **path, char **display);
 
 /* edit_set_replace: give file f its new contents (copied from data,
  * len bytes).  Identical contents count as no change. */

@@ -11,27 +11,30 @@
  *     shared structured implementation whose stub MPS registers);
  *   - a row that is not structured folds when its shared kernel reaches
  *     the device through DispatchStubs, or needs none (device-generic),
- *     as the C++ sources say (cppscan.h cs_discover); it is refused when
+ *     as the C++ sources say (stubs.h cs_discover); it is refused when
  *     the kernel dispatches dtypes on the CPU itself, when no definition
  *     is found, or when the tree has no C++ sources;
  *   - refused too: no CPU or CUDA line to join, CPU and CUDA kernels that
  *     differ, a dispatch map not in block style.
  * For every row that folds (or gets MPS added), the stubs its kernel
  * reaches are the ones MPS must now register (those reached only on
- * other devices, cppscan's cs_stub.guard, are left out).
+ * other devices, stubs.h cs_stub.guard, are left out).
  *
  * Key order: when the keys of the line being joined are in alphabetical
  * order ignoring case (`CPU, CUDA, XPU`, `CPU, CUDA, Meta`), MPS goes to
  * its alphabetical place (`CPU, CUDA, MPS, XPU`, `CPU, CUDA, Meta, MPS`),
  * as 240 of the 260 shared lines listing MPS with CPU in 2.14.1 have it;
  * otherwise at the end.  Only the joined line and the MPS line change.
+ *
+ * Layer: plan/.  May call base/, edit/, read/, check/ and plan/ (calls
+ * base/ and read/ nfyaml, stubs).
  */
 #ifndef MK_FOLD_H
 #define MK_FOLD_H
 
 #include <stddef.h>
 
-#include "read/cppscan.h"
+#include "read/stubs.h"
 #include "read/nfyaml.h"
 
 enum fold_action {

@@ -4,9 +4,9 @@
  *
  *   rows      fold.h: every MPS-specific row folds into its shared line
  *             (a new operator: MPS joins the shared line of its out rows);
- *             the stubs the shared kernels reach (cppscan.h cs_discover);
+ *             the stubs the shared kernels reach (stubs.h cs_discover);
  *   kind      from the out row's schema (nfyaml.h ninputs) and the
- *             scalars its stub takes besides the iterator (cppscan.h
+ *             scalars its stub takes besides the iterator (stubs.h
  *             cs_stub_signature; without the sources, the schema's
  *             nf_schema_scalars): one tensor unary, two binary, one
  *             scalar more the -alpha kinds, with the scalar's Metal type
@@ -31,6 +31,9 @@
  * core macros for the Metal side; a tree without C++ sources cannot give
  * the dtypes); that is no error.  No printing (but mg_write_*), no writing:
  * the change is an edit set for the edit engine (edit.h).
+ *
+ * Layer: plan/.  May call base/, edit/, read/, check/ and plan/ (calls
+ * base/, read/, check/ verify and report, plan/ fold, regplan, retire).
  */
 #ifndef MK_MIGRATE_H
 #define MK_MIGRATE_H
@@ -38,7 +41,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "read/cppscan.h"
+#include "read/outrule.h"
+#include "read/stubs.h"
 #include "edit/edit.h"
 #include "plan/fold.h"
 #include "read/hostscan.h"

@@ -73,6 +73,9 @@
  *                    closing on its own line in the host file;
  *   conflicting-registration  NAME is registered for an input dtype with
  *                    another output than asked.
+ *
+ * Layer: plan/.  May call base/, edit/, read/, check/ and plan/ (calls
+ * base/, edit/ and read/ metalreg).
  */
 #ifndef MK_REGPLAN_H
 #define MK_REGPLAN_H

@@ -44,6 +44,9 @@
  * below the extent: otherwise they may head a group); a blank line that
  * would double up with the one above is removed.  Otherwise only the
  * extent's bytes go.
+ *
+ * Layer: plan/.  May call base/, edit/, read/, check/ and plan/ (calls
+ * base/ and read/ hostscan, nfyaml).
  */
 #ifndef MK_RETIRE_H
 #define MK_RETIRE_H

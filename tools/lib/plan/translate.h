@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "read/cppscan.h"
+#include "read/dtypes.h"
 #include "read/cudakern.h"
 #include "read/metalreg.h"
 #include "plan/regplan.h"

@@ -894,7 +894,7 @@ static void branch_of(const struct kfile *f, const char *c, size_t b0,
 
 /* the end of the statement starting at c[s] (s < e): the index of its
  * last byte ('}' of a block, ';' otherwise); e when it does not end */
-static size_t stmt_end(const char *c, size_t e, size_t s)
+static size_t branch_stmt_end(const char *c, size_t e, size_t s)
 {
 	size_t i;
 	s = skip_ws(c, e, s);
@@ -909,12 +909,12 @@ static size_t stmt_end(const char *c, size_t e, size_t s)
 		q = match_close(c, e, p);
 		if (q >= e)
 			return e;
-		t = stmt_end(c, e, q + 1);
+		t = branch_stmt_end(c, e, q + 1);
 		if (t >= e)
 			return e;
 		el = skip_ws(c, e, t + 1);
 		if (is_ident_at(c, el, el, "else", e))
-			return stmt_end(c, e, el + 4);
+			return branch_stmt_end(c, e, el + 4);
 		return t;
 	}
 	for (i = s; i < e; i++) {
@@ -1024,7 +1024,7 @@ static int guard_of(const struct kfile *f, const char *c, size_t b0,
 			q = match_close(c, b1, p);
 			if (q >= b1 || cond_types(c, p + 1, q))
 				continue;
-			t = stmt_end(c, b1, q + 1);
+			t = branch_stmt_end(c, b1, q + 1);
 			if (t < b1 && q < o && o <= t && (!found || i > best)) {
 				found = 1;
 				best = i;
@@ -1043,11 +1043,11 @@ static int guard_of(const struct kfile *f, const char *c, size_t b0,
 		q = match_close(c, b1, p);
 		if (q >= b1 || cond_types(c, p + 1, q))
 			continue;
-		t = stmt_end(c, b1, q + 1);
+		t = branch_stmt_end(c, b1, q + 1);
 		if (t >= b1)
 			continue;
 		el = skip_ws(c, b1, t + 1);
-		ee = is_ident_at(c, el, el, "else", b1) ? stmt_end(c, b1, el + 4) : 0;
+		ee = is_ident_at(c, el, el, "else", b1) ? branch_stmt_end(c, b1, el + 4) : 0;
 		if ((q < o && o <= t) || (ee && el < o && o <= ee && ee < b1)) {
 			if (!found || i > best) {
 				found = 1;

@@ -22,7 +22,7 @@
  * Both branches of `#if AT_USE_JITERATOR()` are read (the #else holds the
  * plain lambda of the same math).
  *
- * CPU (cs_cpu_dtypes' function, cppscan.h): the scalar lambda of every
+ * CPU (cs_cpu_dtypes' function, dtypes.h): the scalar lambda of every
  * cpu_kernel, cpu_kernel_vec (its first lambda; the Vectorized one is
  * not) and cpu_serial_kernel call in the function's body.
  *
@@ -49,8 +49,9 @@
  * How it reads: comments and `#if 0` groups never count (scan.h
  * mask_code); literals are skipped; macros are not expanded, but for the
  * dispatch macros above (a kernel a macro writes is not found: said so).
- * The parsing here is small on purpose: the shared C++ model (cppscan)
- * does not read cuda/ yet.  What would come from it is behind three
+ * The parsing here is small on purpose: the shared C++ model (cppmodel)
+ * does not read cuda/ for it yet (cs_add_folder could).  What would come
+ * from it is behind three
  * functions of cudakern.c: index_range (the namespace-level definitions
  * of a file: functions, structs, with their namespaces), match_close (the
  * extent of a bracket) and dispatch_types (a dispatch call's dtypes,
@@ -61,7 +62,7 @@
 
 #include <stddef.h>
 
-#include "read/cppscan.h"
+#include "read/dtypes.h"
 
 #define CK_CUDA_REL "aten/src/ATen/native/cuda"
 

@@ -2,8 +2,9 @@
  *
  * Every file is read once, masked once (scan.h mask_code) and scanned in
  * one forward pass for structure (namespace-level definitions and macro
- * calls) plus a few PCRE2 passes over the same text for registrations and
- * kernel requests.  Function-like macros of the host files are expanded
+ * calls: the C++ model's parser, cppmodel.h cs_parse_scope, with this
+ * file's hooks) plus a few PCRE2 passes over the same text for
+ * registrations and kernel requests.  Function-like macros of the host files are expanded
  * (arguments substituted, # and ## applied) and the expansion is scanned
  * like code written at the call.
  *
@@ -16,10 +17,11 @@
  * for, so a run that never asks pays nothing for them.
  */
 #include "read/hostscan.h"
+#include "read/cppmodel.h"
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/lex.h"
-#include "read/cppscan.h"
+#include "read/dtypes.h"
 #include "read/metalreg.h"
 #include "base/walk.h"
 #include "base/scan.h"
@@ -31,7 +33,6 @@
 #include <sys/stat.h>
 
 #define NOSZ ((size_t)-1)
-#define MAX_DEPTH 8
 
 /* ---------------- string map ---------------- */
 
@@ -126,14 +127,26 @@ struct caps {
 	    functors;
 };
 
+/* A set of identifiers, each with the files it stands in: open
+ * addressing over slots whose keys are spans of one arena of bytes, and
+ * for each a list of files, newest first. */
 struct idslot {
-	size_t off, len;         /* len 0: empty */
-	uint64_t hash;
+	uint32_t key, len;       /* the name: keys[key, key + len); len 0: empty */
+	uint32_t hash;
+	uint32_t files;          /* its newest node + 1 */
 };
 
-struct idset {
+struct idnode {
+	uint32_t file, next;     /* next: the older node + 1, 0 at the end */
+};
+
+struct ids {
 	struct idslot *slot;
 	size_t cap, n;
+	char *keys;
+	size_t nkeys, capkeys;
+	struct idnode *node;
+	size_t nnode, capnode;
 };
 
 struct priv {
@@ -148,17 +161,15 @@ struct priv {
 	struct hs_map reqnames;  /* requested kernel names + host strings */
 	struct hs_map namespaces;/* namespace names declared in host code */
 	struct mk_re re_reg, re_req, re_hostname, re_xlist, re_decl,
-	    re_ns, re_functor, re_tlist, re_kvoid;
+	    re_functor, re_tlist, re_kvoid;
 	int re_ready;
 	size_t **linetab, *nlines, nlinetab; /* line starts per file */
-	/* host file i (file index i: host files come first): its masked text
-	 * with #include lines blanked, for the identifier and string
-	 * indexes, which are built when first asked for */
-	char **idtext;
-	size_t *idlen, nidtext, idfirst;
-	struct idset *idsets;    /* per host file, built when idbuilt[i] */
-	unsigned char *idbuilt;
-	int strings_done;        /* host strings are in reqnames and lits */
+	/* the identifiers of the host files [idfirst, idfirst + nidfiles)
+	 * (#include lines excluded, #define bodies included), each once with
+	 * the files it stands in, for hs_file_has_ident; built as the files
+	 * are read */
+	struct ids ids;
+	size_t idfirst, nidfiles;
 	char **lits;             /* host string literals cut at '{', without a
 	                            trailing '_', 3 bytes or more; sorted */
 	size_t nlits, caplits;
@@ -166,8 +177,18 @@ struct priv {
 	                            builds ("_alpha" of op_name + "_alpha",
 	                            of fmt::format("{}_alpha", op_name)) */
 	size_t nsufs, capsufs;
-	int sufs_done;
 	struct caps cap;         /* per model: two models may coexist */
+	struct dspan {           /* the directives of the host files, found in
+	                            pass 1, blanked in pass 2 */
+		size_t a, b;         /* '#' to the end of its last line */
+		int include;
+	} *spans;
+	size_t nspans, capspans;
+	size_t *span0;           /* per host file: its first span */
+	struct mask_braces br;   /* the braces of the text masked last */
+	char *scratch;           /* the text being masked (scratch_mask) */
+	size_t cap_scratch;      /* the largest file's size + 1 */
+	size_t have_scratch;     /* scratch's size */
 };
 
 #define CAP(m) (((struct priv *)(m)->priv)->cap)
@@ -188,69 +209,6 @@ static struct list *list_for(struct priv *p, struct hs_map *mp,
 }
 
 
-/* ---------------- lexical helpers ---------------- */
-
-/* Character classes (ASCII; bytes >= 0x80 are none of them): one table
- * lookup per byte in the scanning loops. */
-enum { C_ID0 = 1, C_ID = 2, C_SPACE = 4, C_QUOTE = 8, C_PAREN = 16,
-       C_BRACE = 32, C_BRACKET = 64, C_SEMI = 128 };
-static const unsigned char cls[256] = {
-	 0,  0,  0,  0,  0,  0,  0,  0,  0,  4,  4,  4,  4,  4,  0,  0,
-	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-	 4,  0,  8,  0,  0,  0,  0,  8, 16, 16,  0,  0,  0,  0,  0,  0,
-	 2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  0,128,  0,  0,  0,  0,
-	 0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
-	 3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 64,  0, 64,  0,  3,
-	 0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
-	 3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 32,  0, 32,  0,  0,
-	/* 0x80..0xff: 0 */
-};
-
-static int id_start(char c) { return cls[(unsigned char)c] & C_ID0; }
-static int id_char(char c) { return cls[(unsigned char)c] & C_ID; }
-static int is_space(char c) { return cls[(unsigned char)c] & C_SPACE; }
-
-static size_t skip_ws(const char *t, size_t n, size_t i)
-{
-	while (i < n && is_space(t[i]))
-		i++;
-	return i;
-}
-
-/* The ')' matching the '(' at t[i] (or n when unbalanced). */
-static size_t match_close_lang(const char *t, size_t n, size_t i, char open,
-                               char close, int python)
-{
-	int depth = 0;
-	unsigned stop = C_QUOTE | (open == '(' ? C_PAREN
-	                           : open == '{' ? C_BRACE
-	                           : open == '[' ? C_BRACKET : 0xff);
-	while (i < n) {
-		char c = t[i];
-		if (!(cls[(unsigned char)c] & stop)) {
-			i++;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			i = python ? lex_skip_quoted(t, n, i) : lex_skip_literal(t, n, i);
-			continue;
-		}
-		if (c == open)
-			depth++;
-		else if (c == close && --depth == 0)
-			return i;
-		i++;
-	}
-	return n;
-}
-
-/* match_close of C/C++ text. */
-static size_t match_close(const char *t, size_t n, size_t i, char open,
-                          char close)
-{
-	return match_close_lang(t, n, i, open, close, 0);
-}
-
 /* ---------------- files ---------------- */
 
 static long add_file(struct hs_model *m, const char *rel, int kind)
@@ -260,6 +218,7 @@ static long add_file(struct hs_model *m, const char *rel, int kind)
 	     *data;
 	size_t len;
 	struct hs_file *f;
+	struct priv *p = m->priv;
 	if (read_source_file(path, &data, &len) != 0) {
 		free(path);
 		return -1;
@@ -267,21 +226,63 @@ static long add_file(struct hs_model *m, const char *rel, int kind)
 	free(path);
 	GROW(m->files, m->nfiles, CAP(m).files);
 	f = &m->files[m->nfiles];
+	memset(f, 0, sizeof *f);
 	f->rel = xstrdup(rel);
 	f->text = data;
 	f->len = len;
 	f->kind = kind;
+	if (f->len + 1 > p->cap_scratch)
+		p->cap_scratch = f->len + 1;
 	return (long)m->nfiles++;
+}
+
+/* scratch_mask: the masked text of file i (scan.h mask_code) in the one
+ * buffer every file is masked into in turn (valid until the next call) */
+static char *scratch(struct priv *p)
+{
+	if (p->cap_scratch > p->have_scratch) {
+		free(p->scratch);
+		p->scratch = xmalloc(p->cap_scratch);
+		p->have_scratch = p->cap_scratch;
+	}
+	return p->scratch;
+}
+
+static char *scratch_mask(struct hs_model *m, size_t i, enum scan_lang lang)
+{
+	char *c = scratch(m->priv);
+	mask_code_into(c, m->files[i].text, m->files[i].len, lang);
+	return c;
+}
+
+/* scratch_mask_braces: scratch_mask (LANG_C) with the braces of the
+ * masked text listed in p->br */
+static char *scratch_mask_braces(struct hs_model *m, size_t i)
+{
+	struct priv *p = m->priv;
+	char *c = scratch(p);
+	memcpy(c, m->files[i].text, m->files[i].len + 1);
+	mask_code_again(c, m->files[i].len, &p->br);
+	return c;
+}
+
+/* Blank c[a, b) but its newlines. */
+static void blank_span(char *c, size_t a, size_t b)
+{
+	for (; a < b; a++)
+		if (c[a] != '\n')
+			c[a] = ' ';
 }
 
 /* ---------------- preprocessor lines ---------------- */
 
-/* Blank every preprocessor directive of masked text c (in place), handing
- * each to fn(ctx, text, start, end) first; [start, end) spans the
- * directive with its continuation lines. */
+/* Hand every preprocessor directive of masked text c to fn(ctx, text,
+ * start, end) (when fn is not NULL), and with BLANK blank it (in place)
+ * after; [start, end) spans the directive with its continuation lines. */
 typedef void (*directive_fn)(void *ctx, const char *c, size_t a, size_t b);
 
-static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx)
+static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx,
+                             int blank)
 {
 	size_t i = 0;
 	while (i < n) {
@@ -294,7 +295,7 @@ static void blank_directives(char *c, size_t n, directive_fn fn, void *ctx)
 			e = lex_directive_end(c, n, j);
 			if (fn)
 				fn(ctx, c, j, e);
-			for (k = j; k < e; k++)
+			for (k = j; blank && k < e; k++)
 				if (c[k] != '\n')
 					c[k] = ' ';
 		} else {
@@ -310,7 +311,8 @@ struct dctx {
 	size_t file;
 	int collect_macros;
 	int ids_only;            /* only blank #include lines in idtext */
-	char *idtext;            /* #include lines are blanked here too */
+	char *idtext;            /* #include lines are blanked here (NULL:
+	                            nowhere) */
 };
 
 /* "#define NAME(params) body": add a host macro. */
@@ -342,21 +344,30 @@ static void on_directive(void *vctx, const char *c, size_t a, size_t b)
 {
 	struct dctx *x = vctx;
 	struct hs_model *m = x->m;
-	size_t i = skip_ws(c, b, a + 1);
-	if (b - i >= 7 && memcmp(c + i, "include", 7) == 0) {
+	struct priv *p = m->priv;
+	size_t i = lex_skip_ws(c, b, a + 1);
+	int include = b - i >= 7 && memcmp(c + i, "include", 7) == 0;
+	if (x->collect_macros) {
+		GROW(p->spans, p->nspans, p->capspans);
+		p->spans[p->nspans].a = a;
+		p->spans[p->nspans].b = b;
+		p->spans[p->nspans].include = include;
+		p->nspans++;
+	}
+	if (include) {
 		static const char pre[] = "<ATen/ops/", suf[] = "_native.h>";
 		size_t s, e;
-		for (s = a; s < b; s++)
+		for (s = a; x->idtext && s < b; s++)
 			if (x->idtext[s] != '\n')
 				x->idtext[s] = ' ';
 		if (x->ids_only)
 			return;
-		i = skip_ws(c, b, i + 7);
+		i = lex_skip_ws(c, b, i + 7);
 		if (b - i < sizeof pre - 1 || memcmp(c + i, pre, sizeof pre - 1))
 			return;
 		s = i + sizeof pre - 1;
 		e = s;
-		while (e < b && id_char(c[e]))
+		while (e < b && lex_idc(c[e]))
 			e++;
 		/* the name ends before "_native.h>": back up over it */
 		while (e > s && !(e + sizeof suf - 1 <= b &&
@@ -393,16 +404,14 @@ static const struct macro *find_macro(const struct priv *p, const char *s,
 /* ---------------- scanning units ---------------- */
 
 struct unit {
-	const char *t;
-	size_t n;
-	size_t file;
-	size_t inv;          /* NOSZ: offsets are the file's; else the call */
-	size_t inv_end;      /* with inv: just past the call written in the
+	struct cs_unit cu;   /* the text, its file, the call it comes from
+	                        (cu.inv), the macros being expanded (cu.depth,
+	                        cu.stack; cu.outer the outermost), for the
+	                        structure parser (cppmodel.h); first, so that
+	                        its hooks find the rest */
+	size_t inv_end;      /* with cu.inv: just past the call written in the
 	                        file (its ')' and a ';' that follows) */
 	long parent;         /* enclosing definition, -1 at namespace level */
-	int depth;
-	const char *macro;   /* outermost macro being expanded, or NULL */
-	const char *stack[MAX_DEPTH + 1]; /* macros being expanded */
 	/* definitions found in this unit: body ranges */
 	size_t *bs, *be;
 	long *di;
@@ -412,8 +421,8 @@ struct unit {
 static struct hs_where where(const struct unit *u, size_t off)
 {
 	struct hs_where w;
-	w.file = u->file;
-	w.off = u->inv == NOSZ ? off : u->inv;
+	w.file = u->cu.file;
+	w.off = u->cu.inv == NOSZ ? off : u->cu.inv;
 	return w;
 }
 
@@ -431,51 +440,35 @@ static void expand_call(struct hs_model *m, struct unit *u,
 	int k;
 	char *x;
 
-	if (u->depth >= MAX_DEPTH)
+	if (u->cu.depth >= CS_MACRO_DEPTH)
 		return;
-	for (k = 0; k < u->depth; k++)
-		if (strcmp(u->stack[k], mc->m.name) == 0)
+	for (k = 0; k < u->cu.depth; k++)
+		if (strcmp(u->cu.stack[k], mc->m.name) == 0)
 			return; /* a macro does not expand inside itself */
-	args = lex_split_args(u->t, open, close, &na);
+	args = lex_split_args(u->cu.t, open, close, &na);
 	x = lex_expand(&mc->m, args, na);
 	lex_strv_free(args, na);
 	memset(&c, 0, sizeof c);
-	c.t = x;
-	c.n = strlen(x);
-	c.file = u->file;
-	c.inv = u->inv == NOSZ ? a : u->inv;
-	if (u->inv == NOSZ) {
-		size_t e = skip_ws(u->t, u->n, close + 1);
-		c.inv_end = e < u->n && u->t[e] == ';' ? e + 1 : close + 1;
+	c.cu.t = x;
+	c.cu.n = strlen(x);
+	c.cu.file = u->cu.file;
+	c.cu.inv = u->cu.inv == NOSZ ? a : u->cu.inv;
+	if (u->cu.inv == NOSZ) {
+		size_t e = lex_skip_ws(u->cu.t, u->cu.n, close + 1);
+		c.inv_end = e < u->cu.n && u->cu.t[e] == ';' ? e + 1 : close + 1;
 	} else {
 		c.inv_end = u->inv_end;
 	}
 	c.parent = parent;
-	c.depth = u->depth + 1;
-	c.macro = u->macro ? u->macro : mc->m.name;
-	memcpy(c.stack, u->stack, sizeof c.stack);
-	c.stack[u->depth] = mc->m.name;
+	c.cu.depth = u->cu.depth + 1;
+	c.cu.outer = u->cu.outer ? u->cu.outer : mc->m.name;
+	memcpy(c.cu.stack, u->cu.stack, sizeof c.cu.stack);
+	c.cu.stack[u->cu.depth] = mc->m.name;
 	scan_unit(m, &c);
 	free(c.bs);
 	free(c.be);
 	free(c.di);
 	free(x);
-}
-
-static int is_keyword(const char *s, size_t n)
-{
-	static const char *const kw[] = {
-	    "if", "for", "while", "switch", "return", "sizeof", "catch",
-	    "decltype", "alignof", "static_assert", "defined", "do", "else",
-	    "case", "new", "delete", "throw", "typeid", "noexcept", "__attribute__",
-	    NULL};
-	size_t i;
-	if (n < 2 || n > 13)
-		return 0;
-	for (i = 0; kw[i]; i++)
-		if (kw[i][0] == s[0] && strncmp(kw[i], s, n) == 0 && kw[i][n] == '\0')
-			return 1;
-	return 0;
 }
 
 static void add_call(char ***calls, size_t *nc, const char *s, size_t n)
@@ -503,7 +496,7 @@ static int member_call(const char *t, size_t a, size_t *qs, size_t *qe)
 		return 1;
 	if (i >= 2 && t[i - 1] == ':' && t[i - 2] == ':') {
 		size_t e = i - 2, s = e;
-		while (s > 0 && id_char(t[s - 1]))
+		while (s > 0 && lex_idc(t[s - 1]))
 			s--;
 		*qs = s;
 		*qe = e;
@@ -549,17 +542,17 @@ static int graph_marker(const char *t, size_t bs, size_t be, size_t *ms,
                         size_t *me)
 {
 	size_t i = bs;
-	if (i > 0 && i < be && id_char(t[i - 1]))
-		while (i < be && id_char(t[i]))
+	if (i > 0 && i < be && lex_idc(t[i - 1]))
+		while (i < be && lex_idc(t[i]))
 			i++; /* inside a word that started before bs */
 	while (i < be) {
 		size_t s, e, n, q;
-		if (!id_char(t[i])) {
+		if (!lex_idc(t[i])) {
 			i++;
 			continue;
 		}
 		s = i;
-		while (i < be && id_char(t[i]))
+		while (i < be && lex_idc(t[i]))
 			i++;
 		e = i;
 		n = e - s;
@@ -604,7 +597,7 @@ static int graph_marker(const char *t, size_t bs, size_t be, size_t *ms,
 		if (t[s] == 'u' && s >= 10 && memcmp(t + s - 10, "Iterator::", 10) == 0)
 			continue;
 		q = e;
-		while (q < be && is_space(t[q]))
+		while (q < be && lex_sp(t[q]))
 			q++;
 		if (n == 8 && t[s] == 'b') {
 			if (q + 1 < be && t[q] == '#' && t[q + 1] == '#') {
@@ -629,7 +622,7 @@ static char *marker_why(const char *t, size_t a, size_t b)
 {
 	char *why = lex_trim_dup(t, a, b), *w = why, *q = why;
 	for (; *w; w++)
-		if (!is_space(*w))
+		if (!lex_sp(*w))
 			*q++ = *w;
 	*q = '\0';
 	if (q > why && q[-1] == '(') {
@@ -649,31 +642,31 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 	struct hs_def *def = &m->defs[d];
 	size_t ov[2], i;
 
-	if (!def->graph && graph_marker(u->t, bs, be, &ov[0], &ov[1])) {
+	if (!def->graph && graph_marker(u->cu.t, bs, be, &ov[0], &ov[1])) {
 		def->graph = 1;
-		def->why = marker_why(u->t, ov[0], ov[1]);
+		def->why = marker_why(u->cu.t, ov[0], ov[1]);
 	}
 	i = bs;
 	while (i < be) {
-		char c = u->t[i];
-		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID))) {
+		char c = u->cu.t[i];
+		if (!(lex_cls[(unsigned char)c] & (LEX_QUOTE | LEX_ID))) {
 			i++;
 			continue;
 		}
 		if (c == '"' || c == '\'') {
-			i = lex_skip_literal(u->t, be, i);
+			i = lex_skip_literal(u->cu.t, be, i);
 			continue;
 		}
-		if (id_start(c) && (i == 0 || !id_char(u->t[i - 1]))) {
+		if (lex_id0(c) && (i == 0 || !lex_idc(u->cu.t[i - 1]))) {
 			size_t e = i, q;
-			while (e < be && id_char(u->t[e]))
+			while (e < be && lex_idc(u->cu.t[e]))
 				e++;
-			q = skip_ws(u->t, be, e);
-			if (q < be && u->t[q] == '(' && !is_keyword(u->t + i, e - i)) {
-				const struct macro *mc = find_macro(p, u->t + i, e - i);
-				note_call(&m->defs[d].calls, &m->defs[d].ncalls, u->t, i, e);
+			q = lex_skip_ws(u->cu.t, be, e);
+			if (q < be && u->cu.t[q] == '(' && !lex_is_keyword(u->cu.t + i, e - i)) {
+				const struct macro *mc = find_macro(p, u->cu.t + i, e - i);
+				note_call(&m->defs[d].calls, &m->defs[d].ncalls, u->cu.t, i, e);
 				if (mc) {
-					size_t close = match_close(u->t, be, q, '(', ')');
+					size_t close = lex_match_close(u->cu.t, be, q, '(', ')');
 					if (close < be) {
 						expand_call(m, u, mc, i, q, close, d);
 						def = &m->defs[d];
@@ -689,156 +682,8 @@ static void analyze_body(struct hs_model *m, struct unit *u, size_t bs,
 	}
 }
 
-static int word_at(const char *t, size_t n, size_t i, const char *w)
-{
-	size_t k = strlen(w);
-	return i + k <= n && memcmp(t + i, w, k) == 0 &&
-	       (i + k == n || !id_char(t[i + k])) && (i == 0 || !id_char(t[i - 1]));
-}
-
-/* Does the header t[i, brace) end in `namespace [NAME[::NAME...]]` or
- * `extern "C"` (after something else, e.g. a stray token left at the top
- * of the file)?  Such a brace opens a scope, not a body to skip. */
-static int scope_tail(const char *t, size_t i, size_t brace)
-{
-	size_t e = brace, k;
-	while (e > i && is_space(t[e - 1]))
-		e--;
-	if (e > i && t[e - 1] == '"') { /* extern "C" / extern "C++" */
-		k = e - 1;
-		while (k > i && t[k - 1] != '"' && t[k - 1] != '\n')
-			k--;
-		if (k == i || t[k - 1] != '"')
-			return 0;
-		k--;
-		while (k > i && is_space(t[k - 1]))
-			k--;
-		return k >= i + 6 && word_at(t, brace, k - 6, "extern");
-	}
-	/* back over NAME, ::, blanks to the word `namespace` */
-	for (k = e; k > i; k--) {
-		char c = t[k - 1];
-		if (!id_char(c) && c != ':' && !is_space(c))
-			return 0;
-		if (c == 'n' && k - 1 + 9 <= e && word_at(t, brace, k - 1, "namespace"))
-			return 1;
-	}
-	return 0;
-}
-
-/* Classify the header t[hs, brace): 0 skip the braces, 1 a scope that
- * holds definitions (namespace, extern "C", struct/class/union), 2 a
- * function definition with its name in [*ns, *ne). */
-static int classify_header(const char *t, size_t hs, size_t brace, size_t *ns,
-                           size_t *ne)
-{
-	size_t i = hs, e = brace, close, open, k;
-	int depth = 0, has_paren = 0;
-
-	i = skip_ws(t, brace, i);
-	if (word_at(t, brace, i, "namespace") || word_at(t, brace, i, "extern"))
-		return 1;
-	if (scope_tail(t, i, brace))
-		return 1; /* a stray token before `namespace x {` */
-	for (k = i; k < brace; k++) {
-		char c = t[k];
-		if (c == '"' || c == '\'') {
-			k = lex_skip_literal(t, brace, k) - 1;
-			continue;
-		}
-		if (c == '(') {
-			depth++;
-			has_paren = 1;
-		} else if (c == ')') {
-			depth--;
-		} else if (c == '=' && depth == 0) {
-			return 0; /* initializer or lambda */
-		}
-	}
-	if (!has_paren) {
-		for (k = i; k < brace; k++)
-			if (word_at(t, brace, k, "struct") || word_at(t, brace, k, "class") ||
-			    word_at(t, brace, k, "union"))
-				return 1;
-		return 0;
-	}
-	/* strip trailing qualifiers */
-	for (;;) {
-		while (e > i && is_space(t[e - 1]))
-			e--;
-		if (e > i && id_char(t[e - 1])) {
-			size_t s = e;
-			while (s > i && id_char(t[s - 1]))
-				s--;
-			if ((e - s == 5 && memcmp(t + s, "const", 5) == 0) ||
-			    (e - s == 8 && memcmp(t + s, "override", 8) == 0) ||
-			    (e - s == 5 && memcmp(t + s, "final", 5) == 0) ||
-			    (e - s == 8 && memcmp(t + s, "noexcept", 8) == 0) ||
-			    (e - s == 7 && memcmp(t + s, "mutable", 7) == 0)) {
-				e = s;
-				continue;
-			}
-		}
-		break;
-	}
-	if (e <= i || t[e - 1] != ')')
-		return 0;
-	close = e - 1;
-	/* the matching '(' */
-	depth = 0;
-	open = close + 1;
-	for (k = close + 1; k-- > i;) {
-		if (t[k] == ')')
-			depth++;
-		else if (t[k] == '(' && --depth == 0) {
-			open = k;
-			break;
-		}
-	}
-	if (open > close)
-		return 0;
-	k = open;
-	while (k > i && is_space(t[k - 1]))
-		k--;
-	if (k > i && t[k - 1] == ')') {
-		/* MACRO(name)(params): TORCH_IMPL_FUNC(x_out_mps)(...) */
-		size_t c2 = k - 1, o2 = c2, s, q;
-		depth = 0;
-		for (q = c2 + 1; q-- > i;) {
-			if (t[q] == ')')
-				depth++;
-			else if (t[q] == '(' && --depth == 0) {
-				o2 = q;
-				break;
-			}
-		}
-		if (o2 == c2)
-			return 0;
-		s = skip_ws(t, c2, o2 + 1);
-		q = s;
-		while (q < c2 && id_char(t[q]))
-			q++;
-		if (q == s || skip_ws(t, c2, q) != c2)
-			return 0;
-		*ns = s;
-		*ne = q;
-		return 2;
-	}
-	if (k > i && id_char(t[k - 1])) {
-		size_t s = k;
-		while (s > i && id_char(t[s - 1]))
-			s--;
-		if (is_keyword(t + s, k - s) || !id_start(t[s]))
-			return 0;
-		*ns = s;
-		*ne = k;
-		return 2;
-	}
-	return 0;
-}
-
 /* ns, ne: the name; hs, close: the header's start and the body's '}'
- * (close == u->n when unbalanced) */
+ * (close == u->cu.n when unbalanced) */
 static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne,
                     size_t hs, size_t close)
 {
@@ -849,100 +694,112 @@ static long add_def(struct hs_model *m, struct unit *u, size_t ns, size_t ne,
 	i = (long)m->ndefs++;
 	d = &m->defs[i];
 	memset(d, 0, sizeof *d);
-	d->name = xstrndup(u->t + ns, ne - ns);
+	d->name = xstrndup(u->cu.t + ns, ne - ns);
 	d->at = where(u, ns);
-	if (u->inv == NOSZ) {
-		d->ext_start = skip_ws(u->t, ns, hs);
-		d->ext_end = close < u->n ? close + 1 : u->n;
+	if (u->cu.inv == NOSZ) {
+		d->ext_start = lex_skip_ws(u->cu.t, ns, hs);
+		d->ext_end = close < u->cu.n ? close + 1 : u->cu.n;
 	} else {
-		d->ext_start = u->inv;
+		d->ext_start = u->cu.inv;
 		d->ext_end = u->inv_end;
 	}
 	{
 		/* TORCH_IMPL_FUNC(name): the word before the '(' before name */
 		size_t k = ns, e;
-		while (k > 0 && is_space(u->t[k - 1]))
+		while (k > 0 && lex_sp(u->cu.t[k - 1]))
 			k--;
-		if (k > 0 && u->t[k - 1] == '(') {
+		if (k > 0 && u->cu.t[k - 1] == '(') {
 			k--;
-			while (k > 0 && is_space(u->t[k - 1]))
+			while (k > 0 && lex_sp(u->cu.t[k - 1]))
 				k--;
 			e = k;
-			while (k > 0 && id_char(u->t[k - 1]))
+			while (k > 0 && lex_idc(u->cu.t[k - 1]))
 				k--;
-			d->impl = e - k == 15 && memcmp(u->t + k, "TORCH_IMPL_FUNC", 15) == 0;
+			d->impl = e - k == 15 && memcmp(u->cu.t + k, "TORCH_IMPL_FUNC", 15) == 0;
 		}
 	}
-	d->macro = u->macro ? xstrdup(u->macro) : NULL;
+	d->macro = u->cu.outer ? xstrdup(u->cu.outer) : NULL;
 	list_add(list_for(p, &p->defname, d->name), i);
 	return i;
 }
+
+/* The structure parser's hooks (cppmodel.h cs_parse_scope): a host
+ * macro called at the start of a header is expanded and its expansion
+ * scanned as a child unit; a function definition is added and its body
+ * analyzed; scopes need nothing. */
+static size_t host_call(struct cs_unit *cu, size_t i, size_t e, size_t q,
+                        size_t to, int at_head, const void *scope)
+{
+	struct unit *u = (struct unit *)cu;
+	struct hs_model *m = cu->ctx;
+	const char *t = cu->t;
+	size_t n = cu->n;
+	const struct macro *mc;
+	(void)to;
+	(void)scope;
+	if (at_head && (mc = find_macro(m->priv, t + i, e - i))) {
+		size_t close = lex_match_close(t, n, q, '(', ')');
+		if (close < n) {
+			expand_call(m, u, mc, i, q, close, -1);
+			i = lex_skip_ws(t, n, close + 1);
+			if (i < n && t[i] == ';')
+				i++;
+			return i;
+		}
+	}
+	return 0;
+}
+
+static const void *host_brace(struct cs_unit *cu, int kind,
+                              const struct cs_header *h, size_t hs,
+                              size_t brace, size_t close, const void *scope)
+{
+	struct unit *u = (struct unit *)cu;
+	struct hs_model *m = cu->ctx;
+	long d;
+	(void)scope;
+	if (kind == CS_H_SCOPE_NS && cu->inv == NOSZ) {
+		/* the names of `namespace a::b {` written in a file */
+		size_t a = h->ns;
+		while (a < h->ne) {
+			size_t e = lex_ident_end(cu->t, h->ne, a);
+			if (e > a) {
+				char *nm = xstrndup(cu->t + a, e - a);
+				hs_map_put(&((struct priv *)m->priv)->namespaces, nm, 1);
+				free(nm);
+			}
+			a = e + 1;
+		}
+	}
+	if (kind != CS_H_FUNC)
+		return NULL;
+	d = add_def(m, u, h->ns, h->ne, hs, close);
+	GROW(u->bs, u->nd, u->capd);
+	u->be = xrealloc(u->be, u->capd * sizeof *u->be);
+	u->di = xrealloc(u->di, u->capd * sizeof *u->di);
+	u->bs[u->nd] = brace;
+	u->be[u->nd] = close;
+	u->di[u->nd] = d;
+	u->nd++;
+	analyze_body(m, u, brace + 1, close < cu->n ? close : cu->n, d);
+	return NULL;
+}
+
+static const struct cs_parse_ops host_ops = {host_call, host_brace};
 
 /* Namespace-level structure of a unit: definitions and macro calls. */
 static void parse_scope(struct hs_model *m, struct unit *u)
 {
 	struct priv *p = m->priv;
-	const char *t = u->t;
-	size_t n = u->n, i = 0, hs = 0;
-
-	while (i < n) {
-		char c = t[i];
-		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID | C_BRACE | C_SEMI))) {
-			i++;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			i = lex_skip_literal(t, n, i);
-			continue;
-		}
-		if (id_start(c) && (i == 0 || !id_char(t[i - 1]))) {
-			size_t e = i, q;
-			const struct macro *mc;
-			while (e < n && id_char(t[e]))
-				e++;
-			q = skip_ws(t, n, e);
-			if (q < n && t[q] == '(' && skip_ws(t, i, hs) == i &&
-			    (mc = find_macro(p, t + i, e - i))) {
-				size_t close = match_close(t, n, q, '(', ')');
-				if (close < n) {
-					expand_call(m, u, mc, i, q, close, -1);
-					i = skip_ws(t, n, close + 1);
-					if (i < n && t[i] == ';')
-						i++;
-					hs = i;
-					continue;
-				}
-			}
-			i = e;
-			continue;
-		}
-		if (c == ';' || c == '}') {
-			hs = i + 1;
-		} else if (c == '{') {
-			size_t ns = 0, ne = 0, close;
-			int kind = classify_header(t, hs, i, &ns, &ne);
-			if (kind == 1) {
-				hs = i + 1;
-			} else {
-				close = match_close(t, n, i, '{', '}');
-				if (kind == 2) {
-					long d = add_def(m, u, ns, ne, hs, close);
-					GROW(u->bs, u->nd, u->capd);
-					u->be = xrealloc(u->be, u->capd * sizeof *u->be);
-					u->di = xrealloc(u->di, u->capd * sizeof *u->di);
-					u->bs[u->nd] = i;
-					u->be[u->nd] = close;
-					u->di[u->nd] = d;
-					u->nd++;
-					analyze_body(m, u, i + 1, close < n ? close : n, d);
-				}
-				i = close < n ? close + 1 : n;
-				hs = i;
-				continue;
-			}
-		}
-		i++;
-	}
+	u->cu.ops = &host_ops;
+	u->cu.ctx = m;
+	/* a file's text: the braces its masking listed (cppmodel.h) */
+	if (u->cu.inv == NOSZ && u->cu.t == p->scratch && !p->br.edge)
+		cs_pairs_from(&u->cu.bp, u->cu.t, &p->br);
+	else
+		cs_pairs_build(&u->cu.bp, u->cu.t, u->cu.n);
+	cs_parse_scope(&u->cu, 0, u->cu.n, NULL);
+	cs_pairs_free(&u->cu.bp);
 }
 
 static long containing_def(const struct unit *u, size_t off)
@@ -958,7 +815,7 @@ static char *unqualify(const char *s, size_t a, size_t b)
 {
 	size_t k;
 	for (k = b; k > a; k--)
-		if (s[k - 1] == ':' || s[k - 1] == '&' || is_space(s[k - 1]))
+		if (s[k - 1] == ':' || s[k - 1] == '&' || lex_sp(s[k - 1]))
 			break;
 	return xstrndup(s + k, b - k);
 }
@@ -968,25 +825,25 @@ static void scan_events(struct hs_model *m, struct unit *u)
 	struct priv *p = m->priv;
 	size_t ov[6], at = 0;
 
-	while (re_match(&p->re_reg, u->t, u->n, at, ov, 3)) {
+	while (re_match(&p->re_reg, u->cu.t, u->cu.n, at, ov, 3)) {
 		struct hs_reg *r;
 		GROW(m->regs, m->nregs, CAP(m).regs);
 		r = &m->regs[m->nregs++];
-		r->stub = xstrndup(u->t + ov[2], ov[3] - ov[2]);
-		r->fn = unqualify(u->t, ov[4], ov[5]);
-		r->macro = u->macro ? xstrdup(u->macro) : NULL;
+		r->stub = xstrndup(u->cu.t + ov[2], ov[3] - ov[2]);
+		r->fn = unqualify(u->cu.t, ov[4], ov[5]);
+		r->macro = u->cu.outer ? xstrdup(u->cu.outer) : NULL;
 		r->at = where(u, ov[0]);
 		r->def = -1;
 		at = ov[1];
 	}
 	at = 0;
-	while (re_match(&p->re_req, u->t, u->n, at, ov, 3)) {
+	while (re_match(&p->re_req, u->cu.t, u->cu.n, at, ov, 3)) {
 		struct hs_req *r;
 		GROW(m->reqs, m->nreqs, CAP(m).reqs);
 		r = &m->reqs[m->nreqs++];
-		r->binary = u->t[ov[2]] == 'b';
-		r->kernel = xstrndup(u->t + ov[4], ov[5] - ov[4]);
-		r->macro = u->macro ? xstrdup(u->macro) : NULL;
+		r->binary = u->cu.t[ov[2]] == 'b';
+		r->kernel = xstrndup(u->cu.t + ov[4], ov[5] - ov[4]);
+		r->macro = u->cu.outer ? xstrdup(u->cu.outer) : NULL;
 		r->args = NULL;
 		r->nargs = 0;
 		r->scalar = 0;
@@ -994,11 +851,11 @@ static void scan_events(struct hs_model *m, struct unit *u)
 		{
 			/* the arguments after the name as written; the scalar after
 			   the name, and its dtype argument */
-			const char *o = memchr(u->t + ov[0], '(', ov[1] - ov[0]);
-			size_t open = o ? (size_t)(o - u->t) : ov[1], close, na, k;
-			close = match_close_lang(u->t, u->n, open, '(', ')', 0);
-			if (o && close < u->n) {
-				char **a = lex_split_args(u->t, open, close, &na);
+			const char *o = memchr(u->cu.t + ov[0], '(', ov[1] - ov[0]);
+			size_t open = o ? (size_t)(o - u->cu.t) : ov[1], close, na, k;
+			close = lex_match_close(u->cu.t, u->cu.n, open, '(', ')');
+			if (o && close < u->cu.n) {
+				char **a = lex_split_args(u->cu.t, open, close, &na);
 				if (na >= 3)
 					r->scalar = 1;
 				if (na >= 4) {
@@ -1026,7 +883,7 @@ static void scan_unit(struct hs_model *m, struct unit *u)
 	if (u->parent < 0)
 		parse_scope(m, u);
 	else
-		analyze_body(m, u, 0, u->n, u->parent);
+		analyze_body(m, u, 0, u->cu.n, u->parent);
 	scan_events(m, u);
 }
 
@@ -1052,7 +909,7 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 	size_t i = 0;
 	while (i < n) {
 		char c = t[i];
-		if (!(cls[(unsigned char)c] & (C_QUOTE | C_ID))) {
+		if (!(lex_cls[(unsigned char)c] & (LEX_QUOTE | LEX_ID))) {
 			i++;
 			continue;
 		}
@@ -1060,8 +917,8 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 			size_t e = lex_skip_literal(t, n, i), k;
 			/* a literal that starts with an identifier: its identifier
 			 * part, and whether that is the whole literal */
-			if (on_str && e - i >= 3 && t[e - 1] == '"' && id_start(t[i + 1])) {
-				for (k = i + 1; k < e - 1 && id_char(t[k]); k++)
+			if (on_str && e - i >= 3 && t[e - 1] == '"' && lex_id0(t[i + 1])) {
+				for (k = i + 1; k < e - 1 && lex_idc(t[k]); k++)
 					;
 				if (k - i - 1 < 256)
 					on_str(ctx, t, i + 1, k, k == e - 1);
@@ -1073,23 +930,23 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 			i = lex_skip_literal(t, n, i);
 			continue;
 		}
-		if (id_start(c)) {
+		if (lex_id0(c)) {
 			size_t e = i;
 			if (on_id) {
 				uint64_t h = FNV_BASIS;
-				while (e < n && id_char(t[e]))
+				while (e < n && lex_idc(t[e]))
 					h = (h ^ (unsigned char)t[e++]) * FNV_PRIME;
 				if (e - i < 256)
 					on_id(ctx, t, i, e, h);
 			} else {
-				while (e < n && id_char(t[e]))
+				while (e < n && lex_idc(t[e]))
 					e++;
 			}
 			i = e;
 			continue;
 		}
 		if (c >= '0' && c <= '9') {
-			while (i < n && id_char(t[i]))
+			while (i < n && lex_idc(t[i]))
 				i++;
 			continue;
 		}
@@ -1097,9 +954,16 @@ static void scan_tokens(const char *t, size_t n, ident_fn on_id,
 	}
 }
 
+/* the tokens of a host file being read: its identifiers and string
+ * literals go to the indexes */
+struct tokctx {
+	struct priv *p;
+	uint32_t file;
+};
+
 static void put_string(void *ctx, const char *t, size_t a, size_t b, int whole)
 {
-	struct priv *p = ctx;
+	struct priv *p = ((struct tokctx *)ctx)->p;
 	char tmp[256];
 	size_t n = b - a, c = n;
 	memcpy(tmp, t + a, n);
@@ -1113,6 +977,48 @@ static void put_string(void *ctx, const char *t, size_t a, size_t b, int whole)
 	if (c >= 2) {
 		GROW(p->lits, p->nlits, p->caplits);
 		p->lits[p->nlits++] = xstrndup(tmp, c);
+	}
+}
+
+/* The literals of host code that end a name the host builds: a literal
+ * written after '+' ("op_name + \"_alpha\""), or a format string starting
+ * with "{}" ("{}_alpha"), taken without the "{}".  Found in t[0, n), a
+ * host file's masked text with its #include lines blanked, as pass 2
+ * reads it. */
+static void index_suffixes(struct priv *p, const char *t, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t e, a, b, q;
+		if (t[i] != '"' && t[i] != '\'') {
+			i++;
+			continue;
+		}
+		e = lex_skip_literal(t, n, i);
+		if (t[i] != '"' || e - i < 3 || t[e - 1] != '"') {
+			i = e;
+			continue;
+		}
+		a = i + 1;
+		b = e - 1;
+		q = i;
+		while (q > 0 && lex_sp(t[q - 1]))
+			q--;
+		if (b - a > 2 && t[a] == '{' && t[a + 1] == '}')
+			a += 2;
+		else if (!(q > 0 && t[q - 1] == '+'))
+			a = b;
+		if (b > a && b - a < 128) {
+			size_t k;
+			int ok = 1;
+			for (k = a; k < b && ok; k++)
+				ok = lex_idc(t[k]);
+			if (ok) {
+				GROW(p->sufs, p->nsufs, p->capsufs);
+				p->sufs[p->nsufs++] = xstrndup(t + a, b - a);
+			}
+		}
+		i = e;
 	}
 }
 
@@ -1147,20 +1053,6 @@ static int lit_is(const struct priv *p, const char *s, size_t n)
 	return k < p->nlits && strcmp(p->lits[k], tmp) == 0;
 }
 
-/* The string literals of every host file go to reqnames, once, when
- * hs_kernel_requested first needs them. */
-static void index_strings(struct priv *p)
-{
-	size_t i;
-	if (p->strings_done)
-		return;
-	p->strings_done = 1;
-	for (i = 0; i < p->nidtext; i++)
-		scan_tokens(p->idtext[i], p->idlen[i], NULL, put_string, p);
-	if (p->nlits > 1)
-		qsort(p->lits, p->nlits, sizeof *p->lits, cmp_cstr);
-}
-
 static uint64_t fnv_n(const char *s, size_t n)
 {
 	uint64_t h = FNV_BASIS;
@@ -1170,52 +1062,86 @@ static uint64_t fnv_n(const char *s, size_t n)
 	return h;
 }
 
-/* idset: the distinct identifiers of one host file, as spans of its
- * idtext (no copies), open addressing. */
-static struct idslot *idset_slot(const struct idset *st, const char *text,
-                                 const char *s, size_t n, uint64_t h)
+/* The slot of the name s[0, n) of hash h in ids (empty or holding it). */
+static struct idslot *ids_slot(const struct ids *x, const char *s, size_t n,
+                               uint32_t h)
 {
-	size_t i = (size_t)h & (st->cap - 1);
+	size_t i = (size_t)h & (x->cap - 1);
 	for (;;) {
-		struct idslot *e = &st->slot[i];
+		struct idslot *e = &x->slot[i];
 		if (!e->len || (e->hash == h && e->len == n &&
-		                memcmp(text + e->off, s, n) == 0))
+		                memcmp(x->keys + e->key, s, n) == 0))
 			return e;
-		i = (i + 1) & (st->cap - 1);
+		i = (i + 1) & (x->cap - 1);
 	}
 }
 
-struct idctx {
-	struct idset *st;
-	const char *text;
-};
+/* ids_add: name s[0, n) stands in FILE (files come in ascending order) */
+static void ids_add(struct ids *x, const char *s, size_t n, uint32_t h,
+                    uint32_t file)
+{
+	struct idslot *e;
+	if ((x->n + 1) * 2 > x->cap) {
+		struct ids nx = *x;
+		size_t j;
+		nx.cap = x->cap ? x->cap * 2 : 4096;
+		nx.slot = xcalloc(nx.cap, sizeof *nx.slot);
+		for (j = 0; j < x->cap; j++)
+			if (x->slot[j].len)
+				*ids_slot(&nx, x->keys + x->slot[j].key, x->slot[j].len,
+				          x->slot[j].hash) = x->slot[j];
+		free(x->slot);
+		*x = nx;
+	}
+	e = ids_slot(x, s, n, h);
+	if (!e->len) {
+		while (x->nkeys + n > x->capkeys) {
+			x->capkeys = x->capkeys ? x->capkeys * 2 : 65536;
+			x->keys = xrealloc(x->keys, x->capkeys);
+		}
+		memcpy(x->keys + x->nkeys, s, n);
+		e->key = (uint32_t)x->nkeys;
+		e->len = (uint32_t)n;
+		e->hash = h;
+		e->files = 0;
+		x->nkeys += n;
+		x->n++;
+	} else if (e->files && x->node[e->files - 1].file == file) {
+		return; /* this file has it already */
+	}
+	GROW(x->node, x->nnode, x->capnode);
+	x->node[x->nnode].file = file;
+	x->node[x->nnode].next = e->files;
+	e->files = (uint32_t)++x->nnode;
+}
+
+/* ids_has: name s[0, n) stands in FILE */
+static int ids_has(const struct ids *x, const char *s, size_t n, uint32_t file)
+{
+	const struct idslot *e;
+	uint32_t k;
+	if (!x->cap || n == 0)
+		return 0;
+	e = ids_slot(x, s, n, (uint32_t)fnv_n(s, n));
+	for (k = e->len ? e->files : 0; k; k = x->node[k - 1].next)
+		if (x->node[k - 1].file == file)
+			return 1;
+	return 0;
+}
+
+static void ids_free(struct ids *x)
+{
+	free(x->slot);
+	free(x->keys);
+	free(x->node);
+	memset(x, 0, sizeof *x);
+}
 
 static void put_ident(void *vctx, const char *t, size_t a, size_t b,
                       uint64_t h)
 {
-	struct idctx *x = vctx;
-	struct idset *st = x->st;
-	struct idslot *e;
-	if ((st->n + 1) * 2 > st->cap) {
-		struct idset ns;
-		size_t j;
-		ns.cap = st->cap ? st->cap * 2 : 1024;
-		ns.n = st->n;
-		ns.slot = xcalloc(ns.cap, sizeof *ns.slot);
-		for (j = 0; j < st->cap; j++)
-			if (st->slot[j].len)
-				*idset_slot(&ns, x->text, x->text + st->slot[j].off,
-				            st->slot[j].len, st->slot[j].hash) = st->slot[j];
-		free(st->slot);
-		*st = ns;
-	}
-	e = idset_slot(st, x->text, t + a, b - a, h);
-	if (!e->len) {
-		e->off = a;
-		e->len = b - a;
-		e->hash = h;
-		st->n++;
-	}
+	struct tokctx *x = vctx;
+	ids_add(&x->p->ids, t + a, b - a, (uint32_t)h, x->file);
 }
 
 /* ---------------- graph propagation ---------------- */
@@ -1233,12 +1159,12 @@ static void macro_analyze(struct macro *mc)
 			i = lex_skip_literal(t, n, i);
 			continue;
 		}
-		if (id_start(t[i]) && (i == 0 || !id_char(t[i - 1]))) {
+		if (lex_id0(t[i]) && (i == 0 || !lex_idc(t[i - 1]))) {
 			size_t e = i, q;
-			while (e < n && id_char(t[e]))
+			while (e < n && lex_idc(t[e]))
 				e++;
-			q = skip_ws(t, n, e);
-			if (q < n && t[q] == '(' && !is_keyword(t + i, e - i))
+			q = lex_skip_ws(t, n, e);
+			if (q < n && t[q] == '(' && !lex_is_keyword(t + i, e - i))
 				note_call(&mc->calls, &mc->ncalls, t, i, e);
 			i = e;
 			continue;
@@ -1334,19 +1260,19 @@ static int functor_member(const char *t, size_t a, size_t b, struct buf *lim)
 	size_t i, lt, gt, k;
 	int depth = 0, found = 0, limited = 0;
 	for (i = a; i + 8 <= b && !found; i++)
-		if (word_at(t, b, i, "operator")) {
-			k = skip_ws(t, b, i + 8);
+		if (lex_word_at(t, b, i, "operator")) {
+			k = lex_skip_ws(t, b, i + 8);
 			if (k < b && t[k] == '(') {
-				k = skip_ws(t, b, k + 1);
+				k = lex_skip_ws(t, b, k + 1);
 				found = k < b && t[k] == ')';
 			}
 		}
 	if (!found)
 		return -1;
-	i = skip_ws(t, b, a);
-	if (!word_at(t, b, i, "template"))
+	i = lex_skip_ws(t, b, a);
+	if (!lex_word_at(t, b, i, "template"))
 		return 0; /* a plain operator(): converts any argument */
-	lt = skip_ws(t, b, i + 8);
+	lt = lex_skip_ws(t, b, i + 8);
 	if (lt >= b || t[lt] != '<')
 		return 0;
 	for (gt = lt; gt < b; gt++) {
@@ -1361,11 +1287,11 @@ static int functor_member(const char *t, size_t a, size_t b, struct buf *lim)
 		return 0;
 	for (k = lt; k < gt;) {
 		size_t e = k;
-		if (!id_start(t[k]) || (k > 0 && id_char(t[k - 1]))) {
+		if (!lex_id0(t[k]) || (k > 0 && lex_idc(t[k - 1]))) {
 			k++;
 			continue;
 		}
-		while (e < gt && id_char(t[e]))
+		while (e < gt && lex_idc(t[e]))
 			e++;
 		if (e - k > 3 && memcmp(t + k, "is_", 3) == 0) {
 			char *w;
@@ -1393,7 +1319,7 @@ static void scan_functors(struct hs_model *m, size_t file, const char *t)
 	/* most files hold no marker: one search decides */
 	int any_marker = strstr(f->text, HS_PLACEHOLDER) != NULL;
 	while (re_match(&p->re_functor, t, n, at, ov, 2)) {
-		size_t open = ov[1] - 1, close = match_close(t, n, open, '{', '}');
+		size_t open = ov[1] - 1, close = lex_match_close(t, n, open, '{', '}');
 		size_t i, mstart;
 		int nop = 0, nlimited = 0;
 		struct hs_functor *fu;
@@ -1423,7 +1349,7 @@ static void scan_functors(struct hs_model *m, size_t file, const char *t)
 				continue;
 			}
 			if (c == '(' || c == '[') {
-				i = match_close(t, close, i, c, c == '(' ? ')' : ']') + 1;
+				i = lex_match_close(t, close, i, c, c == '(' ? ')' : ']') + 1;
 				continue;
 			}
 			if (c != ';' && c != '{') {
@@ -1436,7 +1362,7 @@ static void scan_functors(struct hs_model *m, size_t file, const char *t)
 				nlimited += r;
 			}
 			if (c == '{')
-				i = match_close(t, close, i, '{', '}');
+				i = lex_match_close(t, close, i, '{', '}');
 			i++;
 			mstart = i;
 		}
@@ -1490,7 +1416,7 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 	/* host_name("NAME") and host_name("PREFIX" #T ...) */
 	while (re_match(&p->re_hostname, masked, f->len, at, ov, 2)) {
 		struct hs_rawkernel *k;
-		size_t q = skip_ws(masked, f->len, ov[3] + 1);
+		size_t q = lex_skip_ws(masked, f->len, ov[3] + 1);
 		GROW(m->raws, m->nraws, CAP(m).raws);
 		k = &m->raws[m->nraws++];
 		k->name = xstrndup(masked + ov[2], ov[3] - ov[2]);
@@ -1508,18 +1434,11 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		at = ov[1];
 		/* a `template <...>` right before it: a template, whose
 		 * instantiations carry the names */
-		while (b > 0 && is_space(masked[b - 1]))
+		while (b > 0 && lex_sp(masked[b - 1]))
 			b--;
 		if (b > 0 && masked[b - 1] == '>') {
-			size_t d = 0, k2 = b;
-			while (k2 > 0) {
-				char c = masked[--k2];
-				if (c == '>')
-					d++;
-				else if (c == '<' && --d == 0)
-					break;
-			}
-			while (k2 > 0 && is_space(masked[k2 - 1]))
+			size_t k2 = lex_angle_open(masked, 0, b);
+			while (k2 > 0 && lex_sp(masked[k2 - 1]))
 				k2--;
 			if (k2 >= 8 && memcmp(masked + k2 - 8, "template", 8) == 0)
 				continue;
@@ -1565,7 +1484,7 @@ static size_t value_end(const char *t, size_t n, size_t from, size_t close)
 			break;
 		if (depth < 0)
 			break;
-		if (!is_space(c))
+		if (!lex_sp(c))
 			last = i + 1;
 		i++;
 	}
@@ -1626,11 +1545,11 @@ static void scan_python(struct hs_model *m, size_t file, const char *t,
 		char o = t[open], cl = o == '[' ? ']' : o == '{' ? '}' : ')';
 		int depth = 0;
 		char *list = xstrndup(t + ov[2], ov[3] - ov[2]);
-		close = match_close_lang(t, n, open, o, cl, 1);
+		close = lex_match_close_quoted(t, n, open, o, cl);
 		for (i = open; i < close && i < n;) {
 			char c = t[i];
 			if (c == '"' || c == '\'') {
-				size_t e = lex_skip_quoted(t, n, i), q = skip_ws(t, n, e);
+				size_t e = lex_skip_quoted(t, n, i), q = lex_skip_ws(t, n, e);
 				if (depth == 1 && e - i >= 2 && t[e - 1] == c &&
 				    q < n && (t[q] == ':' || t[q] == ',' || q == close)) {
 					struct hs_xfail *x;
@@ -1693,7 +1612,6 @@ static void compile_patterns(struct priv *p)
 	           "\\bDECLARE_DISPATCH\\s*\\([^;]*?,\\s*(\\w+)\\s*\\)[ \\t\\r]*;?"
 	           "[ \\t\\r]*$",
 	           PCRE2_MULTILINE);
-	re_compile(&p->re_ns, "\\bnamespace\\s+(\\w+(?:\\s*::\\s*\\w+)*)\\s*\\{", 0);
 	re_compile(&p->re_functor,
 	           "\\bstruct\\s+(\\w+_functor)\\s*(?:final\\s*)?(?::[^{;]*)?\\{", 0);
 	/* test_mps.py: upper-case constants only (see hostscan.h) */
@@ -1706,50 +1624,28 @@ static void compile_patterns(struct priv *p)
 	p->re_ready = 1;
 }
 
-/* scan_host: passes 1 and 2 over host files [first, first + nhost) */
+/* scan_host: passes 1 and 2 over host files [first, first + nhost).  Each
+ * pass masks a file into the scratch buffer again (masking costs less
+ * than keeping every masked text). */
 static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 {
 	struct priv *p = m->priv;
-	char **code;
 	size_t i;
 
-	/* pass 1: mask, blank directives, collect macros and includes */
-	code = xcalloc(nhost + 1, sizeof *code);
+	/* pass 1: collect macros and includes, find the directives */
+	p->span0 = xcalloc(nhost + 1, sizeof *p->span0);
 	for (i = 0; i < nhost; i++) {
-		struct hs_file *f = &m->files[first_host + i];
 		struct dctx x;
-		char *masked = mask_code(f->text, f->len, LANG_C);
-		/* identifiers: #define bodies count, #include lines do not */
-		p->idtext[i] = xmalloc(f->len + 1);
-		memcpy(p->idtext[i], masked, f->len + 1);
-		p->idlen[i] = f->len;
+		char *c = scratch_mask(m, first_host + i, LANG_C);
+		p->span0[i] = p->nspans;
 		x.m = m;
 		x.file = first_host + i;
 		x.collect_macros = 1;
 		x.ids_only = 0;
-		x.idtext = p->idtext[i];
-		code[i] = masked;
-		blank_directives(masked, f->len, on_directive, &x);
+		x.idtext = NULL;
+		blank_directives(c, m->files[first_host + i].len, on_directive, &x, 0);
 	}
-	/* the namespaces each file declares */
-	for (i = 0; i < nhost; i++) {
-		size_t n = m->files[first_host + i].len, ov[4], at = 0;
-		while (re_match(&p->re_ns, code[i], n, at, ov, 2)) {
-			size_t a = ov[2];
-			while (a < ov[3]) {
-				size_t e = a;
-				while (e < ov[3] && id_char(code[i][e]))
-					e++;
-				if (e > a) {
-					char *nm = xstrndup(code[i] + a, e - a);
-					hs_map_put(&p->namespaces, nm, 1);
-					free(nm);
-				}
-				a = e + 1;
-			}
-			at = ov[1];
-		}
-	}
+	p->span0[nhost] = p->nspans;
 	for (i = 0; i < p->nmac; i++) {
 		/* define bodies: which file?  Index them for every file that
 		 * defines them is not tracked; macros are indexed by name only. */
@@ -1770,22 +1666,39 @@ static void scan_host(struct hs_model *m, size_t first_host, size_t nhost)
 		p->macfirst[(unsigned char)mc->m.name[0]] = 1;
 		p->nmac++;
 	}
-	/* pass 2: structure and events */
+	/* pass 2: the identifiers and strings (#include lines blanked,
+	 * #define bodies kept), then structure and events (every directive
+	 * blanked; the directives are those pass 1 found) */
+	p->idfirst = first_host;
+	p->nidfiles = nhost;
 	for (i = 0; i < nhost; i++) {
+		size_t n = m->files[first_host + i].len, k;
+		char *c = scratch_mask_braces(m, first_host + i);
+		struct tokctx tx;
 		struct unit u;
+		for (k = p->span0[i]; k < p->span0[i + 1]; k++)
+			if (p->spans[k].include)
+				blank_span(c, p->spans[k].a, p->spans[k].b);
+		tx.p = p;
+		tx.file = (uint32_t)(first_host + i);
+		scan_tokens(c, n, put_ident, put_string, &tx);
+		index_suffixes(p, c, n);
+		for (k = p->span0[i]; k < p->span0[i + 1]; k++)
+			if (!p->spans[k].include)
+				blank_span(c, p->spans[k].a, p->spans[k].b);
 		memset(&u, 0, sizeof u);
-		u.t = code[i];
-		u.n = m->files[first_host + i].len;
-		u.file = first_host + i;
-		u.inv = NOSZ;
+		u.cu.t = c;
+		u.cu.n = n;
+		u.cu.file = first_host + i;
+		u.cu.inv = NOSZ;
 		u.parent = -1;
 		scan_unit(m, &u);
 		free(u.bs);
 		free(u.be);
 		free(u.di);
-		free(code[i]);
 	}
-	free(code);
+	if (p->nlits > 1)
+		qsort(p->lits, p->nlits, sizeof *p->lits, cmp_cstr);
 	propagate(m);
 	for (i = 0; i < m->nregs; i++) {
 		const long *d = hs_defs_named(m, m->regs[i].fn);
@@ -1856,29 +1769,18 @@ int hs_load(struct hs_model *m, const char *root)
 			m->have_test_mps = 1;
 	}
 
-	p->idfirst = first_host;
-	p->nidtext = nhost;
-	p->idtext = xcalloc(nhost + 1, sizeof *p->idtext);
-	p->idlen = xcalloc(nhost + 1, sizeof *p->idlen);
-	p->idsets = xcalloc(nhost + 1, sizeof *p->idsets);
-	p->idbuilt = xcalloc(nhost + 1, 1);
-
 	scan_host(m, first_host, nhost);
-	for (i = first_kern; i < end_kern; i++) {
-		char *masked = mask_code(m->files[i].text, m->files[i].len, LANG_C);
-		scan_metal(m, i, masked);
-		free(masked);
-	}
+	for (i = first_kern; i < end_kern; i++)
+		scan_metal(m, i, scratch_mask(m, i, LANG_C));
 	for (i = 0; i < 2; i++) {
-		char *masked;
 		if (py[i] < 0)
 			continue;
-		masked = mask_code(m->files[py[i]].text, m->files[py[i]].len,
-		                   LANG_PYTHON);
-		scan_python(m, (size_t)py[i], masked, m->files[py[i]].len,
-		            i == 0 ? &p->re_xlist : &p->re_tlist);
-		free(masked);
+		scan_python(m, (size_t)py[i], scratch_mask(m, (size_t)py[i], LANG_PYTHON),
+		            m->files[py[i]].len, i == 0 ? &p->re_xlist : &p->re_tlist);
 	}
+	free(p->scratch);
+	p->scratch = NULL;
+	p->have_scratch = 0;
 	return 0;
 fail:
 	hs_free(m);
@@ -1932,20 +1834,10 @@ const long *hs_defs_named(const struct hs_model *m, const char *name)
 
 int hs_file_has_ident(const struct hs_model *m, size_t file, const char *name)
 {
-	struct priv *p = m->priv;
-	struct idset *st;
-	size_t h = file - p->idfirst, n = strlen(name);
-	if (file < p->idfirst || h >= p->nidtext || n == 0)
+	const struct priv *p = m->priv;
+	if (file < p->idfirst || file - p->idfirst >= p->nidfiles)
 		return 0;
-	st = &p->idsets[h];
-	if (!p->idbuilt[h]) {
-		struct idctx x;
-		x.st = st;
-		x.text = p->idtext[h];
-		scan_tokens(p->idtext[h], p->idlen[h], put_ident, NULL, &x);
-		p->idbuilt[h] = 1;
-	}
-	return st->cap && idset_slot(st, p->idtext[h], name, n, fnv_n(name, n))->len;
+	return ids_has(&p->ids, name, strlen(name), (uint32_t)file);
 }
 
 int hs_kernel_registered(const struct hs_model *m, const char *name)
@@ -1964,7 +1856,6 @@ int hs_kernel_registered(const struct hs_model *m, const char *name)
 int hs_kernel_requested(const struct hs_model *m, const char *name)
 {
 	struct priv *p = m->priv;
-	index_strings(p);
 	return hs_map_get(&p->reqnames, name) >= 0;
 }
 
@@ -1972,7 +1863,6 @@ int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix)
 {
 	struct priv *p = m->priv;
 	size_t n = strlen(name), i;
-	index_strings(p);
 	if (hs_map_get(&p->reqnames, name) >= 0)
 		return 1;
 	while (n > 0 && name[n - 1] == '_')
@@ -1995,60 +1885,10 @@ int hs_kernel_asked(const struct hs_model *m, const char *name, int prefix)
 	return 0;
 }
 
-/* The literals of host code that end a name the host builds: a literal
- * written after '+' ("op_name + \"_alpha\""), or a format string starting
- * with "{}" ("{}_alpha"), taken without the "{}".  Found once, on the
- * first question. */
-static void index_suffixes(struct priv *p)
-{
-	size_t f;
-	if (p->sufs_done)
-		return;
-	p->sufs_done = 1;
-	for (f = 0; f < p->nidtext; f++) {
-		const char *t = p->idtext[f];
-		size_t n = p->idlen[f], i = 0;
-		while (i < n) {
-			size_t e, a, b, q;
-			if (t[i] != '"' && t[i] != '\'') {
-				i++;
-				continue;
-			}
-			e = lex_skip_literal(t, n, i);
-			if (t[i] != '"' || e - i < 3 || t[e - 1] != '"') {
-				i = e;
-				continue;
-			}
-			a = i + 1;
-			b = e - 1;
-			q = i;
-			while (q > 0 && is_space(t[q - 1]))
-				q--;
-			if (b - a > 2 && t[a] == '{' && t[a + 1] == '}')
-				a += 2;
-			else if (!(q > 0 && t[q - 1] == '+'))
-				a = b;
-			if (b > a && b - a < 128) {
-				size_t k;
-				int ok = 1;
-				for (k = a; k < b && ok; k++)
-					ok = id_char(t[k]);
-				if (ok) {
-					GROW(p->sufs, p->nsufs, p->capsufs);
-					p->sufs[p->nsufs++] = xstrndup(t + a, b - a);
-				}
-			}
-			i = e;
-		}
-	}
-}
-
 int hs_kernel_built(const struct hs_model *m, const char *name)
 {
 	struct priv *p = m->priv;
 	size_t n = strlen(name), i;
-	index_strings(p);
-	index_suffixes(p);
 	for (i = 0; i < p->nsufs; i++) {
 		size_t k = strlen(p->sufs[i]);
 		char *head;
@@ -2171,14 +2011,11 @@ void hs_free(struct hs_model *m)
 	free(m->functors);
 	if (p) {
 		hs_map_free(&p->defname);
-		for (i = 0; i < p->nidtext; i++) {
-			free(p->idtext[i]);
-			free(p->idsets[i].slot);
-		}
-		free(p->idtext);
-		free(p->idlen);
-		free(p->idsets);
-		free(p->idbuilt);
+		ids_free(&p->ids);
+		free(p->scratch);
+		free(p->spans);
+		free(p->span0);
+		mask_braces_free(&p->br);
 		hs_map_free(&p->macros);
 		hs_map_free(&p->metalnames);
 		hs_map_free(&p->reqnames);
@@ -2203,7 +2040,6 @@ void hs_free(struct hs_model *m)
 			re_free(&p->re_hostname);
 			re_free(&p->re_xlist);
 			re_free(&p->re_decl);
-			re_free(&p->re_ns);
 			re_free(&p->re_functor);
 			re_free(&p->re_tlist);
 			re_free(&p->re_kvoid);

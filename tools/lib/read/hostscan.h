@@ -1,5 +1,11 @@
 /* hostscan.h — a model of the MPS host and kernel sources of a PyTorch
- * checkout, built by reading and scanning every file once.
+ * checkout, built by reading and scanning every file once: what is
+ * MPS-specific (MPSGraph use, stub registrations, kernel names, Metal
+ * registrations and functors, the tests' expected-failure lists) on top
+ * of the C++ model's structure parser.
+ *
+ * Layer: read/.  May call base/, edit/ and read/ (calls base/ and read/
+ * cppmodel, metalreg).
  *
  * What it reads (paths relative to the root; cli.h names them):
  *   MPS_DIR_REL/...     host files: *.mm, *.h, *.cpp, recursively, except
@@ -18,9 +24,12 @@
  * C++ raw strings R"d(...)d" and digit separators 1'000 are read as such,
  * and a stray token before `namespace x {` or `extern "C" {` does not
  * hide the scope):
- *   - function definitions in host code (`TORCH_IMPL_FUNC(x)(...) {`,
- *     `Tensor& x(...) {`, and those a function-like macro of the host files
- *     generates, e.g. `CREATE_MPS_..._FUNC(x_out_mps, ...)`), each with
+ *   - function definitions in host code, found by the C++ model's
+ *     structure parser (cppmodel.h cs_parse_scope: the same rules as for
+ *     ATen's sources; `TORCH_IMPL_FUNC(x)(...) {`, `Tensor& x(...) {`,
+ *     templates, members of structs, and those a function-like macro of
+ *     the host files generates, e.g. `CREATE_MPS_..._FUNC(x_out_mps,
+ *     ...)`; operator() is named "operator"), each with
  *     whether its body builds an MPSGraph: directly (MPSGraph, mpsGraph,
  *     LookUpOrCreateCachedGraph, runMPSGraph, *CachedGraph, MPSGraphTensor,
  *     unary_op(, unary_op_noresize(, binaryOpTensor(, binaryOpScalar(,

@@ -17,6 +17,8 @@
  *                                                  NAME_strided_OUT_IN_ALPHA
  * Input dtype first, output last.  File-local helpers may reorder: a
  * helper's own #define is read and expanded, never guessed from its name.
+ *
+ * Layer: read/.  May call base/, edit/ and read/ (calls base/ diag, scan).
  */
 #ifndef MK_METALREG_H
 #define MK_METALREG_H

@@ -487,6 +487,7 @@ struct reader {
 	size_t nlines;
 	/* per-entry raw data, moved into nf_func */
 	size_t cap;
+	size_t nextra;        /* extra entries zeroed by grow */
 	/* per entry extra fields not kept in nf_func */
 	struct extra {
 		int manual_cpp_binding;
@@ -1024,16 +1025,19 @@ static void classify(struct nf_func *f)
 	}
 }
 
+/* grow: room for function ix->nfuncs, it and its extra zeroed (only the
+ * entries taken are touched: the capacity beyond them costs no memory) */
 static struct nf_func *grow(struct nf_index *ix, struct reader *r)
 {
 	if (ix->nfuncs == r->cap) {
-		size_t old = r->cap;
 		r->cap = r->cap ? r->cap * 2 : 256;
 		ix->funcs = xrealloc(ix->funcs, r->cap * sizeof *ix->funcs);
 		r->extra = xrealloc(r->extra, r->cap * sizeof *r->extra);
-		memset(ix->funcs + old, 0, (r->cap - old) * sizeof *ix->funcs);
-		memset(r->extra + old, 0, (r->cap - old) * sizeof *r->extra);
 	}
+	memset(&ix->funcs[ix->nfuncs], 0, sizeof *ix->funcs);
+	memset(&r->extra[ix->nfuncs], 0, sizeof *r->extra);
+	if (ix->nfuncs + 1 > r->nextra)
+		r->nextra = ix->nfuncs + 1;
 	return &ix->funcs[ix->nfuncs];
 }
 
@@ -1352,9 +1356,9 @@ static size_t *line_starts(const char *data, size_t len, size_t *n)
 	return lines;
 }
 
-/* load: read DATA (len bytes, copied) into ix in one serial pass */
-static int load(struct nf_index *ix, const char *path, const char *data,
-                size_t len)
+/* load: read DATA (len bytes and a NUL, malloc'd: ix takes it) into ix in
+ * one serial pass */
+static int load(struct nf_index *ix, const char *path, char *data, size_t len)
 {
 	struct reader r;
 	int ret;
@@ -1362,9 +1366,7 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 	memset(ix, 0, sizeof *ix);
 	memset(&r, 0, sizeof r);
 	ix->path = xstrdup(path);
-	ix->text = xmalloc(len + 1);
-	memcpy(ix->text, data, len);
-	ix->text[len] = '\0';
+	ix->text = data;
 	ix->len = len;
 	if (memchr(data, '\0', len)) {
 		unsigned long line, col;
@@ -1387,7 +1389,7 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 	yaml_parser_delete(&r.parser);
 	if (ret == 0)
 		ret = finish(&r);
-	for (size_t i = 0; i < r.cap && r.extra; i++)
+	for (size_t i = 0; i < r.nextra; i++)
 		free(r.extra[i].autogen);
 	free(r.extra);
 	free(r.lines);
@@ -1401,14 +1403,16 @@ static int load(struct nf_index *ix, const char *path, const char *data,
 int nf_load_buffer(struct nf_index *ix, const char *path, const char *data,
                    size_t len)
 {
-	return load(ix, path, data, len);
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, data, len);
+	copy[len] = '\0';
+	return load(ix, path, copy, len);
 }
 
 int nf_load(struct nf_index *ix, const char *path, const char *display)
 {
 	char *data;
 	size_t len;
-	int ret;
 	if (!display)
 		display = path;
 	if (read_file(path, &data, &len) != 0) {
@@ -1416,9 +1420,7 @@ int nf_load(struct nf_index *ix, const char *path, const char *display)
 		memset(ix, 0, sizeof *ix);
 		return -1;
 	}
-	ret = load(ix, display, data, len);
-	free(data);
-	return ret;
+	return load(ix, display, data, len);
 }
 
 /* ------------------------------------------------------------------ */

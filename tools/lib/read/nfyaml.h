@@ -7,6 +7,8 @@
  * FunctionSchema.kind; torchgen/native_function_generation.py
  * add_generated_native_functions); tests/real/ compares the result with
  * torchgen on real trees.
+ *
+ * Layer: read/.  May call base/, edit/ and read/ (calls base/ diag, scan).
  */
 #ifndef MK_NFYAML_H
 #define MK_NFYAML_H
