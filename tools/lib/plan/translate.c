@@ -228,6 +228,18 @@ static int deeper(struct parser *p)
 	}
 	return 0;
 }
+
+/* NAME(p): NAME_in(p) one level deeper, refused past the depth limit (a
+ * nesting that deep is no kernel's math): the guard of each recursive
+ * rule */
+#define DEPTH_GUARDED(T, NAME)                        \
+	static T *NAME##_in(struct parser *p);            \
+	static T *NAME(struct parser *p)                  \
+	{                                                 \
+		T *r_ = deeper(p) == 0 ? NAME##_in(p) : NULL; \
+		p->depth--;                                   \
+		return r_;                                    \
+	}
 static int is_op(const struct parser *p, const char *op)
 {
 	const struct tok *k = cur(p);
@@ -365,15 +377,8 @@ static int builtin_word(const struct parser *p, size_t i)
 	return 0;
 }
 
-static struct type *parse_type_in(struct parser *p);
-
 /* a type at the cursor, or NULL (cursor unchanged) */
-static struct type *parse_type(struct parser *p)
-{
-	struct type *t = deeper(p) == 0 ? parse_type_in(p) : NULL;
-	p->depth--;
-	return t;
-}
+DEPTH_GUARDED(struct type, parse_type)
 
 static struct type *parse_type_in(struct parser *p)
 {
@@ -697,14 +702,7 @@ static struct node *parse_postfix(struct parser *p)
 	return n;
 }
 
-static struct node *parse_unary_in(struct parser *p);
-
-static struct node *parse_unary(struct parser *p)
-{
-	struct node *n = deeper(p) == 0 ? parse_unary_in(p) : NULL;
-	p->depth--;
-	return n;
-}
+DEPTH_GUARDED(struct node, parse_unary)
 
 static struct node *parse_unary_in(struct parser *p)
 {
@@ -809,14 +807,7 @@ static struct node *parse_cond(struct parser *p)
 	return c;
 }
 
-static struct node *parse_assign_in(struct parser *p);
-
-static struct node *parse_assign(struct parser *p)
-{
-	struct node *n = deeper(p) == 0 ? parse_assign_in(p) : NULL;
-	p->depth--;
-	return n;
-}
+DEPTH_GUARDED(struct node, parse_assign)
 
 static struct node *parse_assign_in(struct parser *p)
 {
@@ -901,14 +892,7 @@ static int decl_ahead(struct parser *p)
 	return yes;
 }
 
-static struct stmt *parse_stmt_in(struct parser *p);
-
-static struct stmt *parse_stmt(struct parser *p)
-{
-	struct stmt *s = deeper(p) == 0 ? parse_stmt_in(p) : NULL;
-	p->depth--;
-	return s;
-}
+DEPTH_GUARDED(struct stmt, parse_stmt)
 
 static struct stmt *parse_stmt_in(struct parser *p)
 {
