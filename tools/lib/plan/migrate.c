@@ -801,6 +801,18 @@ static int cls_of(const char *in, int split_bool)
 	return RG_CLS_INTEGRAL;
 }
 
+/* " --kernel NAME" for the mps-try line when the kernel is not named
+ * as the operator */
+static const char *try_kernel_opt(const struct mg_plan *p)
+{
+	return strcmp(p->op, p->name) ? " --kernel " : "";
+}
+
+static const char *try_kernel_arg(const struct mg_plan *p)
+{
+	return strcmp(p->op, p->name) ? p->name : "";
+}
+
 /* 1 when the compiler's message MSG ("FILE:LINE:COL: error: ...") is at a
  * line of the new functor in the planned kernel file: the translation's
  * own error, not the file's or a header's */
@@ -847,8 +859,7 @@ static void try_math(struct mg_plan *p, const struct try_env *env,
 		left(p, "functor",
 		     xasprintf("the translated math of %s_functor was not tried (see "
 		               "the error above): run mps-try %s%s%s", p->name, p->op,
-		               strcmp(p->op, p->name) ? " --kernel " : "",
-		               strcmp(p->op, p->name) ? p->name : ""),
+		               try_kernel_opt(p), try_kernel_arg(p)),
 		     NULL, 0);
 		return;
 	}
@@ -1145,17 +1156,6 @@ static int plan_retire(struct mg_plan *p)
 	return 0;
 }
 
-/* " --kernel NAME" for the mps-try line when the kernel is not named
- * as the operator */
-static const char *try_kernel_opt(const struct mg_plan *p)
-{
-	return strcmp(p->op, p->name) ? " --kernel " : "";
-}
-
-static const char *try_kernel_arg(const struct mg_plan *p)
-{
-	return strcmp(p->op, p->name) ? p->name : "";
-}
 
 /* "CUDA", "CPU" or "CUDA and CPU": the kernels the translations come from */
 static const char *translated_side(const struct mg_plan *p)
