@@ -1,4 +1,7 @@
 /* diag.c — see diag.h. */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE 1 /* madvise, MADV_HUGEPAGE, sbrk (heap_init) */
+#endif
 #include "base/diag.h"
 
 #include <errno.h>
@@ -6,12 +9,75 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#if __GLIBC_PREREQ(2, 33) && defined(MADV_HUGEPAGE) /* mallinfo2 */
+#define MK_HEAP_HUGE 1
+#endif
+#endif
 
 static const char *progname = "metal-kernel";
+
+/* heap_init: see diag_init.  The heap is reserved in one step of
+ * HEAP_STEP bytes (M_TOP_PAD), every block is taken from it (M_MMAP_
+ * THRESHOLD: no block of its own mapping) and none is given back before
+ * exit (M_TRIM_THRESHOLD), and the kernel is asked to back the step with
+ * transparent huge pages (madvise MADV_HUGEPAGE, Linux 2.6.38).  The
+ * 10-16 MB of model and file texts a tool builds then costs a few faults
+ * of 2 MiB, not thousands of 4 KiB: on the 2-core Linux machine of `make
+ * bench` 3,000 small faults cost 38 ms, and `mps-verify sqrt` on 2.6.0
+ * went from 3,263 faults and 113 ms to 109 faults and 66 ms.  Glibc on
+ * Linux only (macOS has no such pages); where the kernel has no huge
+ * pages free or says no, the heap works as before. */
+static void heap_init(void)
+{
+#if defined(MK_HEAP_HUGE)
+	enum { HEAP_STEP = 32 << 20, HUGE = 2 << 20 };
+	static int done;
+	long page = sysconf(_SC_PAGESIZE);
+	void *first;
+	uintptr_t b, pad, lo, hi;
+	if (done)
+		return;
+	done = 1;
+	/* only a heap not used yet: its first block decides where it starts */
+	if (page <= 0 || HUGE % page != 0 || mallinfo2().arena != 0)
+		return;
+	if (!mallopt(M_MMAP_THRESHOLD, HEAP_STEP) || !mallopt(M_TOP_PAD, HEAP_STEP) ||
+	    !mallopt(M_TRIM_THRESHOLD, HEAP_STEP))
+		return;
+	/* the heap starts one page before a huge page's boundary: malloc
+	 * writes the first block's header and the free top's in that page,
+	 * and the huge pages after it are not touched before madvise (a range
+	 * with a small page in it gets no huge page) */
+	b = (uintptr_t)sbrk(0);
+	if (b == (uintptr_t)-1)
+		return;
+	pad = (2 * HUGE - (uintptr_t)page - b % HUGE) % HUGE;
+	if (pad && sbrk((intptr_t)pad) == (void *)-1)
+		return;
+	b += pad;
+	first = malloc(1); /* the heap takes its step of HEAP_STEP */
+	if (!first)
+		return;
+	lo = b + (uintptr_t)page;
+	hi = (uintptr_t)sbrk(0) & ~(uintptr_t)(HUGE - 1);
+	/* only glibc's own heap, just grown (not another allocator's block
+	 * under valgrind or a sanitizer) */
+	if ((uintptr_t)first >= b && (uintptr_t)first < lo && hi > lo &&
+	    hi - lo <= (uintptr_t)HEAP_STEP + HUGE)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	free(first);
+#endif
+}
+
 void diag_init(const char *prog)
 {
 	const char *slash = strrchr(prog, '/');
 	progname = slash ? slash + 1 : prog;
+	heap_init();
 }
 
 const char *diag_prog(void) { return progname; }

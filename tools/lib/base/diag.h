@@ -20,9 +20,11 @@ enum mk_exit {
 	MK_EXIT_ERROR = 2     /* bad input, usage error, I/O error */
 };
 
-/* diag_init: remember the program name used as message prefix.
- * prog: a string that must outlive every later call (argv[0]'s basename
- * is taken). */
+/* diag_init: remember the program name used as message prefix, and set
+ * up the allocator for a short run that reads a whole tree (on Linux with
+ * glibc: one heap step backed by huge pages, see heap_init in diag.c;
+ * elsewhere nothing).  prog: a string that must outlive every later call
+ * (argv[0]'s basename is taken).  Call it first in main, once. */
 void diag_init(const char *prog);
 
 /* diag_prog: the name given to diag_init ("metal-kernel" before it). */
