@@ -1,5 +1,6 @@
 /* clangfmt.c — see clangfmt.h. */
 #include "read/clangfmt.h"
+#include "read/nfyaml.h"
 #include "base/diag.h"
 #include "base/scan.h"
 
@@ -80,7 +81,7 @@ static int read_docs(const char *text, size_t len, struct doc *v, int max)
 {
 	yaml_parser_t ps;
 	yaml_event_t ev;
-	int n = -1, depth = 0, ok = 1, done = 0;
+	int n = -1, depth = 0, step, ok = 1, done = 0;
 	char key[64];
 	int have_key = 0;
 	if (!yaml_parser_initialize(&ps))
@@ -91,22 +92,16 @@ static int read_docs(const char *text, size_t len, struct doc *v, int max)
 			ok = 0;
 			break;
 		}
+		step = nf_yaml_nesting(ev.type);
+		if (step > 0 && depth == 1 && have_key)
+			have_key = 0; /* a nested value: skipped */
+		depth += step;
 		switch (ev.type) {
 		case YAML_DOCUMENT_START_EVENT:
 			if (n + 1 < max)
 				doc_init(&v[++n]);
 			depth = 0;
 			have_key = 0;
-			break;
-		case YAML_MAPPING_START_EVENT:
-		case YAML_SEQUENCE_START_EVENT:
-			if (depth == 1 && have_key)
-				have_key = 0; /* a nested value: skipped */
-			depth++;
-			break;
-		case YAML_MAPPING_END_EVENT:
-		case YAML_SEQUENCE_END_EVENT:
-			depth--;
 			break;
 		case YAML_SCALAR_EVENT:
 			if (depth == 1 && n >= 0) {

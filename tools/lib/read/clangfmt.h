@@ -1,7 +1,8 @@
 /* clangfmt.h — the line-breaking settings a checkout's .clang-format
  * gives one language, so that the code the tools write keeps the file's
  * column limit (issue #21: a host stub line over the limit).  Layer:
- * read (may call base).
+ * read (may call base and read; calls base and read/nfyaml's
+ * nf_yaml_nesting).
  *
  * What it reads: ROOT/.clang-format only (clang-format itself also looks
  * in the file's folder and its parents; PyTorch keeps one file at the

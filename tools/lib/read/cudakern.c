@@ -935,49 +935,66 @@ static size_t branch_stmt_end(const char *c, size_t e, size_t s)
 	return e;
 }
 
+/* Walks the code c[a, e) (literals passed over), counting the blocks it
+ * opens.  Returns the index of the first `}` that closes a block open at
+ * a or, when W is not NULL, of the first word W outside the blocks it
+ * opens; e when there is neither. */
+static size_t block_scan(const char *c, size_t a, size_t e, const char *w)
+{
+	size_t i;
+	long depth = 0;
+	for (i = a; i < e; i++) {
+		if (c[i] == '"' || c[i] == '\'') {
+			i = lex_skip_literal(c, e, i) - 1;
+			continue;
+		}
+		if (c[i] == '{') {
+			depth++;
+		} else if (c[i] == '}') {
+			if (depth == 0)
+				return i;
+			depth--;
+		} else if (w && depth == 0 && is_ident_at(c, a, i, w, e)) {
+			return i;
+		}
+	}
+	return e;
+}
+
 /* c[s, t] (one statement) holds a `return` outside any nested block,
  * and more than that return */
 static int returns_after_work(const char *c, size_t s, size_t t)
 {
-	size_t i, b = skip_ws(c, t, s), depth = 0, ret = 0;
-	int has = 0;
+	size_t b = skip_ws(c, t, s), ret;
 	if (b < t && c[b] == '{')
 		b++;
-	for (i = b; i < t; i++) {
-		if (c[i] == '"' || c[i] == '\'') {
-			i = lex_skip_literal(c, t, i) - 1;
-			continue;
-		}
-		if (c[i] == '{')
-			depth++;
-		else if (c[i] == '}' && depth)
-			depth--;
-		else if (depth == 0 && is_ident_at(c, b, i, "return", t)) {
-			has = 1;
-			ret = i;
-			break;
-		}
-	}
+	/* a `}` that closes no block opened after b is passed over */
+	ret = block_scan(c, b, t, "return");
+	while (ret < t && c[ret] == '}')
+		ret = block_scan(c, ret + 1, t, "return");
 	/* `if (..) return;`, `if (..) { return; }`: nothing done before */
-	return has && skip_ws(c, t, b) != ret;
+	return ret < t && skip_ws(c, t, b) != ret;
 }
 
 /* between c[a] and c[o] no block closes that was open at a */
 static int same_block(const char *c, size_t a, size_t o)
 {
-	size_t i;
-	long depth = 0;
-	for (i = a; i < o; i++) {
-		if (c[i] == '"' || c[i] == '\'') {
-			i = lex_skip_literal(c, o, i) - 1;
-			continue;
-		}
-		if (c[i] == '{')
-			depth++;
-		else if (c[i] == '}' && --depth < 0)
-			return 0;
-	}
-	return 1;
+	return block_scan(c, a, o, NULL) == o;
+}
+
+/* The statement an `if` or `switch` governs when its `(` stands at c[p],
+ * within c[.., e): sets *q to the `)` and returns the statement's end
+ * (branch_stmt_end); e when c[p] is not `(`, it does not close, or the
+ * condition tests a dtype (cond_types). */
+static size_t cond_stmt_end(const char *c, size_t e, size_t p, size_t *q)
+{
+	*q = e;
+	if (p >= e || c[p] != '(')
+		return e;
+	*q = match_close(c, e, p);
+	if (*q >= e || cond_types(c, p + 1, *q))
+		return e;
+	return branch_stmt_end(c, e, *q + 1);
 }
 
 /* the condition COND of an `if (COND)` at c[p, q] (the parentheses), one
@@ -1019,12 +1036,7 @@ static int guard_of(const struct kfile *f, const char *c, size_t b0,
 		if (is_ident_at(c, b0, i, "switch", b1)) {
 			/* a loop under one of its cases */
 			p = skip_ws(c, b1, i + 6);
-			if (p >= b1 || c[p] != '(')
-				continue;
-			q = match_close(c, b1, p);
-			if (q >= b1 || cond_types(c, p + 1, q))
-				continue;
-			t = branch_stmt_end(c, b1, q + 1);
+			t = cond_stmt_end(c, b1, p, &q);
 			if (t < b1 && q < o && o <= t && (!found || i > best)) {
 				found = 1;
 				best = i;
@@ -1038,12 +1050,7 @@ static int guard_of(const struct kfile *f, const char *c, size_t b0,
 		p = skip_ws(c, b1, i + 2);
 		if (is_ident_at(c, b0, p, "constexpr", b1))
 			p = skip_ws(c, b1, p + 9);
-		if (p >= b1 || c[p] != '(')
-			continue;
-		q = match_close(c, b1, p);
-		if (q >= b1 || cond_types(c, p + 1, q))
-			continue;
-		t = branch_stmt_end(c, b1, q + 1);
+		t = cond_stmt_end(c, b1, p, &q);
 		if (t >= b1)
 			continue;
 		el = skip_ws(c, b1, t + 1);

@@ -558,23 +558,26 @@ static int next(struct reader *r)
 	return 0;
 }
 
+int nf_yaml_nesting(int type)
+{
+	switch (type) {
+	case YAML_MAPPING_START_EVENT:
+	case YAML_SEQUENCE_START_EVENT:
+		return 1;
+	case YAML_MAPPING_END_EVENT:
+	case YAML_SEQUENCE_END_EVENT:
+		return -1;
+	default:
+		return 0;
+	}
+}
+
 /* skip the value that starts with the current event */
 static int skip_value(struct reader *r)
 {
 	int depth = 0;
 	do {
-		switch (r->ev.type) {
-		case YAML_MAPPING_START_EVENT:
-		case YAML_SEQUENCE_START_EVENT:
-			depth++;
-			break;
-		case YAML_MAPPING_END_EVENT:
-		case YAML_SEQUENCE_END_EVENT:
-			depth--;
-			break;
-		default:
-			break;
-		}
+		depth += nf_yaml_nesting(r->ev.type);
 		if (depth == 0)
 			return 0;
 	} while (next(r) == 0);

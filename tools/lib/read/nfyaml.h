@@ -197,4 +197,10 @@ long nf_schema_args(const char *func, struct nf_arg **args);
 /* nf_args_free: release N arguments from nf_schema_args. */
 void nf_args_free(struct nf_arg *args, size_t n);
 
+/* nf_yaml_nesting: how a libyaml event of type TYPE (a yaml_event_type_t)
+ * moves the nesting depth: 1 for a mapping or sequence start, -1 for its
+ * end, 0 for any other event.  Also for the other YAML readers
+ * (clangfmt.c). */
+int nf_yaml_nesting(int type);
+
 #endif

@@ -24,31 +24,42 @@ const char *cs_rule_name(int rule)
 	}
 }
 
-static int builder_rule(const char *s, size_t n)
+/* A builder's name and the output rule (enum cs_rule) it gives. */
+struct named_rule {
+	const char *name;
+	int rule;
+};
+
+/* The rule of the name s[0, n) in table B (ended by a NULL name); -1 when
+ * B does not hold it. */
+static int table_rule(const struct named_rule *b, const char *s, size_t n)
 {
-	static const struct {
-		const char *name;
-		int rule;
-	} b[] = {{"build_borrowing_unary_op", CS_RULE_SAME},
-	         {"build_unary_op", CS_RULE_SAME},
-	         {"build_borrowing_binary_op", CS_RULE_SAME},
-	         {"build_binary_op", CS_RULE_SAME},
-	         {"build_ternary_op", CS_RULE_SAME},
-	         {"build_output_borrowing_argument_owning_unary_op", CS_RULE_SAME},
-	         {"build_borrowing_unary_float_op", CS_RULE_FLOAT},
-	         {"build_unary_float_op", CS_RULE_FLOAT},
-	         {"build_borrowing_binary_float_op", CS_RULE_FLOAT},
-	         {"build_binary_float_op", CS_RULE_FLOAT},
-	         {"build_borrowing_unary_force_boolean_op", CS_RULE_BOOL},
-	         {"build_comparison_op", CS_RULE_BOOL},
-	         {"build_borrowing_comparison_op", CS_RULE_BOOL},
-	         {"build_borrowing_except_last_argument_comparison_op", CS_RULE_BOOL},
-	         {NULL, 0}};
 	size_t i;
 	for (i = 0; b[i].name; i++)
 		if (lex_span_is(s, n, b[i].name))
 			return b[i].rule;
 	return -1;
+}
+
+static int builder_rule(const char *s, size_t n)
+{
+	static const struct named_rule b[] = {
+		{"build_borrowing_unary_op", CS_RULE_SAME},
+		{"build_unary_op", CS_RULE_SAME},
+		{"build_borrowing_binary_op", CS_RULE_SAME},
+		{"build_binary_op", CS_RULE_SAME},
+		{"build_ternary_op", CS_RULE_SAME},
+		{"build_output_borrowing_argument_owning_unary_op", CS_RULE_SAME},
+		{"build_borrowing_unary_float_op", CS_RULE_FLOAT},
+		{"build_unary_float_op", CS_RULE_FLOAT},
+		{"build_borrowing_binary_float_op", CS_RULE_FLOAT},
+		{"build_binary_float_op", CS_RULE_FLOAT},
+		{"build_borrowing_unary_force_boolean_op", CS_RULE_BOOL},
+		{"build_comparison_op", CS_RULE_BOOL},
+		{"build_borrowing_comparison_op", CS_RULE_BOOL},
+		{"build_borrowing_except_last_argument_comparison_op", CS_RULE_BOOL},
+		{NULL, 0}};
+	return table_rule(b, s, n);
 }
 
 struct rulex {
@@ -475,24 +486,18 @@ void cs_outrule_free(struct cs_outrule *r)
  * unary_float_op) and, as a meta function does, build_* on an iterator. */
 static int iter_builder_rule(const char *s, size_t n)
 {
-	static const struct {
-		const char *name;
-		int rule;
-	} b[] = {{"unary_op", CS_RULE_SAME},
-	         {"borrowing_unary_op", CS_RULE_SAME},
-	         {"binary_op", CS_RULE_SAME},
-	         {"borrowing_binary_op", CS_RULE_SAME},
-	         {"nullary_op", CS_RULE_SAME},
-	         {"borrowing_nullary_op", CS_RULE_SAME},
-	         {"unary_float_op", CS_RULE_FLOAT},
-	         {"binary_float_op", CS_RULE_FLOAT},
-	         {"comparison_op", CS_RULE_BOOL},
-	         {NULL, 0}};
-	size_t i;
-	for (i = 0; b[i].name; i++)
-		if (lex_span_is(s, n, b[i].name))
-			return b[i].rule;
-	return -1;
+	static const struct named_rule b[] = {
+		{"unary_op", CS_RULE_SAME},
+		{"borrowing_unary_op", CS_RULE_SAME},
+		{"binary_op", CS_RULE_SAME},
+		{"borrowing_binary_op", CS_RULE_SAME},
+		{"nullary_op", CS_RULE_SAME},
+		{"borrowing_nullary_op", CS_RULE_SAME},
+		{"unary_float_op", CS_RULE_FLOAT},
+		{"binary_float_op", CS_RULE_FLOAT},
+		{"comparison_op", CS_RULE_BOOL},
+		{NULL, 0}};
+	return table_rule(b, s, n);
 }
 
 /* the arguments of the call t[open..close] from index `from` on,
