@@ -207,14 +207,23 @@ struct parser {
 /* enter one level: 0, or -1 (an error set) when too deep */
 static int deeper(struct parser *p);
 
+/* keep MSG (owned) at OFF in *ERR and *ERR_OFF unless an error is kept
+ * already: the first error is the one reported, a later one is freed.
+ * Returns 1 when MSG was kept. */
+static int first_error(char **err, size_t *err_off, size_t off, char *msg)
+{
+	if (*err) {
+		free(msg);
+		return 0;
+	}
+	*err = msg;
+	*err_off = off;
+	return 1;
+}
+
 static void perr(struct parser *p, size_t off, char *msg)
 {
-	if (p->err) {
-		free(msg);
-		return;
-	}
-	p->err = msg;
-	p->err_off = off;
+	first_error(&p->err, &p->err_off, off, msg);
 }
 
 static const struct tok *cur(const struct parser *p) { return &p->tk[p->i]; }
@@ -240,23 +249,24 @@ static int deeper(struct parser *p)
 		p->depth--;                                   \
 		return r_;                                    \
 	}
-static int is_op(const struct parser *p, const char *op)
+/* token I is of kind KIND (K_OP, K_ID) and reads TEXT */
+static int tok_is(const struct parser *p, size_t i, int kind, const char *text)
 {
-	const struct tok *k = cur(p);
-	return k->k == K_OP && k->e - k->s == strlen(op) &&
-	       memcmp(p->t + k->s, op, k->e - k->s) == 0;
+	const struct tok *k = &p->tk[i];
+	return k->k == kind && k->e - k->s == strlen(text) &&
+	       memcmp(p->t + k->s, text, k->e - k->s) == 0;
 }
 static int is_op_at(const struct parser *p, size_t i, const char *op)
 {
-	const struct tok *k = &p->tk[i];
-	return k->k == K_OP && k->e - k->s == strlen(op) &&
-	       memcmp(p->t + k->s, op, k->e - k->s) == 0;
+	return tok_is(p, i, K_OP, op);
+}
+static int is_op(const struct parser *p, const char *op)
+{
+	return is_op_at(p, p->i, op);
 }
 static int is_word_at(const struct parser *p, size_t i, const char *w)
 {
-	const struct tok *k = &p->tk[i];
-	return k->k == K_ID && k->e - k->s == strlen(w) &&
-	       memcmp(p->t + k->s, w, k->e - k->s) == 0;
+	return tok_is(p, i, K_ID, w);
 }
 static int is_word(const struct parser *p, const char *w)
 {
@@ -501,12 +511,49 @@ static int type_name(const struct parser *p, size_t i)
 	return yes;
 }
 
-static struct node *nnew(struct parser *p, int k, size_t off)
+/* NAME(p, k, off): a new struct T of kind K at offset OFF in the code,
+ * zeroed and owned by the parser's arena: the constructor of the
+ * expression (node) and the statement (stmt) trees */
+#define KIND_NEW(T, NAME)                                         \
+	static struct T *NAME(struct parser *p, int k, size_t off)    \
+	{                                                             \
+		struct T *x_ = anew(p->ar, sizeof *x_);                   \
+		x_->k = k;                                                \
+		x_->off = off;                                            \
+		return x_;                                                \
+	}
+KIND_NEW(node, nnew)
+KIND_NEW(stmt, snew)
+
+/* what no expression or statement may start with: a word the translator
+ * refuses (refused_words) or a preprocessor directive.  Returns -1 after
+ * the error, else 0. */
+static int refused_start(struct parser *p)
 {
-	struct node *n = anew(p->ar, sizeof *n);
-	n->k = k;
-	n->off = off;
-	return n;
+	size_t off = cur(p)->s;
+	const char *why = refused(p, p->i);
+	if (why)
+		perr(p, off, xstrdup(why));
+	else if (cur(p)->k == K_DIR)
+		perr(p, off, xstrdup("a preprocessor directive"));
+	else
+		return 0;
+	return -1;
+}
+
+/* the operator OP then a type (static_cast<T>, using A = T), or NULL
+ * after the error: OP missing, or WHAT, the construct, when the type is
+ * one the translator does not read */
+static struct type *parse_type_after(struct parser *p, const char *op,
+                                     const char *what)
+{
+	struct type *ty;
+	if (expect(p, op) != 0)
+		return NULL;
+	ty = parse_type(p);
+	if (!ty)
+		perr(p, cur(p)->s, xstrdup(what));
+	return ty;
 }
 
 static struct node *parse_expr(struct parser *p);
@@ -538,11 +585,8 @@ static struct node *parse_primary(struct parser *p)
 {
 	const struct tok *k = cur(p);
 	size_t off = k->s;
-	const char *why = refused(p, p->i);
-	if (why) {
-		perr(p, off, xstrdup(why));
+	if (refused_start(p) != 0)
 		return NULL;
-	}
 	if (k->k == K_NUM) {
 		struct node *n = nnew(p, N_NUM, off);
 		n->text = astr(p->ar, p->t + k->s, k->e - k->s);
@@ -551,10 +595,6 @@ static struct node *parse_primary(struct parser *p)
 	}
 	if (k->k == K_LIT) {
 		perr(p, off, xstrdup("a string or character literal"));
-		return NULL;
-	}
-	if (k->k == K_DIR) {
-		perr(p, off, xstrdup("a preprocessor directive"));
 		return NULL;
 	}
 	if (is_op(p, "(")) {
@@ -572,14 +612,10 @@ static struct node *parse_primary(struct parser *p)
 	if (is_word(p, "static_cast")) {
 		struct node *n = nnew(p, N_CAST, off);
 		p->i++;
-		if (expect(p, "<") != 0)
+		n->ty = parse_type_after(p, "<", "a cast to a type the translator "
+		                                 "does not read");
+		if (!n->ty)
 			return NULL;
-		n->ty = parse_type(p);
-		if (!n->ty) {
-			perr(p, cur(p)->s, xstrdup("a cast to a type the translator does "
-			                           "not read"));
-			return NULL;
-		}
 		if (expect(p, ">") != 0 || expect(p, "(") != 0)
 			return NULL;
 		n->a = parse_expr(p);
@@ -839,14 +875,6 @@ static struct node *parse_expr(struct parser *p)
 	return n;
 }
 
-static struct stmt *snew(struct parser *p, int k, size_t off)
-{
-	struct stmt *s = anew(p->ar, sizeof *s);
-	s->k = k;
-	s->off = off;
-	return s;
-}
-
 static struct stmt *parse_stmt(struct parser *p);
 
 static struct stmt *parse_block_items(struct parser *p, const char *close,
@@ -896,17 +924,9 @@ DEPTH_GUARDED(struct stmt, parse_stmt)
 
 static struct stmt *parse_stmt_in(struct parser *p)
 {
-	const struct tok *k = cur(p);
-	size_t off = k->s;
-	const char *why = refused(p, p->i);
-	if (why) {
-		perr(p, off, xstrdup(why));
+	size_t off = cur(p)->s;
+	if (refused_start(p) != 0)
 		return NULL;
-	}
-	if (k->k == K_DIR) {
-		perr(p, off, xstrdup("a preprocessor directive"));
-		return NULL;
-	}
 	if (is_op(p, ";")) {
 		p->i++;
 		return snew(p, S_EMPTY, off);
@@ -966,14 +986,10 @@ static struct stmt *parse_stmt_in(struct parser *p)
 			free(t);
 		}
 		p->i++;
-		if (expect(p, "=") != 0)
+		s->ty = parse_type_after(p, "=", "a using declaration of a type "
+		                                 "the translator does not read");
+		if (!s->ty)
 			return NULL;
-		s->ty = parse_type(p);
-		if (!s->ty) {
-			perr(p, cur(p)->s, xstrdup("a using declaration of a type the "
-			                           "translator does not read"));
-			return NULL;
-		}
 		p->aliases = xrealloc(p->aliases, (p->naliases + 1) * sizeof *p->aliases);
 		p->aliases[p->naliases++] = s->names[0];
 		return expect(p, ";") == 0 ? s : NULL;
@@ -1080,13 +1096,8 @@ struct wctx {
 
 static void werr(struct wctx *w, size_t off, char *msg)
 {
-	if (w->err) {
-		free(msg);
-		return;
-	}
-	w->err = msg;
-	w->err_off = off;
-	w->err_code = w->code;
+	if (first_error(&w->err, &w->err_off, off, msg))
+		w->err_code = w->code;
 }
 
 static const char *scalar_metal(const struct wctx *w, int *ty)
@@ -1564,6 +1575,22 @@ static int emit_cast(struct wctx *w, const struct node *n, char **out, int *ty)
 	return 0;
 }
 
+/* the condition E of an if or a ?: at OFF into *OUT: refused when it is
+ * a complex value (Metal does not read a float2 as a truth value) */
+static int emit_cond(struct wctx *w, const struct node *e, size_t off,
+                     char **out)
+{
+	int ty;
+	if (emit_expr(w, e, out, &ty) != 0)
+		return -1;
+	if (ty == TY_CPLX) {
+		werr(w, off, xstrdup("a complex value as a condition"));
+		free(*out);
+		return -1;
+	}
+	return 0;
+}
+
 static int emit_expr(struct wctx *w, const struct node *n, char **out, int *ty)
 {
 	switch (n->k) {
@@ -1642,14 +1669,9 @@ static int emit_expr(struct wctx *w, const struct node *n, char **out, int *ty)
 		return emit_binary(w, n, out, ty);
 	case N_TERN: {
 		char *c, *a, *b;
-		int tc, ta, tb;
-		if (emit_expr(w, n->a, &c, &tc) != 0)
+		int ta, tb;
+		if (emit_cond(w, n->a, n->off, &c) != 0)
 			return -1;
-		if (tc == TY_CPLX) {
-			werr(w, n->off, xstrdup("a complex value as a condition"));
-			free(c);
-			return -1;
-		}
 		if (emit_expr(w, n->b, &a, &ta) != 0) {
 			free(c);
 			return -1;
@@ -1920,41 +1942,36 @@ static int emit_stmt(struct wctx *w, const struct stmt *s)
 		free(mt);
 		return 0;
 	}
-	case S_IF:
-		if (emit_expr(w, s->e, &e, &ty) != 0)
+	case S_IF: {
+		/* the chain if, else if ..., else at one level, each branch one
+		 * level in.  Only the if's own condition goes through emit_cond;
+		 * an else-if's is written as it is. */
+		const char *lead = "";
+		if (emit_cond(w, s->e, s->off, &e) != 0)
 			return -1;
-		if (ty == TY_CPLX) {
-			werr(w, s->off, xstrdup("a complex value as a condition"));
+		while (1) {
+			put_ind(w);
+			buf_printf(&w->out, "%sif (%s) {\n", lead, e);
 			free(e);
-			return -1;
+			if (emit_sub(w, s->then) != 0)
+				return -1;
+			if (!s->els || s->els->k != S_IF)
+				break;
+			s = s->els;
+			lead = "} else ";
+			if (emit_expr(w, s->e, &e, &ty) != 0)
+				return -1;
 		}
-		put_ind(w);
-		buf_printf(&w->out, "if (%s) {\n", e);
-		free(e);
-		if (emit_sub(w, s->then) != 0)
-			return -1;
-		while (s->els) {
-			const struct stmt *el = s->els;
-			if (el->k == S_IF) {
-				if (emit_expr(w, el->e, &e, &ty) != 0)
-					return -1;
-				put_ind(w);
-				buf_printf(&w->out, "} else if (%s) {\n", e);
-				free(e);
-				if (emit_sub(w, el->then) != 0)
-					return -1;
-				s = el;
-				continue;
-			}
+		if (s->els) {
 			put_ind(w);
 			buf_puts(&w->out, "} else {\n");
-			if (emit_sub(w, el) != 0)
+			if (emit_sub(w, s->els) != 0)
 				return -1;
-			break;
 		}
 		put_ind(w);
 		buf_puts(&w->out, "}\n");
 		return 0;
+	}
 	}
 	werr(w, s->off, xstrdup("a statement the translator does not read"));
 	return -1;

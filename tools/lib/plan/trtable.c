@@ -15,71 +15,97 @@
 #define MATHQ TQ_MATH
 #define STDQ (TQ_BARE | TQ_STD | TQ_GLOBAL | TQ_COMPAT | TQ_AT)
 
+/* The shapes that whole groups of rows share, so that a group reads as
+ * its names: each macro gives the row written out in full (the struct's
+ * fields in order: cxx, quals, what, nargs, real, integer, cplx, helper,
+ * ty, why). */
+
+/* a type of the C++ code: Metal's METAL, the result type TY (a type has
+ * no integer, complex or helper templates; complex below has one) */
+#define TYPE(name, quals, nargs, metal, ty, why)                            \
+    {name, quals, TR_TYPE, nargs, metal, NULL, NULL, NULL, ty, why}
+
+/* <cmath>'s constant NAME: Metal's own NAME (metal_math) */
+#define CMATH_CONST(name)                                                   \
+    {name, TQ_BARE, TR_CONST, 0, name, NULL, NULL, NULL, TY_REAL,           \
+     "<cmath> " name "; Metal's metal_math"}
+
+/* <cmath>'s constant NAME: Metal's float constant NAME_F */
+#define FLOAT_CONST(name)                                                   \
+    {name, TQ_BARE, TR_CONST, 0, name "_F", NULL, NULL, NULL, TY_REAL,      \
+     "Metal's float constants M_*_F"}
+
+/* c10/util/MathConstants.h's NAME<T>: Metal's float constant METAL */
+#define C10_CONST(name, metal)                                              \
+    {name, TQ_C10, TR_CONST, 0, metal, NULL, NULL, NULL, TY_REAL,           \
+     "c10/util/MathConstants.h " name "<T>: Metal's " metal}
+
+/* std::numeric_limits<X>::NAME(): Metal's, for real and integral X */
+#define METAL_LIMIT(name)                                                   \
+    {name, TQ_BARE, TR_LIMIT, 0, "metal::numeric_limits<$T>::" name "()",   \
+     "metal::numeric_limits<$T>::" name "()", NULL, NULL, TY_ARG,           \
+     "<limits>, Metal's metal_limits"}
+
+/* <cmath>'s NAME of NARGS arguments: metal::precise::NAME; PRECISE with
+ * the reason most of them share */
+#define PRECISE_WHY(name, nargs, why)                                       \
+    {name, MATHQ, TR_FN, nargs, "metal::precise::" name "($*)", NULL, NULL, \
+     NULL, TY_ARG, why}
+#define PRECISE(name, nargs) PRECISE_WHY(name, nargs, "<cmath>; metal::precise")
+
+/* <cmath>'s NAME: metal::NAME, exact; INTEGER the template for integers
+ * (NULL: as real), TY the result's type */
+#define METAL_FN(name, nargs, integer, ty, why)                             \
+    {name, MATHQ, TR_FN, nargs, "metal::" name "($*)", integer, NULL, NULL, \
+     ty, why}
+
+/* a function Metal lacks: the tree's c10::metal helper when the tree
+ * defines it; C10_HELPER for <cmath>'s NAME (a helper of the same name),
+ * ATEN_HELPER for ATen's one-argument NAME (the helper HELPER) */
+#define C10_HELPER(name, nargs)                                             \
+    {name, MATHQ, TR_FN, nargs, NULL, NULL, NULL, name, TY_ARG,             \
+     "<cmath>; c10::metal::" name " when the tree defines it"}
+#define ATEN_HELPER(name, helper)                                           \
+    {name, TQ_BARE | TQ_AT, TR_FN, 1, NULL, NULL, NULL, helper, TY_ARG,     \
+     "ATen's " name "; c10::metal::" helper " when the tree defines it"}
+
 static const struct tr_row rows[] = {
     /* types */
-    {"scalar_t", TQ_BARE, TR_TYPE, 0, "$scalar", NULL, NULL, NULL, TY_NONE,
-     "the type of AT_DISPATCH_*'s branch (ATen/Dispatch.h)"},
-    {"T", TQ_BARE, TR_TYPE, 0, "$scalar", NULL, NULL, NULL, TY_NONE,
-     "a jiterator function's template type: the dtype of the branch"},
-    {"opmath_t", TQ_BARE, TR_TYPE, 0, "$opmath", NULL, NULL, NULL, TY_NONE,
-     "at::opmath_type: float for Half and BFloat16 (ATen/OpMathType.h)"},
-    {"accscalar_t", TQ_BARE, TR_TYPE, 0, "$acc", NULL, NULL, NULL, TY_NONE,
-     "at::acc_type: float on the GPU for the floating types "
-     "(ATen/AccumulateType.h)"},
-    {"opmath_type", TQ_BARE | TQ_AT, TR_TYPE, 1, "$opmath", NULL, NULL, NULL,
-     TY_NONE, "ATen/OpMathType.h"},
-    {"acc_type", TQ_BARE | TQ_AT, TR_TYPE, 2, "$acc", NULL, NULL, NULL,
-     TY_NONE, "ATen/AccumulateType.h"},
-    {"float", TQ_BARE, TR_TYPE, 0, "float", NULL, NULL, NULL, TY_REAL, "C++"},
-    {"double", TQ_BARE, TR_TYPE, 0, "float", NULL, NULL, NULL, TY_REAL,
-     "Metal has no 64-bit float: computed in float"},
-    {"int", TQ_BARE, TR_TYPE, 0, "int", NULL, NULL, NULL, TY_INT, "C++"},
-    {"int64_t", TQ_BARE | TQ_STD, TR_TYPE, 0, "long", NULL, NULL, NULL,
-     TY_INT, "Metal's long is 64-bit"},
-    {"int32_t", TQ_BARE | TQ_STD, TR_TYPE, 0, "int", NULL, NULL, NULL,
-     TY_INT, "Metal's int is 32-bit"},
-    {"bool", TQ_BARE, TR_TYPE, 0, "bool", NULL, NULL, NULL, TY_BOOL, "C++"},
-    {"auto", TQ_BARE, TR_TYPE, 0, "auto", NULL, NULL, NULL, TY_NONE,
-     "the initializer's type"},
+    TYPE("scalar_t", TQ_BARE, 0, "$scalar", TY_NONE,
+         "the type of AT_DISPATCH_*'s branch (ATen/Dispatch.h)"),
+    TYPE("T", TQ_BARE, 0, "$scalar", TY_NONE, "a jiterator function's "
+         "template type: the dtype of the branch"),
+    TYPE("opmath_t", TQ_BARE, 0, "$opmath", TY_NONE, "at::opmath_type: float "
+         "for Half and BFloat16 (ATen/OpMathType.h)"),
+    TYPE("accscalar_t", TQ_BARE, 0, "$acc", TY_NONE, "at::acc_type: float on "
+         "the GPU for the floating types (ATen/AccumulateType.h)"),
+    TYPE("opmath_type", TQ_BARE | TQ_AT, 1, "$opmath", TY_NONE,
+         "ATen/OpMathType.h"),
+    TYPE("acc_type", TQ_BARE | TQ_AT, 2, "$acc", TY_NONE,
+         "ATen/AccumulateType.h"),
+    TYPE("float", TQ_BARE, 0, "float", TY_REAL, "C++"),
+    TYPE("double", TQ_BARE, 0, "float", TY_REAL,
+         "Metal has no 64-bit float: computed in float"),
+    TYPE("int", TQ_BARE, 0, "int", TY_INT, "C++"),
+    TYPE("int64_t", TQ_BARE | TQ_STD, 0, "long", TY_INT,
+         "Metal's long is 64-bit"),
+    TYPE("int32_t", TQ_BARE | TQ_STD, 0, "int", TY_INT,
+         "Metal's int is 32-bit"),
+    TYPE("bool", TQ_BARE, 0, "bool", TY_BOOL, "C++"),
+    TYPE("auto", TQ_BARE, 0, "auto", TY_NONE, "the initializer's type"),
     {"complex", TQ_C10 | TQ_STD, TR_TYPE, 1, NULL, NULL, "float2", NULL,
      TY_CPLX, "c10::complex<T>: float2 in the complex overload "
      "(c10/metal's complex values)"},
 
     /* constants */
-    {"NAN", TQ_BARE, TR_CONST, 0, "NAN", NULL, NULL, NULL, TY_REAL,
-     "<cmath> NAN; Metal's metal_math"},
-    {"INFINITY", TQ_BARE, TR_CONST, 0, "INFINITY", NULL, NULL, NULL, TY_REAL,
-     "<cmath> INFINITY; Metal's metal_math"},
-    {"M_PI", TQ_BARE, TR_CONST, 0, "M_PI_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_PI_2", TQ_BARE, TR_CONST, 0, "M_PI_2_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_PI_4", TQ_BARE, TR_CONST, 0, "M_PI_4_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_1_PI", TQ_BARE, TR_CONST, 0, "M_1_PI_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_2_SQRTPI", TQ_BARE, TR_CONST, 0, "M_2_SQRTPI_F", NULL, NULL, NULL,
-     TY_REAL, "Metal's float constants M_*_F"},
-    {"M_SQRT2", TQ_BARE, TR_CONST, 0, "M_SQRT2_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_SQRT1_2", TQ_BARE, TR_CONST, 0, "M_SQRT1_2_F", NULL, NULL, NULL,
-     TY_REAL, "Metal's float constants M_*_F"},
-    {"M_E", TQ_BARE, TR_CONST, 0, "M_E_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_LN2", TQ_BARE, TR_CONST, 0, "M_LN2_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_LN10", TQ_BARE, TR_CONST, 0, "M_LN10_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_LOG2E", TQ_BARE, TR_CONST, 0, "M_LOG2E_F", NULL, NULL, NULL, TY_REAL,
-     "Metal's float constants M_*_F"},
-    {"M_LOG10E", TQ_BARE, TR_CONST, 0, "M_LOG10E_F", NULL, NULL, NULL,
-     TY_REAL, "Metal's float constants M_*_F"},
-    {"pi", TQ_C10, TR_CONST, 0, "M_PI_F", NULL, NULL, NULL, TY_REAL,
-     "c10/util/MathConstants.h pi<T>: Metal's M_PI_F"},
-    {"ln_2", TQ_C10, TR_CONST, 0, "M_LN2_F", NULL, NULL, NULL, TY_REAL,
-     "c10/util/MathConstants.h ln_2<T>: Metal's M_LN2_F"},
-    {"ln_10", TQ_C10, TR_CONST, 0, "M_LN10_F", NULL, NULL, NULL, TY_REAL,
-     "c10/util/MathConstants.h ln_10<T>: Metal's M_LN10_F"},
+    CMATH_CONST("NAN"), CMATH_CONST("INFINITY"),
+    FLOAT_CONST("M_PI"), FLOAT_CONST("M_PI_2"), FLOAT_CONST("M_PI_4"),
+    FLOAT_CONST("M_1_PI"), FLOAT_CONST("M_2_SQRTPI"),
+    FLOAT_CONST("M_SQRT2"), FLOAT_CONST("M_SQRT1_2"),
+    FLOAT_CONST("M_E"), FLOAT_CONST("M_LN2"), FLOAT_CONST("M_LN10"),
+    FLOAT_CONST("M_LOG2E"), FLOAT_CONST("M_LOG10E"),
+    C10_CONST("pi", "M_PI_F"), C10_CONST("ln_2", "M_LN2_F"),
+    C10_CONST("ln_10", "M_LN10_F"),
     {"true", TQ_BARE, TR_CONST, 0, "true", NULL, NULL, NULL, TY_BOOL, "C++"},
     {"false", TQ_BARE, TR_CONST, 0, "false", NULL, NULL, NULL, TY_BOOL,
      "C++"},
@@ -89,15 +115,7 @@ static const struct tr_row rows[] = {
      "<limits>; only for a floating X"},
     {"quiet_NaN", TQ_BARE, TR_LIMIT, 0, "NAN", NULL, NULL, NULL, TY_REAL,
      "<limits>; only for a floating X"},
-    {"max", TQ_BARE, TR_LIMIT, 0, "metal::numeric_limits<$T>::max()",
-     "metal::numeric_limits<$T>::max()", NULL, NULL, TY_ARG,
-     "<limits>, Metal's metal_limits"},
-    {"lowest", TQ_BARE, TR_LIMIT, 0, "metal::numeric_limits<$T>::lowest()",
-     "metal::numeric_limits<$T>::lowest()", NULL, NULL, TY_ARG,
-     "<limits>, Metal's metal_limits"},
-    {"min", TQ_BARE, TR_LIMIT, 0, "metal::numeric_limits<$T>::min()",
-     "metal::numeric_limits<$T>::min()", NULL, NULL, TY_ARG,
-     "<limits>, Metal's metal_limits"},
+    METAL_LIMIT("max"), METAL_LIMIT("lowest"), METAL_LIMIT("min"),
     {"epsilon", TQ_BARE, TR_LIMIT, 0, "metal::numeric_limits<$T>::epsilon()",
      NULL, NULL, NULL, TY_ARG, "<limits>, Metal's metal_limits"},
 
@@ -108,90 +126,48 @@ static const struct tr_row rows[] = {
      "c10::complex::imag(): float2's y"},
 
     /* math that rounds: metal::precise:: */
-    {"sin", MATHQ, TR_FN, 1, "metal::precise::sin($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise (correctly rounded to Metal's limits)"},
-    {"cos", MATHQ, TR_FN, 1, "metal::precise::cos($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"tan", MATHQ, TR_FN, 1, "metal::precise::tan($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"asin", MATHQ, TR_FN, 1, "metal::precise::asin($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"acos", MATHQ, TR_FN, 1, "metal::precise::acos($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"atan", MATHQ, TR_FN, 1, "metal::precise::atan($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"atan2", MATHQ, TR_FN, 2, "metal::precise::atan2($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"sinh", MATHQ, TR_FN, 1, "metal::precise::sinh($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"cosh", MATHQ, TR_FN, 1, "metal::precise::cosh($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"tanh", MATHQ, TR_FN, 1, "metal::precise::tanh($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"asinh", MATHQ, TR_FN, 1, "metal::precise::asinh($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"acosh", MATHQ, TR_FN, 1, "metal::precise::acosh($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"atanh", MATHQ, TR_FN, 1, "metal::precise::atanh($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"exp", MATHQ, TR_FN, 1, "metal::precise::exp($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"exp2", MATHQ, TR_FN, 1, "metal::precise::exp2($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"log", MATHQ, TR_FN, 1, "metal::precise::log($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"log2", MATHQ, TR_FN, 1, "metal::precise::log2($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"log10", MATHQ, TR_FN, 1, "metal::precise::log10($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"sqrt", MATHQ, TR_FN, 1, "metal::precise::sqrt($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
-    {"rsqrt", MATHQ, TR_FN, 1, "metal::precise::rsqrt($*)", NULL, NULL, NULL,
-     TY_ARG, "CUDA's rsqrt; metal::precise"},
-    {"pow", MATHQ, TR_FN, 2, "metal::precise::pow($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise::pow (negative bases with integral "
-     "exponents as C)"},
-    {"fmod", MATHQ, TR_FN, 2, "metal::precise::fmod($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; metal::precise"},
+    PRECISE_WHY("sin", 1, "<cmath>; metal::precise (correctly rounded to "
+                          "Metal's limits)"),
+    PRECISE("cos", 1), PRECISE("tan", 1),
+    PRECISE("asin", 1), PRECISE("acos", 1), PRECISE("atan", 1),
+    PRECISE("atan2", 2),
+    PRECISE("sinh", 1), PRECISE("cosh", 1), PRECISE("tanh", 1),
+    PRECISE("asinh", 1), PRECISE("acosh", 1), PRECISE("atanh", 1),
+    PRECISE("exp", 1), PRECISE("exp2", 1),
+    PRECISE("log", 1), PRECISE("log2", 1), PRECISE("log10", 1),
+    PRECISE("sqrt", 1), PRECISE_WHY("rsqrt", 1, "CUDA's rsqrt; metal::precise"),
+    PRECISE_WHY("pow", 2, "<cmath>; metal::precise::pow (negative bases with "
+                          "integral exponents as C)"),
+    PRECISE("fmod", 2),
 
     /* exact math: metal:: */
-    {"floor", MATHQ, TR_FN, 1, "metal::floor($*)", "$1", NULL, NULL, TY_ARG,
-     "<cmath>; exact in Metal"},
-    {"ceil", MATHQ, TR_FN, 1, "metal::ceil($*)", "$1", NULL, NULL, TY_ARG,
-     "<cmath>; exact in Metal"},
-    {"trunc", MATHQ, TR_FN, 1, "metal::trunc($*)", "$1", NULL, NULL, TY_ARG,
-     "<cmath>; exact in Metal"},
-    {"round", MATHQ, TR_FN, 1, "metal::round($*)", "$1", NULL, NULL, TY_ARG,
-     "<cmath> round: halfway cases away from zero, as Metal's round"},
+    METAL_FN("floor", 1, "$1", TY_ARG, "<cmath>; exact in Metal"),
+    METAL_FN("ceil", 1, "$1", TY_ARG, "<cmath>; exact in Metal"),
+    METAL_FN("trunc", 1, "$1", TY_ARG, "<cmath>; exact in Metal"),
+    METAL_FN("round", 1, "$1", TY_ARG, "<cmath> round: halfway cases away "
+             "from zero, as Metal's round"),
     {"nearbyint", MATHQ, TR_FN, 1, "metal::rint($*)", "$1", NULL, NULL,
      TY_ARG, "<cmath> nearbyint in the default rounding mode (to nearest "
      "even): Metal's rint"},
-    {"rint", MATHQ, TR_FN, 1, "metal::rint($*)", "$1", NULL, NULL, TY_ARG,
-     "<cmath>; Metal's rint"},
-    {"fabs", MATHQ, TR_FN, 1, "metal::fabs($*)", NULL, NULL, NULL, TY_ARG,
-     "<cmath>; exact"},
+    METAL_FN("rint", 1, "$1", TY_ARG, "<cmath>; Metal's rint"),
+    METAL_FN("fabs", 1, NULL, TY_ARG, "<cmath>; exact"),
     {"abs", STDQ, TR_FN, 1, "metal::fabs($*)", "metal::abs($*)", NULL, NULL,
      TY_ARG, "<cmath>/<cstdlib> abs; Metal's fabs and abs (integers)"},
-    {"copysign", MATHQ, TR_FN, 2, "metal::copysign($*)", NULL, NULL, NULL,
-     TY_ARG, "<cmath>; exact"},
-    {"fmax", MATHQ, TR_FN, 2, "metal::fmax($*)", NULL, NULL, NULL, TY_ARG,
-     "<cmath> fmax (a NaN operand gives the other): Metal's fmax"},
-    {"fmin", MATHQ, TR_FN, 2, "metal::fmin($*)", NULL, NULL, NULL, TY_ARG,
-     "<cmath> fmin: Metal's fmin"},
-    {"isnan", MATHQ, TR_FN, 1, "metal::isnan($*)", "false", NULL, NULL,
-     TY_BOOL, "<cmath>; an integer is never NaN"},
+    METAL_FN("copysign", 2, NULL, TY_ARG, "<cmath>; exact"),
+    METAL_FN("fmax", 2, NULL, TY_ARG, "<cmath> fmax (a NaN operand gives the "
+             "other): Metal's fmax"),
+    METAL_FN("fmin", 2, NULL, TY_ARG, "<cmath> fmin: Metal's fmin"),
+    METAL_FN("isnan", 1, "false", TY_BOOL, "<cmath>; an integer is never NaN"),
     {"_isnan", TQ_BARE | TQ_AT, TR_FN, 1, "metal::isnan($*)", "false", NULL,
      NULL, TY_BOOL, "at::_isnan (c10/util/math_compat): isnan, false for "
      "integers"},
-    {"isinf", MATHQ, TR_FN, 1, "metal::isinf($*)", "false", NULL, NULL,
-     TY_BOOL, "<cmath>; an integer is never infinite"},
+    METAL_FN("isinf", 1, "false", TY_BOOL, "<cmath>; an integer is never "
+             "infinite"),
     {"_isinf", TQ_BARE | TQ_AT, TR_FN, 1, "metal::isinf($*)", "false", NULL,
      NULL, TY_BOOL, "at::_isinf: isinf, false for integers"},
-    {"isfinite", MATHQ, TR_FN, 1, "metal::isfinite($*)", "true", NULL, NULL,
-     TY_BOOL, "<cmath>; an integer is finite"},
-    {"signbit", MATHQ, TR_FN, 1, "metal::signbit($*)", "($1 < 0)", NULL, NULL,
-     TY_BOOL, "<cmath> signbit (true for -0.0 and negative NaN); for "
-     "integers x < 0"},
+    METAL_FN("isfinite", 1, "true", TY_BOOL, "<cmath>; an integer is finite"),
+    METAL_FN("signbit", 1, "($1 < 0)", TY_BOOL, "<cmath> signbit (true for "
+             "-0.0 and negative NaN); for integers x < 0"),
     {"is_negative", TQ_BARE | TQ_C10, TR_FN, 1, "($1 < 0)", "($1 < 0)", NULL,
      NULL, TY_BOOL, "c10/util/TypeSafeSignMath.h is_negative: x < 0 (false "
      "for unsigned types)"},
@@ -215,14 +191,8 @@ static const struct tr_row rows[] = {
      "CUDA's ::min: fminf for floats, min for integers"},
 
     /* in the tree's c10/metal only (Metal has none of them) */
-    {"log1p", MATHQ, TR_FN, 1, NULL, NULL, NULL, "log1p", TY_ARG,
-     "<cmath>; c10::metal::log1p when the tree defines it"},
-    {"expm1", MATHQ, TR_FN, 1, NULL, NULL, NULL, "expm1", TY_ARG,
-     "<cmath>; c10::metal::expm1 when the tree defines it"},
-    {"erf", MATHQ, TR_FN, 1, NULL, NULL, NULL, "erf", TY_ARG,
-     "<cmath>; c10::metal::erf when the tree defines it"},
-    {"erfc", MATHQ, TR_FN, 1, NULL, NULL, NULL, "erfc", TY_ARG,
-     "<cmath>; c10::metal::erfc when the tree defines it"},
+    C10_HELPER("log1p", 1), C10_HELPER("expm1", 1),
+    C10_HELPER("erf", 1), C10_HELPER("erfc", 1),
     {"erfinv", TQ_BARE | TQ_C10, TR_FN, 1, NULL, NULL, NULL, "erfinv",
      TY_ARG, "c10::metal::erfinv when the tree defines it"},
     {"lgamma", MATHQ, TR_FN, 1, NULL, NULL, NULL, "log_gamma", TY_ARG,
@@ -231,22 +201,13 @@ static const struct tr_row rows[] = {
     {"calc_digamma", TQ_BARE | TQ_AT, TR_FN, 1, NULL, NULL, NULL, "digamma",
      TY_ARG, "ATen's calc_digamma (native/Math.h, cuda/Math.cuh); "
      "c10::metal::digamma when the tree defines it"},
-    {"calc_erfinv", TQ_BARE | TQ_AT, TR_FN, 1, NULL, NULL, NULL, "erfinv",
-     TY_ARG, "ATen's calc_erfinv; c10::metal::erfinv when the tree defines it"},
-    {"calc_i0", TQ_BARE | TQ_AT, TR_FN, 1, NULL, NULL, NULL, "i0", TY_ARG,
-     "ATen's calc_i0; c10::metal::i0 when the tree defines it"},
-    {"calc_i1", TQ_BARE | TQ_AT, TR_FN, 1, NULL, NULL, NULL, "i1", TY_ARG,
-     "ATen's calc_i1; c10::metal::i1 when the tree defines it"},
+    ATEN_HELPER("calc_erfinv", "erfinv"), ATEN_HELPER("calc_i0", "i0"),
+    ATEN_HELPER("calc_i1", "i1"),
     {"signs_differ", TQ_BARE | TQ_C10, TR_FN, 2, "(($1 < 0) != ($2 < 0))",
      "(($1 < 0) != ($2 < 0))", NULL, NULL, TY_BOOL,
      "c10/util/TypeSafeSignMath.h signs_differ: is_negative(a) != "
      "is_negative(b)"},
-    {"tgamma", MATHQ, TR_FN, 1, NULL, NULL, NULL, "tgamma", TY_ARG,
-     "<cmath>; c10::metal::tgamma when the tree defines it"},
-    {"hypot", MATHQ, TR_FN, 2, NULL, NULL, NULL, "hypot", TY_ARG,
-     "<cmath>; c10::metal::hypot when the tree defines it"},
-    {"cbrt", MATHQ, TR_FN, 1, NULL, NULL, NULL, "cbrt", TY_ARG,
-     "<cmath>; c10::metal::cbrt when the tree defines it"},
+    C10_HELPER("tgamma", 1), C10_HELPER("hypot", 2), C10_HELPER("cbrt", 1),
 
     /* complex values */
     {"conj", TQ_BARE | TQ_STD | TQ_C10, TR_FN, 1, "$1", "$1",
