@@ -387,6 +387,23 @@ static void test_refusals(void **state)
 		assert_int_equal(r.line, v[i].line);
 		tr_out_free(&r);
 	}
+	/* a complex value as the condition of an if, of an else-if (once
+	 * written as it stands: Metal does not read a float2 as a truth
+	 * value) and of a ?: */
+	{
+		static const char *const conds[] = {
+		    "if (a) return b; return a;",
+		    "if (a == b) return b; else if (a) return a; return b;",
+		    "return a ? a : b;"};
+		for (i = 0; i < sizeof conds / sizeof conds[0]; i++) {
+			struct tr_out r = run(conds[i], RG_CLS_COMPLEX, "c10::complex<float>",
+			                      "c10::complex<float>", MR_BINARY, "", NULL, 0);
+			assert_false(r.ok);
+			if (strcmp(r.construct, "a complex value as a condition") != 0)
+				fail_msg("%s: got '%s'", conds[i], r.construct);
+			tr_out_free(&r);
+		}
+	}
 	/* nesting too deep for the parser's recursion */
 	{
 		char *deep = xmalloc(2 * 1000 + 16);

@@ -1944,8 +1944,8 @@ static int emit_stmt(struct wctx *w, const struct stmt *s)
 	}
 	case S_IF: {
 		/* the chain if, else if ..., else at one level, each branch one
-		 * level in.  Only the if's own condition goes through emit_cond;
-		 * an else-if's is written as it is. */
+		 * level in; every condition through emit_cond (an else-if's was
+		 * once written as it stood, a complex value included) */
 		const char *lead = "";
 		if (emit_cond(w, s->e, s->off, &e) != 0)
 			return -1;
@@ -1959,7 +1959,7 @@ static int emit_stmt(struct wctx *w, const struct stmt *s)
 				break;
 			s = s->els;
 			lead = "} else ";
-			if (emit_expr(w, s->e, &e, &ty) != 0)
+			if (emit_cond(w, s->e, s->off, &e) != 0)
 				return -1;
 		}
 		if (s->els) {
