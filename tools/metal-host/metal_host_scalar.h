@@ -139,51 +139,37 @@ constexpr uint16_t round_pack(bool neg, uint64_t m, int e) {
 	return uint16_t(sign | enc);
 }
 
-/* float -> narrow format bits.  NaN keeps its sign and the top fraction
- * bits; a NaN whose kept fraction would be zero gets the quiet bit. */
-template <class Fm>
-constexpr uint16_t from_float_bits(uint32_t u) {
-	const bool neg = (u >> 31) != 0;
-	const uint32_t ax = u & 0x7fffffffu;
+/* float or double -> narrow format bits: U the wide type's bits, FB its
+ * fraction and EB its exponent bits.  NaN keeps its sign and the top
+ * fraction bits; a NaN whose kept fraction would be zero gets the quiet
+ * bit. */
+template <class Fm, class U, int FB, int EB>
+constexpr uint16_t from_wide_bits(U u) {
+	constexpr U inf = ((U(1) << EB) - 1) << FB;
+	constexpr int bias = (1 << (EB - 1)) - 1;
+	const bool neg = (u >> (FB + EB)) != 0;
+	const U ax = u & ((U(1) << (FB + EB)) - 1);
 	const uint16_t sign = neg ? Fm::sign_bit : 0;
-	if (ax >= 0x7f800000u) {
-		if (ax == 0x7f800000u)
+	if (ax >= inf) {
+		if (ax == inf)
 			return uint16_t(sign | Fm::exp_mask);
-		uint16_t pl = uint16_t((ax >> (23 - Fm::frac)) & Fm::frac_mask);
+		uint16_t pl = uint16_t((ax >> (FB - Fm::frac)) & Fm::frac_mask);
 		if (pl == 0)
 			pl = Fm::quiet_bit;
 		return uint16_t(sign | Fm::exp_mask | pl);
 	}
 	if (ax == 0)
 		return sign;
-	const int be = int(ax >> 23);
-	const uint32_t fr = ax & 0x7fffffu;
+	const int be = int(ax >> FB);
+	const U fr = ax & ((U(1) << FB) - 1);
 	if (be == 0)
-		return round_pack<Fm>(neg, fr, -149);
-	return round_pack<Fm>(neg, fr | 0x800000u, be - 150);
+		return round_pack<Fm>(neg, fr, 1 - bias - FB);
+	return round_pack<Fm>(neg, fr | (U(1) << FB), be - bias - FB);
 }
-
 template <class Fm>
-constexpr uint16_t from_double_bits(uint64_t u) {
-	const bool neg = (u >> 63) != 0;
-	const uint64_t ax = u & 0x7fffffffffffffffull;
-	const uint16_t sign = neg ? Fm::sign_bit : 0;
-	if (ax >= 0x7ff0000000000000ull) {
-		if (ax == 0x7ff0000000000000ull)
-			return uint16_t(sign | Fm::exp_mask);
-		uint16_t pl = uint16_t((ax >> (52 - Fm::frac)) & Fm::frac_mask);
-		if (pl == 0)
-			pl = Fm::quiet_bit;
-		return uint16_t(sign | Fm::exp_mask | pl);
-	}
-	if (ax == 0)
-		return sign;
-	const int be = int(ax >> 52);
-	const uint64_t fr = ax & 0xfffffffffffffull;
-	if (be == 0)
-		return round_pack<Fm>(neg, fr, -1074);
-	return round_pack<Fm>(neg, fr | (uint64_t(1) << 52), be - 1075);
-}
+constexpr uint16_t from_float_bits(uint32_t u) { return from_wide_bits<Fm, uint32_t, 23, 8>(u); }
+template <class Fm>
+constexpr uint16_t from_double_bits(uint64_t u) { return from_wide_bits<Fm, uint64_t, 52, 11>(u); }
 
 /* narrow format bits -> float bits, exactly (NaN payload kept, including
  * a signalling NaN's). */
@@ -383,41 +369,25 @@ constexpr double as_r<double, half>(half x) { return x.to_double(); }
 template <>
 constexpr double as_r<double, bfloat>(bfloat x) { return x.to_double(); }
 
+/* + - * / with a result of type R: for half and bfloat computed in double
+ * and rounded once; for float and double in R */
 template <class R>
 struct narrow_arith {
-	/* R is half or bfloat: compute in double, round once */
-	template <class A, class B>
-	static constexpr R add(A a, B b) { return R(as_r<R>(a) + as_r<R>(b)); }
-	template <class A, class B>
-	static constexpr R sub(A a, B b) { return R(as_r<R>(a) - as_r<R>(b)); }
-	template <class A, class B>
-	static constexpr R mul(A a, B b) { return R(as_r<R>(a) * as_r<R>(b)); }
-	template <class A, class B>
-	static constexpr R div(A a, B b) { return R(as_r<R>(a) / as_r<R>(b)); }
-};
-template <>
-struct narrow_arith<float> {
-	template <class A, class B>
-	static constexpr float add(A a, B b) { return float(a) + float(b); }
-	template <class A, class B>
-	static constexpr float sub(A a, B b) { return float(a) - float(b); }
-	template <class A, class B>
-	static constexpr float mul(A a, B b) { return float(a) * float(b); }
-	template <class A, class B>
-	static constexpr float div(A a, B b) { return float(a) / float(b); }
-};
-template <>
-struct narrow_arith<double> {
 	template <class X>
-	static constexpr double d(X x) { return static_cast<double>(x); }
+	static constexpr auto in(X x) {
+		if constexpr (is_narrow<R>::value)
+			return as_r<R>(x);
+		else
+			return static_cast<R>(x);
+	}
 	template <class A, class B>
-	static constexpr double add(A a, B b) { return d(a) + d(b); }
+	static constexpr R add(A a, B b) { return R(in(a) + in(b)); }
 	template <class A, class B>
-	static constexpr double sub(A a, B b) { return d(a) - d(b); }
+	static constexpr R sub(A a, B b) { return R(in(a) - in(b)); }
 	template <class A, class B>
-	static constexpr double mul(A a, B b) { return d(a) * d(b); }
+	static constexpr R mul(A a, B b) { return R(in(a) * in(b)); }
 	template <class A, class B>
-	static constexpr double div(A a, B b) { return d(a) / d(b); }
+	static constexpr R div(A a, B b) { return R(in(a) / in(b)); }
 };
 
 /* value of an operand in the comparison domain of R (exact double) */

@@ -72,59 +72,33 @@ using std::remove_volatile;
 using std::true_type;
 using std::underlying_type;
 
-template <class... T>
-using void_t = void;
-template <bool B, class T = void>
-using enable_if_t = typename std::enable_if<B, T>::type;
-template <bool B, class T, class F>
-using conditional_t = typename std::conditional<B, T, F>::type;
-template <class T>
-using decay_t = typename std::decay<T>::type;
-template <class T>
-using remove_cv_t = typename std::remove_cv<T>::type;
-template <class T>
-using remove_const_t = typename std::remove_const<T>::type;
-template <class T>
-using remove_volatile_t = typename std::remove_volatile<T>::type;
-template <class T>
-using remove_reference_t = typename std::remove_reference<T>::type;
-template <class T>
-using remove_pointer_t = typename std::remove_pointer<T>::type;
-template <class T>
-using remove_extent_t = typename std::remove_extent<T>::type;
-template <class T>
-using add_const_t = typename std::add_const<T>::type;
-template <class T>
-using add_pointer_t = typename std::add_pointer<T>::type;
-template <class T>
-using make_signed_t = typename std::make_signed<T>::type;
-template <class T>
-using make_unsigned_t = typename std::make_unsigned<T>::type;
-template <class T>
-using underlying_type_t = typename std::underlying_type<T>::type;
-
-template <class A, class B>
-constexpr bool is_same_v = std::is_same<A, B>::value;
-template <class B, class D>
-constexpr bool is_base_of_v = std::is_base_of<B, D>::value;
-template <class F, class T>
-constexpr bool is_convertible_v = std::is_convertible<F, T>::value;
-template <class T>
-constexpr bool is_void_v = std::is_void<T>::value;
-template <class T>
-constexpr bool is_pointer_v = std::is_pointer<T>::value;
-template <class T>
-constexpr bool is_reference_v = std::is_reference<T>::value;
-template <class T>
-constexpr bool is_const_v = std::is_const<T>::value;
-template <class T>
-constexpr bool is_array_v = std::is_array<T>::value;
-template <class T>
-constexpr bool is_class_v = std::is_class<T>::value;
-template <class T>
-constexpr bool is_enum_v = std::is_enum<T>::value;
-template <class T>
-constexpr bool is_trivially_copyable_v = std::is_trivially_copyable<T>::value;
+/* their _t and _v forms: C++17's own */
+using std::add_const_t;
+using std::add_pointer_t;
+using std::conditional_t;
+using std::decay_t;
+using std::enable_if_t;
+using std::is_array_v;
+using std::is_base_of_v;
+using std::is_class_v;
+using std::is_const_v;
+using std::is_convertible_v;
+using std::is_enum_v;
+using std::is_pointer_v;
+using std::is_reference_v;
+using std::is_same_v;
+using std::is_trivially_copyable_v;
+using std::is_void_v;
+using std::make_signed_t;
+using std::make_unsigned_t;
+using std::remove_const_t;
+using std::remove_cv_t;
+using std::remove_extent_t;
+using std::remove_pointer_t;
+using std::remove_reference_t;
+using std::remove_volatile_t;
+using std::underlying_type_t;
+using std::void_t;
 
 /* ---- Metal's own ---------------------------------------------------------- */
 
@@ -150,41 +124,24 @@ template <class S>
 struct scalar_int : std::integral_constant<bool, std::is_integral<S>::value> {};
 } // namespace detail
 
-template <class T>
-struct is_floating_point : bool_constant<detail::scalar_fp<detail::elem_t<T>>::value> {};
-template <class T>
-struct is_integral : bool_constant<detail::scalar_int<detail::elem_t<T>>::value> {};
-template <class T>
-struct is_arithmetic : bool_constant<is_floating_point<T>::value || is_integral<T>::value> {};
-template <class T>
-struct is_signed
-    : bool_constant<detail::scalar_fp<detail::elem_t<T>>::value ||
-                    std::is_signed<detail::elem_t<T>>::value> {};
-template <class T>
-struct is_unsigned : bool_constant<std::is_unsigned<detail::elem_t<T>>::value> {};
-template <class T>
-struct is_scalar
-    : bool_constant<std::is_scalar<std::remove_cv_t<T>>::value ||
-                    ::metal_host::is_narrow<std::remove_cv_t<T>>::value> {};
-template <class T>
-struct is_vector : bool_constant<::metal_host::is_vec<std::remove_cv_t<T>>::value> {};
+/* NAME<T>: true when the condition (in T) holds; and NAME_v<T> */
+#define METAL_HOST_TRAIT(NAME, ...)                                             \
+	template <class T>                                                     \
+	struct NAME : bool_constant<__VA_ARGS__> {};                           \
+	template <class T>                                                     \
+	constexpr bool NAME##_v = NAME<T>::value;
+METAL_HOST_TRAIT(is_floating_point, detail::scalar_fp<detail::elem_t<T>>::value)
+METAL_HOST_TRAIT(is_integral, detail::scalar_int<detail::elem_t<T>>::value)
+METAL_HOST_TRAIT(is_arithmetic, is_floating_point<T>::value || is_integral<T>::value)
+METAL_HOST_TRAIT(is_signed, detail::scalar_fp<detail::elem_t<T>>::value ||
+                                std::is_signed<detail::elem_t<T>>::value)
+METAL_HOST_TRAIT(is_unsigned, std::is_unsigned<detail::elem_t<T>>::value)
+METAL_HOST_TRAIT(is_scalar, std::is_scalar<std::remove_cv_t<T>>::value ||
+                                ::metal_host::is_narrow<std::remove_cv_t<T>>::value)
+METAL_HOST_TRAIT(is_vector, ::metal_host::is_vec<std::remove_cv_t<T>>::value)
+#undef METAL_HOST_TRAIT
 template <class T>
 struct vec_elements : integral_constant<int, detail::elem<std::remove_cv_t<T>>::n> {};
-
-template <class T>
-constexpr bool is_floating_point_v = is_floating_point<T>::value;
-template <class T>
-constexpr bool is_integral_v = is_integral<T>::value;
-template <class T>
-constexpr bool is_arithmetic_v = is_arithmetic<T>::value;
-template <class T>
-constexpr bool is_signed_v = is_signed<T>::value;
-template <class T>
-constexpr bool is_unsigned_v = is_unsigned<T>::value;
-template <class T>
-constexpr bool is_scalar_v = is_scalar<T>::value;
-template <class T>
-constexpr bool is_vector_v = is_vector<T>::value;
 
 /* ---- numeric_limits --------------------------------------------------------- */
 
@@ -192,10 +149,14 @@ template <class T>
 struct numeric_limits : std::numeric_limits<T> {};
 
 namespace detail {
-template <class T, uint16_t Min, uint16_t Max, uint16_t Eps, uint16_t Den, uint16_t Inf,
-          uint16_t Nan, int Digits, int MinExp, int MaxExp>
+/* The limits of a narrow type T of format Fm (metal_host::fmt), every one
+ * from the format's field widths; the decimal ones with log10(2) taken as
+ * 643/2136, as libstdc++'s <limits> does. */
+template <class T, class Fm>
 struct narrow_limits {
-	static constexpr T make(uint16_t b) { return T(::metal_host::ctor_bits_tag{}, b); }
+	static constexpr T make(unsigned b) { return T(::metal_host::ctor_bits_tag{}, uint16_t(b)); }
+	/* the bits of 2^e, e a normal exponent */
+	static constexpr unsigned pow2(int e) { return unsigned(e + Fm::bias) << Fm::frac; }
 	static constexpr bool is_specialized = true;
 	static constexpr bool is_signed = true;
 	static constexpr bool is_integer = false;
@@ -210,40 +171,34 @@ struct narrow_limits {
 	static constexpr bool traps = false;
 	static constexpr bool tinyness_before = false;
 	static constexpr int radix = 2;
-	static constexpr int digits = Digits;
-	static constexpr int min_exponent = MinExp;
-	static constexpr int max_exponent = MaxExp;
-	static constexpr T min() { return make(Min); }
-	static constexpr T max() { return make(Max); }
-	static constexpr T lowest() { return make(uint16_t(Max | 0x8000u)); }
-	static constexpr T epsilon() { return make(Eps); }
-	static constexpr T round_error() { return make(uint16_t(Eps == 0x1400 ? 0x3800 : 0x3f00)); }
-	static constexpr T infinity() { return make(Inf); }
-	static constexpr T quiet_NaN() { return make(Nan); }
-	static constexpr T signaling_NaN() { return make(uint16_t(Inf | 1u)); }
-	static constexpr T denorm_min() { return make(Den); }
+	static constexpr int digits = Fm::frac + 1;
+	static constexpr int digits10 = (digits - 1) * 643 / 2136;
+	static constexpr int max_digits10 = 2 + digits * 643 / 2136;
+	static constexpr int min_exponent = Fm::emin + 1;
+	static constexpr int max_exponent = Fm::bias + 1;
+	/* ceil(log10 of the least normal 2^emin), emin < 0 */
+	static constexpr int min_exponent10 = -(-Fm::emin * 643 / 2136);
+	/* floor(log10 max): max is 2^max_exponent less one unit in the last place */
+	static constexpr int max_exponent10 = max_exponent * 643 / 2136;
+	static constexpr T min() { return make(pow2(Fm::emin)); }
+	static constexpr T max() { return make(Fm::exp_mask - 1u); }
+	static constexpr T lowest() { return make(Fm::sign_bit | (Fm::exp_mask - 1u)); }
+	static constexpr T epsilon() { return make(pow2(-Fm::frac)); }
+	static constexpr T round_error() { return make(pow2(-1)); }
+	static constexpr T infinity() { return make(Fm::exp_mask); }
+	static constexpr T quiet_NaN() { return make(Fm::exp_mask | Fm::quiet_bit); }
+	static constexpr T signaling_NaN() { return make(Fm::exp_mask | 1u); }
+	static constexpr T denorm_min() { return make(1u); }
 };
 } // namespace detail
 
 /* half: least normal 2^-14, max 65504, epsilon 2^-10, least subnormal 2^-24 */
 template <>
-struct numeric_limits<half>
-    : detail::narrow_limits<half, 0x0400, 0x7bff, 0x1400, 0x0001, 0x7c00, 0x7e00, 11, -13, 16> {
-	static constexpr int digits10 = 3;
-	static constexpr int max_digits10 = 5;
-	static constexpr int min_exponent10 = -4;
-	static constexpr int max_exponent10 = 4;
-};
+struct numeric_limits<half> : detail::narrow_limits<half, ::metal_host::half_fmt> {};
 /* bfloat: least normal 2^-126, max 0x7f7f (3.39e38), epsilon 2^-7,
  * least subnormal 2^-133 */
 template <>
-struct numeric_limits<bfloat>
-    : detail::narrow_limits<bfloat, 0x0080, 0x7f7f, 0x3c00, 0x0001, 0x7f80, 0x7fc0, 8, -125, 128> {
-	static constexpr int digits10 = 2;
-	static constexpr int max_digits10 = 4;
-	static constexpr int min_exponent10 = -37;
-	static constexpr int max_exponent10 = 38;
-};
+struct numeric_limits<bfloat> : detail::narrow_limits<bfloat, ::metal_host::bfloat_fmt> {};
 
 template <class T, int N>
 struct numeric_limits<::metal_host::vec<T, N>> {

@@ -159,19 +159,24 @@ constexpr vec<bool, N> vcmp(const vec<T, N> &a, const vec<T, N> &b, F f) {
 template <class S, class T>
 using enable_splat = std::enable_if_t<is_splat_source<S, T>::value, int>;
 
+/* vec OP scalar and scalar OP vec, a vector of R: the scalar converted to
+ * T and replicated, then the vector operator */
+#define METAL_HOST_VEC_SPLAT(OP, R)                                             \
+	template <class T, int N, class S, enable_splat<S, T> = 0>             \
+	constexpr vec<R, N> operator OP(const vec<T, N> &a, const S &s) {      \
+		return a OP vec<T, N>(static_cast<T>(s));                      \
+	}                                                                      \
+	template <class T, int N, class S, enable_splat<S, T> = 0>             \
+	constexpr vec<R, N> operator OP(const S &s, const vec<T, N> &b) {      \
+		return vec<T, N>(static_cast<T>(s)) OP b;                      \
+	}
+
 #define METAL_HOST_VEC_BINOP(OP)                                                \
 	template <class T, int N>                                              \
 	constexpr vec<T, N> operator OP(const vec<T, N> &a, const vec<T, N> &b) { \
 		return vmap2(a, b, [](const T &p, const T &q) { return p OP q; }); \
 	}                                                                      \
-	template <class T, int N, class S, enable_splat<S, T> = 0>             \
-	constexpr vec<T, N> operator OP(const vec<T, N> &a, const S &s) {      \
-		return a OP vec<T, N>(static_cast<T>(s));                      \
-	}                                                                      \
-	template <class T, int N, class S, enable_splat<S, T> = 0>             \
-	constexpr vec<T, N> operator OP(const S &s, const vec<T, N> &b) {      \
-		return vec<T, N>(static_cast<T>(s)) OP b;                      \
-	}                                                                      \
+	METAL_HOST_VEC_SPLAT(OP, T)                                            \
 	template <class T, int N, class S>                                     \
 	constexpr vec<T, N> &operator OP##=(vec<T, N> &a, const S &s) {        \
 		a = a OP s;                                                    \
@@ -194,14 +199,7 @@ METAL_HOST_VEC_BINOP(>>)
 	constexpr vec<bool, N> operator OP(const vec<T, N> &a, const vec<T, N> &b) { \
 		return vcmp(a, b, [](const T &p, const T &q) { return bool(p OP q); }); \
 	}                                                                      \
-	template <class T, int N, class S, enable_splat<S, T> = 0>             \
-	constexpr vec<bool, N> operator OP(const vec<T, N> &a, const S &s) {   \
-		return a OP vec<T, N>(static_cast<T>(s));                      \
-	}                                                                      \
-	template <class T, int N, class S, enable_splat<S, T> = 0>             \
-	constexpr vec<bool, N> operator OP(const S &s, const vec<T, N> &b) {   \
-		return vec<T, N>(static_cast<T>(s)) OP b;                      \
-	}
+	METAL_HOST_VEC_SPLAT(OP, bool)
 METAL_HOST_VEC_CMP(==)
 METAL_HOST_VEC_CMP(!=)
 METAL_HOST_VEC_CMP(<)
@@ -211,6 +209,7 @@ METAL_HOST_VEC_CMP(>=)
 METAL_HOST_VEC_CMP(&&)
 METAL_HOST_VEC_CMP(||)
 #undef METAL_HOST_VEC_CMP
+#undef METAL_HOST_VEC_SPLAT
 
 template <class T, int N>
 constexpr vec<T, N> operator-(const vec<T, N> &a) {

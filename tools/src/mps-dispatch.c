@@ -18,8 +18,7 @@ static const char *opt_root, *opt_journal;
 static int opt_in_place, opt_json, opt_add, opt_undo;
 
 static const struct opt opts[] = {
-	{"root", 0, OPT_STRING, &opt_root, "DIR",
-	 "PyTorch checkout (default: walk up from the current folder)"},
+	CLI_OPT_ROOT(&opt_root),
 	{"add", 0, OPT_FLAG, &opt_add, NULL,
 	 "new operator: add MPS to the shared line of its out rows"},
 	{"in-place", 'i', OPT_FLAG, &opt_in_place, NULL,
@@ -28,9 +27,8 @@ static const struct opt opts[] = {
 	 "JSON Lines: one object per row acted on or refused (no diff)"},
 	{"undo", 0, OPT_FLAG, &opt_undo, NULL,
 	 "restore the files of the newest --in-place edit (any tool's)"},
-	{"journal", 0, OPT_STRING, &opt_journal, "DIR",
-	 "undo journal folder (default: the checkout's own, see below)"},
-	{NULL, 0, OPT_END, NULL, NULL, NULL}};
+	CLI_OPT_JOURNAL(&opt_journal),
+	CLI_OPT_END};
 
 static const struct tool_info info = {
 	"mps-dispatch",
@@ -155,10 +153,8 @@ int main(int argc, char **argv)
 	eo.journal = opt_journal;
 	eo.tool = "mps-dispatch";
 	if (opt_undo) {
-		if (nops || opt_add || opt_in_place) {
-			warnx_("error: --undo takes no operator, --add or --in-place");
-			cli_usage(&info, opts);
-		}
+		if (nops || opt_add || opt_in_place)
+			cli_error(&info, opts, "--undo takes no operator, --add or --in-place");
 		eo.json = opt_json;
 		if (!(root = find_root(opt_root)))
 			return MK_EXIT_ERROR;
@@ -167,15 +163,9 @@ int main(int argc, char **argv)
 		free(root);
 		return close_stdout(status);
 	}
-	if (nops == 0) {
-		warnx_("error: no operator given");
-		cli_usage(&info, opts);
-	}
-	for (k = 0; k < nops; k++)
-		if (!nf_valid_op_arg(argv[k])) {
-			warnx_("error: '%s' is not an operator name", argv[k]);
-			return MK_EXIT_ERROR;
-		}
+	cli_operator_count(&info, opts, nops, 0);
+	if (!cli_operators_valid(argv, nops, nf_valid_op_arg))
+		return MK_EXIT_ERROR;
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
 	path = xasprintf("%s/%s", root, NF_YAML_REL);

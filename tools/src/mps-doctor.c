@@ -31,7 +31,7 @@ static const struct opt opts[] = {
 	 "also write the record (JSON) to FILE, the only file ever written"},
 	{"check", 0, OPT_STRING, &opt_check, "FILE",
 	 "compare the present state with the record in FILE; exit 1 if it drifted"},
-	{NULL, 0, OPT_END, NULL, NULL, NULL}};
+	CLI_OPT_END};
 
 static const struct tool_info info = {
 	"mps-doctor",
@@ -366,18 +366,12 @@ int main(int argc, char **argv)
 
 	diag_init(argv[0]);
 	n = cli_parse(&info, opts, argc, argv);
-	if (n > 0) {
-		warnx_("error: unexpected argument '%s'", argv[0]);
-		cli_usage(&info, opts);
-	}
-	if (opt_save && opt_check) {
-		warnx_("error: --save and --check cannot be used together");
-		cli_usage(&info, opts);
-	}
-	if (opt_save && !*opt_save) {
-		warnx_("error: --save needs a file name");
-		cli_usage(&info, opts);
-	}
+	if (n > 0)
+		cli_error(&info, opts, "unexpected argument '%s'", argv[0]);
+	if (opt_save && opt_check)
+		cli_error(&info, opts, "--save and --check cannot be used together");
+	if (opt_save && !*opt_save)
+		cli_error(&info, opts, "--save needs a file name");
 	if (opt_root) {
 		if (!(root = find_root(opt_root)))
 			return MK_EXIT_ERROR;

@@ -33,11 +33,9 @@ static const struct opt opts[] = {
 	 "do not run mps-try on the translated math (the plan then says to)"},
 	{"json", 'j', OPT_FLAG, &opt_json, NULL,
 	 "JSON Lines: one object per part of the plan (no diff)"},
-	{"root", 0, OPT_STRING, &opt_root, "DIR",
-	 "PyTorch checkout (default: walk up from the current folder)"},
-	{"journal", 0, OPT_STRING, &opt_journal, "DIR",
-	 "undo journal folder (default: the checkout's own, see below)"},
-	{NULL, 0, OPT_END, NULL, NULL, NULL}};
+	CLI_OPT_ROOT(&opt_root),
+	CLI_OPT_JOURNAL(&opt_journal),
+	CLI_OPT_END};
 
 static const struct tool_info info = {
 	"mps-migrate",
@@ -138,11 +136,9 @@ int main(int argc, char **argv)
 	eo.journal = opt_journal;
 	eo.tool = "mps-migrate";
 	if (opt_undo) {
-		if (n || opt_in_place || opt_kind || opt_name || opt_dtypes) {
-			warnx_("error: --undo takes no OP and no other option but "
-			       "--root, --journal and --json");
-			cli_usage(&info, opts);
-		}
+		if (n || opt_in_place || opt_kind || opt_name || opt_dtypes)
+			cli_error(&info, opts, "--undo takes no OP and no other option "
+			          "but --root, --journal and --json");
 		if (!(root = find_root(opt_root)))
 			return MK_EXIT_ERROR;
 		eo.root = root;
@@ -151,10 +147,7 @@ int main(int argc, char **argv)
 		free(root);
 		return close_stdout(status);
 	}
-	if (n != 1) {
-		warnx_(n ? "error: one operator at a time" : "error: no operator given");
-		cli_usage(&info, opts);
-	}
+	cli_operator_count(&info, opts, n, 1);
 	if (!nf_valid_op_arg(argv[0]) || strchr(argv[0], '.')) {
 		warnx_("error: '%s' is not an operator name (a base name such as "
 		       "atan2, without an overload)", argv[0]);

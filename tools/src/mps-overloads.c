@@ -14,8 +14,7 @@ static const char *opt_root, *opt_yaml;
 static int opt_all, opt_legacy, opt_survey, opt_json;
 
 static const struct opt opts[] = {
-	{"root", 0, OPT_STRING, &opt_root, "DIR",
-	 "PyTorch checkout (default: walk up from the current folder)"},
+	CLI_OPT_ROOT(&opt_root),
 	{"yaml", 0, OPT_STRING, &opt_yaml, "FILE",
 	 "read this native_functions.yaml instead of the root's"},
 	{"all", 'a', OPT_FLAG, &opt_all, NULL, "list every function"},
@@ -25,7 +24,7 @@ static const struct opt opts[] = {
 	 "one row per operator with counts per route, totals at the end"},
 	{"json", 'j', OPT_FLAG, &opt_json, NULL,
 	 "JSON Lines: one object per function (or per operator with --survey)"},
-	{NULL, 0, OPT_END, NULL, NULL, NULL}};
+	CLI_OPT_END};
 
 static const struct tool_info info = {
 	"mps-overloads",
@@ -336,31 +335,18 @@ int main(int argc, char **argv)
 
 	diag_init("mps-overloads");
 	nops = cli_parse(&info, opts, argc, argv);
-	if ((opt_all || opt_survey) && nops > 0) {
-		warnx_("error: give either OP names or --all/--survey, not both");
-		cli_usage(&info, opts);
-	}
-	if (opt_all && opt_survey) {
-		warnx_("error: --all and --survey exclude each other");
-		cli_usage(&info, opts);
-	}
-	if (opt_survey && opt_legacy) {
-		warnx_("error: --survey counts every route; it takes no --legacy");
-		cli_usage(&info, opts);
-	}
-	if (opt_root && opt_yaml) {
-		warnx_("error: give either --root or --yaml, not both");
-		cli_usage(&info, opts);
-	}
-	if (!opt_all && !opt_survey && !opt_legacy && nops == 0) {
-		warnx_("error: no operator given");
-		cli_usage(&info, opts);
-	}
-	for (k = 0; k < nops; k++)
-		if (!nf_valid_op_arg(argv[k])) {
-			warnx_("error: '%s' is not an operator name", argv[k]);
-			return MK_EXIT_ERROR;
-		}
+	if ((opt_all || opt_survey) && nops > 0)
+		cli_error(&info, opts, "give either OP names or --all/--survey, not both");
+	if (opt_all && opt_survey)
+		cli_error(&info, opts, "--all and --survey exclude each other");
+	if (opt_survey && opt_legacy)
+		cli_error(&info, opts, "--survey counts every route; it takes no --legacy");
+	if (opt_root && opt_yaml)
+		cli_error(&info, opts, "give either --root or --yaml, not both");
+	if (!opt_all && !opt_survey && !opt_legacy)
+		cli_operator_count(&info, opts, nops, 0);
+	if (!cli_operators_valid(argv, nops, nf_valid_op_arg))
+		return MK_EXIT_ERROR;
 	if (opt_yaml) {
 		path = xstrdup(opt_yaml);
 	} else {

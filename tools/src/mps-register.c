@@ -49,9 +49,8 @@ static const struct opt opts[] = {
 	 "print what would be (or was) inserted as JSON Lines"},
 	{"undo", 0, OPT_FLAG, &opt.undo, NULL,
 	 "restore the files of the newest --in-place edit of any tool"},
-	{"journal", 0, OPT_STRING, &opt.journal, "DIR",
-	 "undo journal folder (default: the checkout's own, see below)"},
-	{NULL, 0, OPT_END, NULL, NULL, NULL},
+	CLI_OPT_JOURNAL(&opt.journal),
+	CLI_OPT_END,
 };
 
 static const struct tool_info info = {
@@ -200,10 +199,8 @@ int main(int argc, char **argv)
 	eo.tool = "mps-register";
 	eo.out = stdout;
 	if (opt.undo) {
-		if (n != 0) {
-			warnx_("error: --undo takes no KIND or NAME");
-			cli_usage(&info, opts);
-		}
+		if (n != 0)
+			cli_error(&info, opts, "--undo takes no KIND or NAME");
 		/* the journal is the checkout's own (edit.h edit_journal_dir):
 		 * find the checkout unless --journal names the folder */
 		if (opt.root || !opt.journal) {
@@ -216,10 +213,8 @@ int main(int argc, char **argv)
 		free((char *)eo.root);
 		return close_stdout(rc);
 	}
-	if (n != 2) {
-		warnx_("error: expected KIND and NAME");
-		cli_usage(&info, opts);
-	}
+	if (n != 2)
+		cli_error(&info, opts, "expected KIND and NAME");
 	kind = mr_kind_parse(argv[0]);
 	if (kind < 0) {
 		warnx_("error: unknown kind '%s' (unary, unary-alpha, binary, "

@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated harness and script; run nothing"},
 		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each program run (default 60)"},
 		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
-		{NULL, 0, OPT_END, NULL, NULL, NULL},
+		CLI_OPT_END,
 	};
 	struct try_opts o;
 	struct try_plan pl;
@@ -122,14 +122,9 @@ int main(int argc, char **argv)
 
 	diag_init(argv[0]);
 	n = cli_parse(&info, opts, argc, argv);
-	if (n != 1) {
-		warnx_("error: %s", n == 0 ? "no operator given" : "one operator at a time");
-		cli_usage(&info, opts);
-	}
-	if (!nf_valid_op_arg(argv[0])) {
-		warnx_("error: '%s' is not an operator name", argv[0]);
+	cli_operator_count(&info, opts, n, 1);
+	if (!cli_operators_valid(argv, n, nf_valid_op_arg))
 		return MK_EXIT_ERROR;
-	}
 	if (kernel && !lex_unqualified(kernel)[0]) {
 		warnx_("error: empty --kernel");
 		return MK_EXIT_ERROR;

@@ -22,8 +22,7 @@ static const char *opt_root, *opt_before, *opt_format, *opt_rule, *opt_path;
 static int opt_all, opt_json;
 
 static const struct opt opts[] = {
-	{"root", 0, OPT_STRING, &opt_root, "DIR",
-	 "PyTorch checkout (default: walk up from the current folder)"},
+	CLI_OPT_ROOT(&opt_root),
 	{"before", 0, OPT_STRING, &opt_before, "FILE",
 	 "an older native_functions.yaml: more old MPS kernel names"},
 	{"all", 'a', OPT_FLAG, &opt_all, NULL, "check every operator"},
@@ -35,7 +34,7 @@ static const struct opt opts[] = {
 	 "only findings of these rules"},
 	{"path", 0, OPT_STRING, &opt_path, "GLOB",
 	 "only findings in files matching GLOB ('*' also matches '/')"},
-	{NULL, 0, OPT_END, NULL, NULL, NULL}};
+	CLI_OPT_END};
 
 static struct tool_info info = {
 	"mps-verify",
@@ -152,10 +151,8 @@ static void once_each(int argc, char **argv)
 			if (opts[k].type != OPT_STRING || strlen(opts[k].name) != len ||
 			    strncmp(opts[k].name, a, len) != 0)
 				continue;
-			if (seen[k]++) {
-				warnx_("error: option '--%s' given more than once", opts[k].name);
-				cli_usage(&info, opts);
-			}
+			if (seen[k]++)
+				cli_error(&info, opts, "option '--%s' given more than once", opts[k].name);
 			if (!a[len])
 				i++; /* its value */
 		}
@@ -170,29 +167,21 @@ int main(int argc, char **argv)
 	struct vf_report rep;
 	struct rp_filter flt;
 	char *root;
-	int nargs, k, status, fmt = RP_TEXT;
+	int nargs, status, fmt = RP_TEXT;
 
 	diag_init("mps-verify");
 	info.details = details();
 	once_each(argc, argv);
 	nargs = cli_parse(&info, opts, argc, argv);
-	if (opt_all && nargs > 0) {
-		warnx_("error: give either OP names or --all, not both");
-		cli_usage(&info, opts);
-	}
-	if (!opt_all && nargs == 0) {
-		warnx_("error: no operator given");
-		cli_usage(&info, opts);
-	}
-	if (opt_format && (fmt = rp_format_parse(opt_format)) < 0) {
-		warnx_("error: unknown format '%s' (text, json, sarif, markdown)",
-		       opt_format);
-		cli_usage(&info, opts);
-	}
-	if (opt_json && opt_format && fmt != RP_JSON) {
-		warnx_("error: --json and --format %s exclude each other", opt_format);
-		cli_usage(&info, opts);
-	}
+	if (opt_all && nargs > 0)
+		cli_error(&info, opts, "give either OP names or --all, not both");
+	if (!opt_all)
+		cli_operator_count(&info, opts, nargs, 0);
+	if (opt_format && (fmt = rp_format_parse(opt_format)) < 0)
+		cli_error(&info, opts, "unknown format '%s' (text, json, sarif, markdown)",
+		          opt_format);
+	if (opt_json && opt_format && fmt != RP_JSON)
+		cli_error(&info, opts, "--json and --format %s exclude each other", opt_format);
 	if (opt_json)
 		fmt = RP_JSON;
 	memset(&flt, 0, sizeof flt);
@@ -209,16 +198,11 @@ int main(int argc, char **argv)
 			flt.rules |= 1u << r;
 		}
 		free(list);
-		if (!flt.rules) {
-			warnx_("error: --rule needs a rule id");
-			cli_usage(&info, opts);
-		}
+		if (!flt.rules)
+			cli_error(&info, opts, "--rule needs a rule id");
 	}
-	for (k = 0; k < nargs; k++)
-		if (!nf_valid_op_arg(argv[k])) {
-			warnx_("error: '%s' is not an operator name", argv[k]);
-			return MK_EXIT_ERROR;
-		}
+	if (!cli_operators_valid(argv, nargs, nf_valid_op_arg))
+		return MK_EXIT_ERROR;
 	if (!(root = find_root(opt_root)))
 		return MK_EXIT_ERROR;
 	if (opt_before && nf_load(&bx, opt_before, NULL) != 0) {

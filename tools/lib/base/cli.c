@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,47 @@ void cli_usage(const struct tool_info *t, const struct opt *opts)
 	fprintf(stderr, "usage: %s %s\n", t->name, t->usage);
 	fprintf(stderr, "Try '%s --help' for more information.\n", t->name);
 	exit(MK_EXIT_ERROR);
+}
+
+void cli_error(const struct tool_info *t, const struct opt *opts,
+               const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	msg = xmalloc(n < 0 ? 1 : (size_t)n + 1);
+	msg[0] = '\0';
+	va_start(ap, fmt);
+	if (n >= 0)
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	warnx_("error: %s", msg);
+	free(msg);
+	cli_usage(t, opts);
+}
+
+void cli_operator_count(const struct tool_info *t, const struct opt *opts,
+                        int n, int one)
+{
+	if (n == 0)
+		cli_error(t, opts, "no operator given");
+	if (one && n > 1)
+		cli_error(t, opts, "one operator at a time");
+}
+
+int cli_operators_valid(char *const *argv, int n, int (*valid)(const char *))
+{
+	int k;
+	for (k = 0; k < n; k++)
+		if (!valid(argv[k])) {
+			warnx_("error: '%s' is not an operator name", argv[k]);
+			return 0;
+		}
+	return 1;
 }
 
 static void help(const struct tool_info *t, const struct opt *opts)
@@ -102,36 +144,26 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
 				exit(close_stdout(MK_EXIT_CLEAN));
 			}
 			o = lookup_long(opts, name, len);
-			if (!o) {
-				warnx_("error: unknown option '--%.*s'", (int)len, name);
-				cli_usage(t, opts);
-			}
+			if (!o)
+				cli_error(t, opts, "unknown option '--%.*s'", (int)len, name);
 			if (eq) {
-				if (o->type == OPT_FLAG) {
-					warnx_("error: option '--%s' takes no value", o->name);
-					cli_usage(t, opts);
-				}
+				if (o->type == OPT_FLAG)
+					cli_error(t, opts, "option '--%s' takes no value", o->name);
 				val = eq + 1;
 			}
 		} else {
-			if (a[2] != '\0') {
-				warnx_("error: unknown option '%s'", a);
-				cli_usage(t, opts);
-			}
+			if (a[2] != '\0')
+				cli_error(t, opts, "unknown option '%s'", a);
 			o = lookup_short(opts, a[1]);
-			if (!o) {
-				warnx_("error: unknown option '%s'", a);
-				cli_usage(t, opts);
-			}
+			if (!o)
+				cli_error(t, opts, "unknown option '%s'", a);
 		}
 		if (o->type == OPT_FLAG) {
 			*(int *)o->dest = 1;
 		} else {
 			if (!val) {
-				if (i + 1 >= argc) {
-					warnx_("error: option '--%s' needs a value", o->name);
-					cli_usage(t, opts);
-				}
+				if (i + 1 >= argc)
+					cli_error(t, opts, "option '--%s' needs a value", o->name);
 				val = argv[++i];
 			}
 			if (o->type == OPT_LIST) {

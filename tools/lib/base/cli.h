@@ -32,6 +32,16 @@ struct opt {
 	const char *help;   /* one line */
 };
 
+/* Entries that several tools share, each with its one help text; the
+ * table's last entry is CLI_OPT_END. */
+#define CLI_OPT_ROOT(dest)                                              \
+	{"root", 0, OPT_STRING, (dest), "DIR",                          \
+	 "PyTorch checkout (default: walk up from the current folder)"}
+#define CLI_OPT_JOURNAL(dest)                                           \
+	{"journal", 0, OPT_STRING, (dest), "DIR",                       \
+	 "undo journal folder (default: the checkout's own, see below)"}
+#define CLI_OPT_END {NULL, 0, OPT_END, NULL, NULL, NULL}
+
 /* A tool's description for --help. */
 struct tool_info {
 	const char *name;     /* "mps-overloads" */
@@ -51,7 +61,32 @@ int cli_parse(const struct tool_info *t, const struct opt *opts, int argc,
               char **argv);
 
 /* cli_usage: print the short usage to stderr and exit 2. */
-void cli_usage(const struct tool_info *t, const struct opt *opts);
+void cli_usage(const struct tool_info *t, const struct opt *opts)
+#if defined(__GNUC__)
+	__attribute__((noreturn))
+#endif
+	;
+
+/* cli_error: print "prog: error: MESSAGE" (fmt as printf's) and the
+ * short usage to stderr; exit 2.  For a call whose words are off. */
+void cli_error(const struct tool_info *t, const struct opt *opts,
+               const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((noreturn, format(printf, 3, 4)))
+#endif
+	;
+
+/* cli_operator_count: n operators given (the operands): none, or more
+ * than one when one is 1, is an error of use (cli_error: "no operator
+ * given", "one operator at a time"). */
+void cli_operator_count(const struct tool_info *t, const struct opt *opts,
+                        int n, int one);
+
+/* cli_operators_valid: 1 when valid(argv[k]) holds for each of the n
+ * operands; else prints "prog: error: 'X' is not an operator name" for
+ * the first X that fails and returns 0.  valid is read/nfyaml.h's
+ * nf_valid_op_arg (base/ calls no other layer: the caller passes it). */
+int cli_operators_valid(char *const *argv, int n, int (*valid)(const char *));
 
 /* find_root: the PyTorch checkout to work on.  With given != NULL: that
  * folder, which must hold aten/src/ATen/native/native_functions.yaml.
