@@ -1,17 +1,13 @@
-/* realpath() is POSIX.1-2008 with the XSI option (as in setup.c) */
-#ifndef _XOPEN_SOURCE
-#define _XOPEN_SOURCE 700
-#endif
 /* mps-try — run a kernel's functor on the host, against PyTorch's CPU
  * result of the same operator (issue #20).  The face: options, the
- * checks of the host layer and the device, output.  The plan is
- * tools/lib/check/try.c, the run tools/lib/check/tryrun.c. */
+ * device check, output.  The plan is tools/lib/check/try.c, the
+ * environment (host layer, compiler, python) and the run
+ * tools/lib/check/tryrun.c. */
 #include "base/buildinfo.h"
 #include "base/cli.h"
 #include "base/diag.h"
 #include "base/lex.h"
 #include "base/proc.h"
-#include "base/walk.h"
 #include "check/try.h"
 #include "read/nfyaml.h"
 
@@ -113,8 +109,7 @@ int main(int argc, char **argv)
 	struct try_opts o;
 	struct try_plan pl;
 	struct try_env env;
-	char *root, *host = NULL, *cxx_path = NULL;
-	const char *pythons[4] = {NULL, NULL, NULL, NULL};
+	char *root;
 	char *xcrun_path = NULL;
 	double atol = -1, rtol = -1, timeout = 60;
 
@@ -167,39 +162,23 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	}
 
-	memset(&env, 0, sizeof env);
 	/* the host layer, the compiler, python */
-	host = host_opt ? xstrdup(host_opt) : try_default_host_layer(argv0);
-	if (!host || !walk_is_file(host, "metal_host.h") || !walk_is_file(host, "metal_stdlib") ||
-	    !walk_is_file(host, "FLAGS")) {
+	switch (try_env_setup(&env, argv0, host_opt, cxx, python, !emit)) {
+	case TRY_ENV_NO_HOST_LAYER:
 		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",
-		       host ? host : "tools/metal-host");
+		       env.own_host ? env.own_host : "tools/metal-host");
 		status = MK_EXIT_ERROR;
 		goto out;
-	}
-	{
-		char *abs = realpath(host, NULL);
-		if (abs) {
-			free(host);
-			host = abs;
-		}
-	}
-	env.host_layer = host;
-	if (try_read_flags(host, &env.flags, &env.nflags) != 0) {
+	case TRY_ENV_NO_FLAGS:
 		status = MK_EXIT_ERROR;
 		goto out;
-	}
-	cxx_path = try_find_cxx(cxx);
-	if (!cxx_path && !emit) {
+	case TRY_ENV_NO_CXX:
 		warnx_("error: no C++ compiler found (%s%s); --cxx COMPILER",
 		       cxx ? "--cxx " : "looked for $CXX, c++, clang++, g++ on PATH",
 		       cxx ? cxx : "");
 		status = MK_EXIT_ERROR;
 		goto out;
 	}
-	env.cxx = cxx_path ? cxx_path : "c++";
-	try_pythons(python, pythons);
-	env.pythons = pythons;
 	env.timeout = timeout;
 	env.atol = atol;
 	env.rtol = rtol;
@@ -260,7 +239,8 @@ int main(int argc, char **argv)
 		if (out.no_torch)
 			warnx_("no python imports torch (tried %s%s%s): the CPU comparison is skipped; "
 			       "ran the checks that need none",
-			       pythons[0], pythons[1] ? ", " : "", pythons[1] ? pythons[1] : "");
+			       env.pythons[0], env.pythons[1] ? ", " : "",
+			       env.pythons[1] ? env.pythons[1] : "");
 		if (json)
 			try_report_json(stdout, &pl, &out);
 		else
@@ -269,11 +249,8 @@ int main(int argc, char **argv)
 		try_outcome_free(&pl, &out);
 	}
 out:
-	if (env.flags)
-		lex_strv_free(env.flags, env.nflags);
-	free(cxx_path);
+	try_env_free(&env);
 	free(xcrun_path);
-	free(host);
 	try_plan_free(&pl);
 	free(root);
 	free(args.v);

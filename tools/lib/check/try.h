@@ -278,18 +278,32 @@ struct try_env {
 	                             .metal file with first, or NULL (skipped) */
 	const char *root;         /* the checkout (the real Metal compile
 	                             reads it) */
-	char *own_host, *own_cxx; /* try_env_default's (owned) */
+	char *own_host, *own_cxx; /* try_env_setup's (owned) */
 	const char *own_pythons[3];
 };
 
-/* try_env_default: the environment of a plain host run as mps-try chooses
- * it without options (another tool's: mps-migrate tries its translated
- * functors): the host layer beside the program ARGV0 names
- * (try_default_host_layer, made absolute), its FLAGS, the first C++
- * compiler try_find_cxx finds, the pythons of try_pythons, a 60 s time
- * limit, PyTorch's tolerances.  Returns 0, or -1 with *WHY (a constant
- * phrase, "no C++ compiler found") when something is missing; prints
- * nothing.  Release with try_env_free (after a failure too). */
+/* try_env_setup: the environment of a host run: the Metal host layer
+ * HOST (NULL: the one beside the program ARGV0 names,
+ * try_default_host_layer), which must hold metal_host.h, metal_stdlib and
+ * FLAGS, made absolute; its FLAGS; the compiler try_find_cxx(CXX) finds
+ * (CXX NULL: $CXX, c++, clang++, g++); the pythons of try_pythons(PYTHON);
+ * a 60 s time limit and PyTorch's tolerances (the caller may change
+ * them).  NEED_CXX 0: no compiler found is not an error (env->cxx is then
+ * "c++", for a command that is only printed).  Returns TRY_ENV_READY, or
+ * what is missing: TRY_ENV_NO_HOST_LAYER (env->own_host, when not NULL,
+ * is the folder looked at, for the caller's message), TRY_ENV_NO_FLAGS
+ * (try_read_flags has said why), TRY_ENV_NO_CXX; prints nothing else.
+ * mps-try's options and mps-migrate's defaults both come here.  Release
+ * with try_env_free (after a failure too). */
+enum { TRY_ENV_READY, TRY_ENV_NO_HOST_LAYER, TRY_ENV_NO_FLAGS, TRY_ENV_NO_CXX };
+int try_env_setup(struct try_env *env, const char *argv0, const char *host,
+                  const char *cxx, const char *python, int need_cxx);
+
+/* try_env_default: try_env_setup without options (the environment mps-try
+ * chooses when given none), for another tool: mps-migrate tries its
+ * translated functors with it.  Returns 0, or -1 with *WHY (a constant
+ * phrase, "no C++ compiler found") when something is missing.  Release
+ * with try_env_free (after a failure too). */
 int try_env_default(struct try_env *env, const char *argv0, const char **why);
 
 void try_env_free(struct try_env *env);

@@ -191,36 +191,49 @@ char *try_default_host_layer(const char *argv0)
 	return r;
 }
 
-int try_env_default(struct try_env *env, const char *argv0, const char **why)
+int try_env_setup(struct try_env *env, const char *argv0, const char *host,
+                  const char *cxx, const char *python, int need_cxx)
 {
 	char *abs;
 	memset(env, 0, sizeof *env);
 	env->timeout = 60;
 	env->atol = env->rtol = -1;
-	env->own_host = try_default_host_layer(argv0);
+	env->own_host = host ? xstrdup(host) : try_default_host_layer(argv0);
 	if (!env->own_host || !walk_is_file(env->own_host, "metal_host.h") ||
 	    !walk_is_file(env->own_host, "metal_stdlib") ||
-	    !walk_is_file(env->own_host, "FLAGS")) {
-		*why = "no Metal host layer beside the program (tools/metal-host)";
-		return -1;
-	}
+	    !walk_is_file(env->own_host, "FLAGS"))
+		return TRY_ENV_NO_HOST_LAYER;
 	if ((abs = realpath(env->own_host, NULL))) {
 		free(env->own_host);
 		env->own_host = abs;
 	}
 	env->host_layer = env->own_host;
-	if (try_read_flags(env->own_host, &env->flags, &env->nflags) != 0) {
+	if (try_read_flags(env->own_host, &env->flags, &env->nflags) != 0)
+		return TRY_ENV_NO_FLAGS;
+	env->own_cxx = try_find_cxx(cxx);
+	if (!env->own_cxx && need_cxx)
+		return TRY_ENV_NO_CXX;
+	env->cxx = env->own_cxx ? env->own_cxx : "c++";
+	try_pythons(python, env->own_pythons);
+	env->pythons = env->own_pythons;
+	return TRY_ENV_READY;
+}
+
+int try_env_default(struct try_env *env, const char *argv0, const char **why)
+{
+	switch (try_env_setup(env, argv0, NULL, NULL, NULL, 1)) {
+	case TRY_ENV_READY:
+		return 0;
+	case TRY_ENV_NO_HOST_LAYER:
+		*why = "no Metal host layer beside the program (tools/metal-host)";
+		return -1;
+	case TRY_ENV_NO_FLAGS:
 		*why = "the host layer's FLAGS cannot be read";
 		return -1;
-	}
-	if (!(env->own_cxx = try_find_cxx(NULL))) {
+	default:
 		*why = "no C++ compiler found ($CXX, c++, clang++, g++)";
 		return -1;
 	}
-	env->cxx = env->own_cxx;
-	try_pythons(NULL, env->own_pythons);
-	env->pythons = env->own_pythons;
-	return 0;
 }
 
 void try_env_free(struct try_env *env)
