@@ -21,9 +21,9 @@
 static const char *progname = "metal-kernel";
 
 /* heap_init: see diag_init.  The heap is reserved in one step of
- * HEAP_STEP bytes (M_TOP_PAD), every block is taken from it (M_MMAP_
- * THRESHOLD: no block of its own mapping) and none is given back before
- * exit (M_TRIM_THRESHOLD), and the kernel is asked to back the step with
+ * HEAP_STEP bytes (M_TOP_PAD, for that first step only), every block is
+ * taken from it (M_MMAP_THRESHOLD: no block of its own mapping) and none
+ * is given back before exit (M_TRIM_THRESHOLD), and the kernel is asked to back the step with
  * transparent huge pages (madvise MADV_HUGEPAGE, Linux 2.6.38).  The
  * 10-16 MB of model and file texts a tool builds then costs a few faults
  * of 2 MiB, not thousands of 4 KiB: on the 2-core Linux machine of `make
@@ -34,7 +34,8 @@ static const char *progname = "metal-kernel";
 static void heap_init(void)
 {
 #if defined(MK_HEAP_HUGE)
-	enum { HEAP_STEP = 32 << 20, HUGE = 2 << 20 };
+	/* DEFAULT_PAD: glibc's default of the three settings (malloc.c) */
+	enum { HEAP_STEP = 32 << 20, HUGE = 2 << 20, DEFAULT_PAD = 128 * 1024 };
 	static int done;
 	long page = sysconf(_SC_PAGESIZE);
 	void *first;
@@ -60,8 +61,14 @@ static void heap_init(void)
 		return;
 	b += pad;
 	first = malloc(1); /* the heap takes its step of HEAP_STEP */
-	if (!first)
+	/* later growth in glibc's usual steps: one of HEAP_STEP more would
+	 * fail where the address space is limited (ulimit -v) */
+	(void)mallopt(M_TOP_PAD, DEFAULT_PAD);
+	if (!first) { /* no room for the step: the heap as it was */
+		(void)mallopt(M_MMAP_THRESHOLD, DEFAULT_PAD);
+		(void)mallopt(M_TRIM_THRESHOLD, DEFAULT_PAD);
 		return;
+	}
 	lo = b + (uintptr_t)page;
 	hi = (uintptr_t)sbrk(0) & ~(uintptr_t)(HUGE - 1);
 	/* only glibc's own heap, just grown (not another allocator's block
