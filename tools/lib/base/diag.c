@@ -20,17 +20,18 @@
 
 static const char *progname = "metal-kernel";
 
-/* heap_init: see diag_init.  The heap is reserved in one step of
- * HEAP_STEP bytes (M_TOP_PAD, for that first step only), every block is
- * taken from it (M_MMAP_THRESHOLD: no block of its own mapping) and none
- * is given back before exit (M_TRIM_THRESHOLD), and the kernel is asked to back the step with
- * transparent huge pages (madvise MADV_HUGEPAGE, Linux 2.6.38).  The
- * 10-16 MB of model and file texts a tool builds then costs a few faults
- * of 2 MiB, not thousands of 4 KiB: on the 2-core Linux machine of `make
- * bench` 3,000 small faults cost 38 ms, and `mps-verify sqrt` on 2.6.0
- * went from 3,263 faults and 113 ms to 109 faults and 66 ms.  Glibc on
- * Linux only (macOS has no such pages); where the kernel has no huge
- * pages free or says no, the heap works as before. */
+/* heap_init: see diag_init.  The heap takes its first step of HEAP_STEP
+ * bytes at once (M_TOP_PAD, for that step only), every block is taken
+ * from the heap (M_MMAP_THRESHOLD: no block of its own mapping) and none
+ * is given back before exit (M_TRIM_THRESHOLD), and the kernel is asked
+ * to back the step with transparent huge pages (madvise MADV_HUGEPAGE,
+ * Linux 2.6.38).  The 10-16 MB of model and file texts a tool builds then
+ * cost a few faults of 2 MiB, not thousands of 4 KiB: on the 2-core Linux
+ * machine of `make bench` 3,000 small faults cost 38 ms, and `mps-verify
+ * sqrt` on 2.6.0 went from 3,260 faults and 106 ms to 108 faults and
+ * 59 ms.  Glibc on Linux only (macOS has no such pages).  Where the kernel
+ * has no huge pages free or says no, or the step finds no room (ulimit
+ * -v), the heap works as before. */
 static void heap_init(void)
 {
 #if defined(MK_HEAP_HUGE)
@@ -46,9 +47,6 @@ static void heap_init(void)
 	/* only a heap not used yet: its first block decides where it starts */
 	if (page <= 0 || HUGE % page != 0 || mallinfo2().arena != 0)
 		return;
-	if (!mallopt(M_MMAP_THRESHOLD, HEAP_STEP) || !mallopt(M_TOP_PAD, HEAP_STEP) ||
-	    !mallopt(M_TRIM_THRESHOLD, HEAP_STEP))
-		return;
 	/* the heap starts one page before a huge page's boundary: malloc
 	 * writes the first block's header and the free top's in that page,
 	 * and the huge pages after it are not touched before madvise (a range
@@ -60,13 +58,18 @@ static void heap_init(void)
 	if (pad && sbrk((intptr_t)pad) == (void *)-1)
 		return;
 	b += pad;
-	first = malloc(1); /* the heap takes its step of HEAP_STEP */
+	first = NULL;
+	if (mallopt(M_MMAP_THRESHOLD, HEAP_STEP) && mallopt(M_TRIM_THRESHOLD, HEAP_STEP) &&
+	    mallopt(M_TOP_PAD, HEAP_STEP))
+		first = malloc(1); /* the heap takes its step of HEAP_STEP */
 	/* later growth in glibc's usual steps: one of HEAP_STEP more would
-	 * fail where the address space is limited (ulimit -v) */
+	 * fail where the address space is limited */
 	(void)mallopt(M_TOP_PAD, DEFAULT_PAD);
 	if (!first) { /* no room for the step: the heap as it was */
 		(void)mallopt(M_MMAP_THRESHOLD, DEFAULT_PAD);
 		(void)mallopt(M_TRIM_THRESHOLD, DEFAULT_PAD);
+		if (pad && (uintptr_t)sbrk(0) == b)
+			(void)sbrk(-(intptr_t)pad); /* and the pad's room given back */
 		return;
 	}
 	lo = b + (uintptr_t)page;
