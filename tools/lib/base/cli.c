@@ -47,17 +47,11 @@ void cli_error(const struct tool_info *t, const struct opt *opts,
                const char *fmt, ...)
 {
 	va_list ap;
+	size_t n;
 	char *msg;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	msg = xmalloc(n < 0 ? 1 : (size_t)n + 1);
-	msg[0] = '\0';
-	va_start(ap, fmt);
-	if (n >= 0)
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	msg = xvasprintf(fmt, ap, &n);
 	va_end(ap);
 	warnx_("error: %s", msg);
 	free(msg);

@@ -172,9 +172,7 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-/* the one formatting routine behind xasprintf and buf_printf; *len gets
- * the length */
-static char *xvasprintf(const char *fmt, va_list ap, size_t *len)
+char *xvasprintf(const char *fmt, va_list ap, size_t *len)
 {
 	va_list ap2;
 	char small[256], *p;

@@ -10,6 +10,7 @@
 #ifndef MK_DIAG_H
 #define MK_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -66,6 +67,12 @@ char *xstrndup(const char *s, size_t n);
 /* str_ends_with: 1 when the string s ends with suf (both NUL-terminated;
  * every string ends with ""), else 0. */
 int str_ends_with(const char *s, const char *suf);
+/* xvasprintf: the one formatting routine behind xasprintf, buf_printf
+ * and cli_error: a malloc'd formatted string (caller frees), its length
+ * in *len; dies when vsnprintf fails.  AP is consumed (va_end is the
+ * caller's). */
+char *xvasprintf(const char *fmt, va_list ap, size_t *len);
+
 /* xasprintf: malloc'd formatted string (caller frees). */
 char *xasprintf(const char *fmt, ...)
 #if defined(__GNUC__)
