@@ -114,10 +114,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fn && *fn) {
 			size_t l;
 			ck_lambdas_text("fuzz.cu", f, strlen(f), fn, 0, &k);
-			for (l = 0; l < k.nlambdas; l++)
-				check(&k.lambdas[l].code, k.helpers + k.lambdas[l].helpers_from,
-				      k.lambdas[l].helpers_to - k.lambdas[l].helpers_from,
-				      k.lambdas[l].outer, k.lambdas[l].nouter);
+			for (l = 0; l < k.nlambdas; l++) {
+				size_t nh;
+				const struct ck_code *hs = ck_lambda_helpers(&k, &k.lambdas[l], &nh);
+				check(&k.lambdas[l].code, hs, nh, k.lambdas[l].outer,
+				      k.lambdas[l].nouter);
+			}
 			ck_kernel_free(&k);
 			ck_lambdas_text("fuzz.cpp", f, strlen(f), fn, 1, &k);
 			ck_kernel_free(&k);

@@ -330,6 +330,41 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* a lambda's helpers: none gives NULL and 0 (a kernel may then have no
+ * helpers array at all: fuzz_translate found NULL + 0, undefined in C,
+ * under UBSan; its input is tests/fuzz/corpus/fuzz_translate/
+ * null-helpers); a helper of the file is the lambda's range of the
+ * kernel's helpers */
+static void test_lambda_helpers(void **state)
+{
+	static const char one_cu[] =
+	    "template <typename T> T twice(T x) { return x + x; }\n"
+	    "void dbl_kernel_cuda(TensorIteratorBase& iter) {\n"
+	    "  AT_DISPATCH_FLOATING_TYPES(iter.dtype(), \"dbl\", [&]() {\n"
+	    "    gpu_kernel(iter, []GPU_LAMBDA(scalar_t a) -> scalar_t { return twice(a); });\n"
+	    "  });\n"
+	    "}\n";
+	struct ck_kernel k;
+	size_t n = 99;
+	(void)state;
+	/* no helpers array, as a kernel read from the fuzzer's input had */
+	memset(&k, 0, sizeof k);
+	{
+		struct ck_lambda l;
+		memset(&l, 0, sizeof l);
+		assert_null(ck_lambda_helpers(&k, &l, &n));
+		assert_int_equal(n, 0);
+	}
+	assert_int_equal(ck_lambdas_text("d.cu", one_cu, strlen(one_cu),
+	                                 "dbl_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 1);
+	assert_ptr_equal(ck_lambda_helpers(&k, &k.lambdas[0], &n),
+	                 k.helpers + k.lambdas[0].helpers_from);
+	assert_int_equal(n, 2); /* twice, and the kernel function itself */
+	assert_string_equal(k.helpers[k.lambdas[0].helpers_from].name, "twice");
+	ck_kernel_free(&k);
+}
+
 static void test_tree(void **state)
 {
 	struct ck_kernel k;
@@ -388,6 +423,7 @@ int main(void)
 	    cmocka_unit_test(test_lambdas),
 	    cmocka_unit_test(test_cpu),
 	    cmocka_unit_test(test_branches),
+	    cmocka_unit_test(test_lambda_helpers),
 	    cmocka_unit_test(test_tree),
 	    cmocka_unit_test(test_c10_functions),
 	};

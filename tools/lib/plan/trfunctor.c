@@ -215,6 +215,8 @@ static int try_kernel(struct tr_overload *ov, const struct ck_kernel *k,
 	size_t i;
 	for (i = 0; k && i < k->nlambdas; i++) {
 		const struct ck_lambda *l = &k->lambdas[i];
+		const struct ck_code *hs;
+		size_t nh;
 		struct tr_out r;
 		if (!(l->dtypes & CS_BIT(rep)))
 			continue;
@@ -230,9 +232,8 @@ static int try_kernel(struct tr_overload *ov, const struct ck_kernel *k,
 			}
 			continue;
 		}
-		tr_code(&l->code, k->helpers + l->helpers_from,
-		        l->helpers_to - l->helpers_from, l->outer, l->nouter, t, env,
-		        &r);
+		hs = ck_lambda_helpers(k, l, &nh);
+		tr_code(&l->code, hs, nh, l->outer, l->nouter, t, env, &r);
 		if (r.ok) {
 			ov->translated = 1;
 			ov->side = side;

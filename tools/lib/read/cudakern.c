@@ -1835,3 +1835,10 @@ int ck_c10_metal_functions(const char *root, char ***names, size_t *n)
 	walk_free(&wl);
 	return 0;
 }
+
+const struct ck_code *ck_lambda_helpers(const struct ck_kernel *k,
+                                        const struct ck_lambda *l, size_t *n)
+{
+	*n = l->helpers_to - l->helpers_from;
+	return *n ? k->helpers + l->helpers_from : NULL;
+}

@@ -165,6 +165,14 @@ int ck_cpu_kernel(const char *root, const char *file, unsigned long line,
 
 void ck_kernel_free(struct ck_kernel *k);
 
+/* ck_lambda_helpers: the helpers of lambda L's own file or string, a
+ * range of K's helpers ([helpers_from, helpers_to)); their count in *N.
+ * NULL with *N 0 when there are none (K's helpers may be NULL then, and
+ * NULL + 0 is undefined in C: found by fuzz_translate under UBSan).  The
+ * result points into K (not owned). */
+const struct ck_code *ck_lambda_helpers(const struct ck_kernel *k,
+                                        const struct ck_lambda *l, size_t *n);
+
 /* ck_lambdas_text: parse the lambdas and helpers of a C++ text as the two
  * functions above do with a file's: TEXT (LEN bytes, shown as DISPLAY)
  * holds the function FN; its lambdas go to *out.  For tests and for a
