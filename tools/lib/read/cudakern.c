@@ -1191,10 +1191,22 @@ static void guard_lambdas(struct ck_kernel *out, size_t from,
 	free(cond);
 }
 
+/* S is one whole identifier: the only names char_array and jit_lambda
+ * put into a pattern (a name read from a broken call could hold PCRE2's
+ * syntax, and re_compile then died: found by fuzz_translate) */
+static int whole_ident(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 0 && lex_id0(s[0]) && lex_ident_end(s, n, 0) == n;
+}
+
 /* `NAME[] = "str"` in the file: the string, malloc'd; NULL when none */
 static char *char_array(const struct kfile *f, const char *name)
 {
-	char *pat = xasprintf("\\b%s\\s*\\[\\s*\\]\\s*=\\s*\"([A-Za-z_0-9]*)\"", name);
+	char *pat;
+	if (!whole_ident(name))
+		return NULL;
+	pat = xasprintf("\\b%s\\s*\\[\\s*\\]\\s*=\\s*\"([A-Za-z_0-9]*)\"", name);
 	struct mk_re re;
 	size_t ov[4];
 	char *s = NULL;
@@ -1216,6 +1228,10 @@ static void jit_lambda(struct ck_kernel *out, struct kfile *f, size_t ta,
 	char *var = trim_dup(c, as, ae), *fname = NULL, *pat;
 	struct mk_re re;
 	size_t ov[4];
+	if (!whole_ident(var)) {
+		free(var);
+		return;
+	}
 	if (ta < tb) {
 		size_t st[8], en[8];
 		size_t n = split_top(c, ta + 1, tb - 1, st, en, 8);
