@@ -3,7 +3,10 @@
 # into $MK_PYTORCH_TREES (default <repo>/.cache/pytorch, ignored by git):
 # 2.6.0 and 1.13.1 (whole source trees, before c10/metal) and 2.14.1
 # (today's release, of the c10/metal era; a partial tree: its yaml,
-# tags.yaml, torchgen and common_mps.py, no C++ or Metal sources).
+# tags.yaml, torchgen and common_mps.py, no C++ or Metal sources), and
+# 2.14.1-metal: that tree plus the real c10/metal/*.h and
+# aten/src/ATen/native/mps/**/*.h of the same release (Debian's
+# libtorch-dev), for the host layer and every test that compiles Metal code.
 #
 # The downloader: $MK_FETCH when set, else the workplace's
 # ../shared/fetch-pytorch-src beside the repository when present, else
@@ -17,7 +20,7 @@
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 trees=${MK_PYTORCH_TREES:-$repo/.cache/pytorch}
-versions="2.6.0 1.13.1 2.14.1"
+versions="2.6.0 1.13.1 2.14.1 2.14.1-metal"
 
 fetch=${MK_FETCH:-}
 if [ -z "$fetch" ] && [ -x "$repo/../shared/fetch-pytorch-src" ]; then
@@ -75,9 +78,9 @@ for v in $versions; do
     case $v in
       2.6.0) deb=2.6.0+dfsg-7 ;;
       1.13.1) deb=1.13.1+dfsg-4 ;;
-      2.14.1) deb=2.14.1+dfsg-1 ;;
+      2.14.1|2.14.1-metal) deb=2.14.1+dfsg-1 ;;
     esac
-    if [ "$v" = 2.14.1 ]; then
+    if [ "$v" = 2.14.1 ] || [ "$v" = 2.14.1-metal ]; then
       (cd "$work" && aptq download "python3-torch=$deb") ||
         fail "python3-torch $deb could not be downloaded"
       dpkg-deb -x "$work"/python3-torch_*.deb "$work/deb" || fail "python3-torch $deb does not unpack"
@@ -88,6 +91,14 @@ for v in $versions; do
         "$pk/torchgen/packaged/ATen/native/tags.yaml" "$t/aten/src/ATen/native/"
       cp -R "$pk/torchgen" "$t/torchgen"
       cp "$pk/torch/testing/_internal/common_mps.py" "$t/torch/testing/_internal/"
+      if [ "$v" = 2.14.1-metal ]; then
+        (cd "$work" && aptq download "libtorch-dev=$deb") ||
+          fail "libtorch-dev $deb could not be downloaded"
+        dpkg-deb -x "$work"/libtorch-dev_*.deb "$work/h" || fail "libtorch-dev $deb does not unpack"
+        mkdir -p "$t/c10/metal" "$t/aten/src/ATen/native/mps"
+        cp "$work"/h/usr/include/c10/metal/*.h "$t/c10/metal/"
+        cp -R "$work"/h/usr/include/ATen/native/mps/. "$t/aten/src/ATen/native/mps/"
+      fi
     else
       (cd "$work" && aptq source --download-only --tar-only "pytorch=$deb") ||
         fail "the pytorch $deb sources could not be downloaded"
