@@ -86,8 +86,9 @@ static void test_rule1(void **state)
 
 /* every line break is kept, whatever the text: the #line directives of the
  * harness and the compiler's line numbers depend on it */
-/* rule 3: `constant` beside `constexpr` (either side, blanks and
- * backslash-newlines between) becomes spaces; elsewhere it stays */
+/* rule 3: `constant` beside `constexpr` and `const` beside `constant`
+ * (either side, blanks and backslash-newlines between) become spaces;
+ * elsewhere they stay */
 static void test_rule3(void **state)
 {
 	(void)state;
@@ -96,6 +97,10 @@ static void test_rule3(void **state)
 	rw_is("static constant constexpr const int S = 32;", "static          constexpr const int S = 32;");
 	rw_is("#define C10_C constant \\\n  constexpr\n", "#define C10_C          \\\n  constexpr\n");
 	rw_is("constexpr /* x */ constant int k = 1;", "constexpr /* x */          int k = 1;");
+	/* const beside constant */
+	rw_is("constant const char* src, const constant int* p", "constant       char* src,       constant int* p");
+	rw_is("constant const char* const s; const char* t;", "constant       char* const s; const char* t;");
+	rw_is("constexpr constant const int k = 1;", "constexpr                int k = 1;");
 	/* not beside constexpr, or not the word */
 	rw_is("constant float* p; constant int& n;", "constant float* p; constant int& n;");
 	rw_is("constant int x = 1; constexpr int y = 2;", "constant int x = 1; constexpr int y = 2;");

@@ -6,7 +6,11 @@
  *
  * Layout as on the GPU: TN is N*sizeof(T) bytes aligned to that size, T3
  * takes the room (and alignment) of T4.  Components are the members x, y
- * (z, w) and v[i]; swizzles (.xy, .yx, .xyz) are not provided.
+ * (z, w) and v[i].  Swizzles (.xy, .zw, .xyz, .yx, .xxyy, .rgba ...) are
+ * written by REWRITES.md rule 4 as v.template mh_swizzle<I...>(), a new
+ * vector of components I..., or, when assigned to (`v.zw = ...`, `v.xy
+ * += ...`), v.template mh_swizzle_ref<I...>(), a reference to them (no
+ * component twice, as in Metal).
  *
  * Construction, as MSL: TN(s) and an implicit conversion from a scalar
  * replicate it; TN(a, b, ...) takes N scalars or smaller vectors whose
@@ -112,9 +116,73 @@ struct filler {
 	}                                                                      \
 	constexpr const T &operator[](int i) const { return ref(*this, i); }   \
 	constexpr T &operator[](int i) { return ref(*this, i); }               \
-	const volatile T &operator[](int i) const volatile { return ref(*this, i); }
+	const volatile T &operator[](int i) const volatile { return ref(*this, i); } \
+	/* swizzles (REWRITES.md rule 4 writes `.zw` as these): the         \
+	 * components I... as a new vector, or a reference that assigns them */ \
+	template <int... I>                                                    \
+	constexpr vec<T, int(sizeof...(I))> mh_swizzle() const {               \
+		static_assert(((I >= 0 && I < N) && ...), "swizzle: a component the vector does not have"); \
+		return vec<T, int(sizeof...(I))>((*this)[I]...);               \
+	}                                                                      \
+	template <int... I>                                                    \
+	vec<T, int(sizeof...(I))> mh_swizzle() const volatile {                \
+		static_assert(((I >= 0 && I < N) && ...), "swizzle: a component the vector does not have"); \
+		return vec<T, int(sizeof...(I))>(T((*this)[I])...);            \
+	}                                                                      \
+	template <int... I>                                                    \
+	constexpr swizzle_ref<T, N, I...> mh_swizzle_ref() {                   \
+		return swizzle_ref<T, N, I...>{this};                          \
+	}
 
 struct splat_tag {};
+
+/* an assignable swizzle, `v.zw = uint2(a, b)` (REWRITES.md rule 4): the
+ * components I... of *v; as in Metal, no component twice */
+template <class T, int N, int... I>
+struct swizzle_ref {
+	static constexpr int M = int(sizeof...(I));
+	vec<T, N> *v;
+	static constexpr bool distinct() {
+		const int ix[] = {I...};
+		for (int a = 0; a < M; a++)
+			for (int b = a + 1; b < M; b++)
+				if (ix[a] == ix[b])
+					return false;
+		return true;
+	}
+	static_assert(distinct(), "a swizzle assigned to names each component at most once");
+	static_assert(((I >= 0 && I < N) && ...), "swizzle: a component the vector does not have");
+	constexpr vec<T, M> get() const { return vec<T, M>((*v)[I]...); }
+	constexpr operator vec<T, M>() const { return get(); }
+	constexpr swizzle_ref &operator=(const vec<T, M> &o) {
+		const vec<T, M> c = o; /* o may be a swizzle of *v itself */
+		int k = 0;
+		(((*v)[I] = c[k++]), ...);
+		return *this;
+	}
+	template <class S, std::enable_if_t<std::is_convertible<S, T>::value && !is_vec<S>::value, int> = 0>
+	constexpr swizzle_ref &operator=(const S &s) { return *this = vec<T, M>(static_cast<T>(s)); }
+	template <class S>
+	constexpr swizzle_ref &operator+=(const S &s) { return *this = get() + s; }
+	template <class S>
+	constexpr swizzle_ref &operator-=(const S &s) { return *this = get() - s; }
+	template <class S>
+	constexpr swizzle_ref &operator*=(const S &s) { return *this = get() * s; }
+	template <class S>
+	constexpr swizzle_ref &operator/=(const S &s) { return *this = get() / s; }
+	template <class S>
+	constexpr swizzle_ref &operator%=(const S &s) { return *this = get() % s; }
+	template <class S>
+	constexpr swizzle_ref &operator&=(const S &s) { return *this = get() & s; }
+	template <class S>
+	constexpr swizzle_ref &operator|=(const S &s) { return *this = get() | s; }
+	template <class S>
+	constexpr swizzle_ref &operator^=(const S &s) { return *this = get() ^ s; }
+	template <class S>
+	constexpr swizzle_ref &operator<<=(const S &s) { return *this = get() << s; }
+	template <class S>
+	constexpr swizzle_ref &operator>>=(const S &s) { return *this = get() >> s; }
+};
 
 template <class T>
 struct alignas(2 * sizeof(T)) vec<T, 2> {
