@@ -261,9 +261,10 @@ double try_round_to(const char *dt, double d);
  *      volatile variable cannot be read in a constant expression, and
  *      `const` twice is an error);
  *   4. a swizzle after `.` or `->` (2 to 4 letters, all of xyzw or all of
- *      rgba) becomes `template mh_swizzle<I, ...>()`, or
- *      `template mh_swizzle_ref<I, ...>()` when an assignment operator
- *      (`=`, `+=`, ...; not `==`) follows it (I the component indices).
+ *      rgba) becomes `template mh_swizzle<C>()`, or
+ *      `template mh_swizzle_ref<C>()` when an assignment operator (`=`,
+ *      `+=`, ...; not `==`) follows it; C is 1 followed by the component
+ *      indices (`.zw`: 123).
  * Malloc'd (caller frees), *out_len its length. */
 char *try_rewrite(const char *text, size_t len, size_t *out_len);
 

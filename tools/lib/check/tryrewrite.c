@@ -252,12 +252,13 @@ char *try_rewrite(const char *text, size_t len, size_t *out_len)
 			while (e < len && idc((unsigned char)m[e]))
 				e++;
 			if (swizzle_at(m, len, i, e - i, idx)) {
-				/* rule 4: `.zw` becomes `.template mh_swizzle<2, 3>()`
-				 * (read) or `.template mh_swizzle_ref<2, 3>()` (assigned) */
+				/* rule 4: `.zw` becomes `.template mh_swizzle<123>()`
+				 * (read) or `.template mh_swizzle_ref<123>()` (assigned):
+				 * 1, then the component indices */
 				size_t q;
-				buf_puts(&o, assigned_at(m, len, e) ? "template mh_swizzle_ref<" : "template mh_swizzle<");
+				buf_puts(&o, assigned_at(m, len, e) ? "template mh_swizzle_ref<1" : "template mh_swizzle<1");
 				for (q = 0; q < e - i; q++)
-					buf_printf(&o, "%s%d", q ? ", " : "", idx[q]);
+					buf_printf(&o, "%d", idx[q]);
 				buf_puts(&o, ">()");
 				i = e;
 				continue;
