@@ -49,15 +49,20 @@
  *   between half and bfloat: explicit only, both ways.
  * Because both float -> half and half -> float are implicit, C++ cannot
  * give `cond ? half_value : float_value` a type (each operand converts to
- * the other's type, [expr.cond]/4): that form does not compile on the
- * host, whatever conversions are chosen (with float -> half explicit
- * instead, `return float_expr;` in a function returning T = half fails,
- * which is far more common: some sixty errors against one on main's
- * UnaryKernel.metal).  NAN is a constant of a class type that converts to
+ * the other's type, [expr.cond]/4), whatever conversions are chosen
+ * (with float -> half explicit instead, `return float_expr;` in a
+ * function returning T = half fails, which is far more common: some
+ * sixty errors against one on main's UnaryKernel.metal).  REWRITES.md
+ * rule 5 therefore passes each operand of ?: through tern_a / tern_b
+ * (below), which convert it to Metal's type (float there).  Reads from
+ * `constant` memory are volatile (metal_host.h): constructor and
+ * assignment templates take volatile lvalues, and the conversions out
+ * have const volatile twins; templates, so that half and bfloat stay
+ * trivially copyable.  NAN is a constant of a class type that converts to
  * float, half and bfloat, so `isunordered(a, b) ? NAN : max(a, b)`
  * (c10::metal::max) has the type of max(a, b); INFINITY and M_*_F are
- * floats, so that `x ? 0 : -INFINITY` is float.
- * README.md lists what does not compile.
+ * floats, so that `x ? 0 : -INFINITY` is float (rule 5 leaves NAN's
+ * class alone).  README.md lists what does not compile.
  */
 #ifndef METAL_HOST_SCALAR_H
 #define METAL_HOST_SCALAR_H
