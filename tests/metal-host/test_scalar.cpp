@@ -364,6 +364,20 @@ int main() {
 	SAME(decltype(half() == 1.0f), bool);
 	SAME(decltype(half2() * half(2.0f)), half2);
 	SAME(decltype(float2() * 2.0f), float2);
+	{
+		/* compound assignment with a half on the right (igamma.h's `float /= half`) */
+		float f = 3.0f;
+		f /= half(2.0f);
+		int i = 7;
+		i += half(0.5f); /* 7 + 0.5 in half is 7.5, back to int: 7 */
+		int j = 3;
+		j *= bfloat(2.5f);
+		SAME(decltype(f -= half()), float &);
+		checks += 3;
+		CHECK(f == 1.5f, "float /= half");
+		CHECK(i == 7, "int += half");
+		CHECK(j == 7, "int *= bfloat (7.5 truncated)");
+	}
 	checks += 3;
 	CHECK(half(0.1f) * 3 == half(half(0.1f) * half(3.0f)), "half * int: int converted to half, product rounded to half");
 	CHECK(half(0.1f) + 0.2f == float(half(0.1f)) + 0.2f, "half + float is computed in float");

@@ -511,6 +511,24 @@ METAL_HOST_NARROW_COMPOUND(bfloat, *)
 METAL_HOST_NARROW_COMPOUND(bfloat, /)
 #undef METAL_HOST_NARROW_COMPOUND
 
+/* ... and with a built-in arithmetic left operand and a half or bfloat on
+ * the right (`float /= half` in c10/metal/igamma.h): the result of `a op
+ * b` (Metal's type) converted back to the left operand's type.  Without
+ * these, the built-in candidates are ambiguous (half converts to float and
+ * to several integer types). */
+#define METAL_HOST_NARROW_COMPOUND_L(OP)                                        \
+	template <class A, class B,                                            \
+	          std::enable_if_t<std::is_arithmetic<A>::value && metal_host::is_narrow<B>::value, int> = 0> \
+	constexpr A &operator OP##=(A &a, B b) {                               \
+		a = static_cast<A>(a OP b);                                    \
+		return a;                                                      \
+	}
+METAL_HOST_NARROW_COMPOUND_L(+)
+METAL_HOST_NARROW_COMPOUND_L(-)
+METAL_HOST_NARROW_COMPOUND_L(*)
+METAL_HOST_NARROW_COMPOUND_L(/)
+#undef METAL_HOST_NARROW_COMPOUND_L
+
 constexpr half &operator++(half &a) { return a += 1; }
 constexpr half &operator--(half &a) { return a -= 1; }
 constexpr half operator++(half &a, int) { half o = a; a += 1; return o; }

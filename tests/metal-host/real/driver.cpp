@@ -57,6 +57,12 @@ int main() {
 	       double(c10::metal::simd_sum(3.5f)), double(c10::metal::simd_prod(-2.0f)),
 	       c10::metal::simd_max(long(1) << 40), double(am.first), unsigned(am.second), double(ts));
 
+	/* igamma.h (half computes in float and divides a float by a half):
+	 * P(2, 1) = 1 - 2/e = 0.2642411..., Q(2, 1) = 2/e = 0.7357588... */
+	printf("igamma(2, 1): float %.5f, half %.3f; igammac(2, 1): float %.5f, half %.3f\n",
+	       double(c10::metal::igamma(2.0f, 1.0f)), double(float(c10::metal::igamma(half(2.0f), half(1.0f)))),
+	       double(c10::metal::igammac(2.0f, 1.0f)), double(float(c10::metal::igammac(half(2.0f), half(1.0f)))));
+
 	/* error.h: one message through the atomic counter */
 	static c10::metal::ErrorMessages msgs;
 	TORCH_REPORT_ERROR(&msgs, "index ", 42, " out of range");
