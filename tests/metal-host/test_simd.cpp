@@ -178,6 +178,30 @@ static void eight_lanes() {
 	metal_host::exec_current = nullptr;
 }
 
+/* a source's own template of a SIMD function's name (c10's simd_sum,
+ * simd_broadcast) wins over the layer's, unqualified, with both
+ * namespaces in use, as it does in Metal */
+namespace own {
+template <typename T, std::enable_if_t<std::is_same<T, long>::value, bool> = true>
+inline T simd_sum(T) { return -1; }
+template <typename T>
+inline T simd_broadcast(T, ushort) { return T(-2); }
+} // namespace own
+namespace uses_both {
+using namespace metal;
+using namespace own;
+inline long sum(long x) { return simd_sum(x); }
+inline int sum(int x) { return simd_sum(x); }
+inline float bcast(float x) { return simd_broadcast(x, 0); }
+} // namespace uses_both
+
+static void own_templates() {
+	EQ(uses_both::sum(5l), -1l, "own simd_sum<long> chosen");
+	EQ(uses_both::sum(5), 5, "metal's simd_sum for int (own one disabled)");
+	EQ(uses_both::bcast(5.0f), -2.0f, "own simd_broadcast chosen over metal's");
+	EQ(simd_shuffle_and_fill_down(7, 1, 1, 4), 1, "the modulo form is still picked (one lane: filling)");
+}
+
 static void swizzles() {
 	uint4 ctr = 0;
 	ctr.template mh_swizzle_ref<123>() = uint2(7, 9); /* ctr.zw = uint2(7, 9) */
@@ -209,6 +233,7 @@ int main() {
 	atomics();
 	one_lane();
 	eight_lanes();
+	own_templates();
 	swizzles();
 	return mh_result("test_simd", checks);
 }

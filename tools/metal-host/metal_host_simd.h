@@ -42,7 +42,6 @@
 #define METAL_HOST_SIMD_H
 
 #include <cstdint>
-#include <cstring>
 
 #include "metal_host_math.h"
 
@@ -72,7 +71,7 @@ template <class T>
 inline lanes_view gather(const T &x, T *all) {
 	exec *e = exec_current;
 	if (!e) {
-		std::memcpy(static_cast<void *>(all), static_cast<const void *>(&x), sizeof(T));
+		__builtin_memcpy(static_cast<void *>(all), static_cast<const void *>(&x), sizeof(T));
 		return {0, 1, 1};
 	}
 	e->exchange(&x, all, sizeof(T));
@@ -238,12 +237,18 @@ inline T fill(T data, T filling, bool quad, long d, long mod, bool down) {
 } // namespace detail
 
 /* The SIMD-group functions and their quad_ twins: NAME(args) -> simd_NAME
- * and quad_NAME, Q the quad flag. */
+ * and quad_NAME, Q the quad flag.  Metal declares them for each type; here
+ * they are templates, and the empty trailing pack makes each less
+ * specialised than a source's own template of the same name (c10's
+ * simd_sum, simd_max, simd_broadcast in reduction_utils.h), so that an
+ * unqualified call after `using namespace metal; using namespace
+ * c10::metal;` picks c10's, as Metal's overload resolution does, instead
+ * of being ambiguous (the pack always stays empty). */
 #define METAL_HOST_SQ(NAME, Q, ...)                                             \
-	template <class T>                                                     \
-	inline T simd_##NAME(__VA_ARGS__) { constexpr bool q = false; return Q; } \
-	template <class T>                                                     \
-	inline T quad_##NAME(__VA_ARGS__) { constexpr bool q = true; return Q; }
+	template <class T, class... Rest, std::enable_if_t<sizeof...(Rest) == 0, int> = 0> \
+	inline T simd_##NAME(__VA_ARGS__, Rest...) { constexpr bool q = false; return Q; } \
+	template <class T, class... Rest, std::enable_if_t<sizeof...(Rest) == 0, int> = 0> \
+	inline T quad_##NAME(__VA_ARGS__, Rest...) { constexpr bool q = true; return Q; }
 
 METAL_HOST_SQ(sum, detail::reduce(x, q, [](const T &a, const T &b) { return a + b; }), T x)
 METAL_HOST_SQ(product, detail::reduce(x, q, [](const T &a, const T &b) { return a * b; }), T x)

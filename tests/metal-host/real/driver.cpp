@@ -16,6 +16,17 @@ struct twice_functor {
 	}
 };
 
+/* unqualified calls with both namespaces in use, as .metal files write
+ * them: c10's templates (simd_sum, simd_max, simd_broadcast) and the
+ * layer's must not be ambiguous */
+namespace mk_usage {
+using namespace metal;
+using namespace c10::metal;
+inline float unqualified(float x, long l) {
+	return simd_sum(x) + simd_broadcast(x, 0) + simd_max(x) + float(simd_sum(l)) + float(simd_max(l));
+}
+} // namespace mk_usage
+
 int main() {
 	/* indexing.h: unary_dense over 6 halves (ILP 4: one full block and a
 	 * tail), the input in `constant` memory, numel a `constant uint&` */
@@ -56,6 +67,9 @@ int main() {
 	printf("one lane: simd_sum %g, simd_prod %g, simd_max(long) %ld, argmax (%g, %u), threadgroup_sum %g\n",
 	       double(c10::metal::simd_sum(3.5f)), double(c10::metal::simd_prod(-2.0f)),
 	       c10::metal::simd_max(long(1) << 40), double(am.first), unsigned(am.second), double(ts));
+
+	printf("unqualified simd_sum + simd_broadcast + simd_max (float, long) at one lane: %g\n",
+	       double(mk_usage::unqualified(1.25f, 3)));
 
 	/* igamma.h (half computes in float and divides a float by a half):
 	 * P(2, 1) = 1 - 2/e = 0.2642411..., Q(2, 1) = 2/e = 0.7357588... */
