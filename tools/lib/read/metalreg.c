@@ -925,6 +925,11 @@ static const struct lex_macro *defs_fn(const struct mr_defs *d, const char *s,
 	return NULL;
 }
 
+const struct lex_macro *mr_defs_find(const struct mr_defs *d, const char *name)
+{
+	return defs_fn(d, name, strlen(name));
+}
+
 static const char *defs_str(const struct mr_defs *d, const char *s, size_t n)
 {
 	size_t i;

@@ -218,6 +218,10 @@ int mr_defs_load(struct mr_defs *d, const char *root);
 
 void mr_defs_free(struct mr_defs *d);
 
+/* mr_defs_find: the function-like macro NAME of d (the last #define of
+ * it), or NULL. */
+const struct lex_macro *mr_defs_find(const struct mr_defs *d, const char *name);
+
 /* One kernel a registration instantiates. */
 struct mr_inst {
 	char *name;     /* the kernel name of this call: "neg_dense_float_float" */
