@@ -86,6 +86,24 @@ static void test_rule1(void **state)
 
 /* every line break is kept, whatever the text: the #line directives of the
  * harness and the compiler's line numbers depend on it */
+/* rule 3: `constant` beside `constexpr` (either side, blanks and
+ * backslash-newlines between) becomes spaces; elsewhere it stays */
+static void test_rule3(void **state)
+{
+	(void)state;
+	rw_is("constant constexpr unsigned n = 16;", "         constexpr unsigned n = 16;");
+	rw_is("constexpr constant bool v = true;", "constexpr          bool v = true;");
+	rw_is("static constant constexpr const int S = 32;", "static          constexpr const int S = 32;");
+	rw_is("#define C10_C constant \\\n  constexpr\n", "#define C10_C          \\\n  constexpr\n");
+	rw_is("constexpr /* x */ constant int k = 1;", "constexpr /* x */          int k = 1;");
+	/* not beside constexpr, or not the word */
+	rw_is("constant float* p; constant int& n;", "constant float* p; constant int& n;");
+	rw_is("constant int x = 1; constexpr int y = 2;", "constant int x = 1; constexpr int y = 2;");
+	rw_is("constants constexpr; constant constexpr_x; myconstexpr constant;",
+	      "constants constexpr; constant constexpr_x; myconstexpr constant;");
+	rw_is("\"constant constexpr\" // constant constexpr\n", "\"constant constexpr\" // constant constexpr\n");
+}
+
 static void test_lines_kept(void **state)
 {
 	static const char *const texts[] = {
@@ -225,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_rule2_examples),
 		cmocka_unit_test(test_rule2_edges),
 		cmocka_unit_test(test_rule1),
+		cmocka_unit_test(test_rule3),
 		cmocka_unit_test(test_lines_kept),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_none_value),

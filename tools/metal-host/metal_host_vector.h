@@ -97,8 +97,22 @@ struct filler {
 		for (int i = 0; i < N; i++)                                    \
 			(*this)[i] = tmp[i];                                   \
 	}                                                                      \
+	/* from a volatile lvalue (`constant` memory): a template, so the     \
+	 * vector stays trivially copyable */                                  \
+	template <class V, std::enable_if_t<std::is_same<V, vec>::value, int> = 0> \
+	vec(const volatile V &o) : vec(splat_tag{}, T{}) {                     \
+		for (int i = 0; i < N; i++)                                    \
+			(*this)[i] = o[i];                                     \
+	}                                                                      \
+	template <class V, std::enable_if_t<std::is_same<V, vec>::value, int> = 0> \
+	vec &operator=(const volatile V &o) {                                  \
+		for (int i = 0; i < N; i++)                                    \
+			(*this)[i] = o[i];                                     \
+		return *this;                                                  \
+	}                                                                      \
 	constexpr const T &operator[](int i) const { return ref(*this, i); }   \
-	constexpr T &operator[](int i) { return ref(*this, i); }
+	constexpr T &operator[](int i) { return ref(*this, i); }               \
+	const volatile T &operator[](int i) const volatile { return ref(*this, i); }
 
 struct splat_tag {};
 

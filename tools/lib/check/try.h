@@ -266,7 +266,7 @@ double try_ulp(const char *dt, double a, double b);
  * bfloat; others: D). */
 double try_round_to(const char *dt, double d);
 
-/* try_rewrite (tryrewrite.c): TEXT (len bytes) with the two rewrites of
+/* try_rewrite (tryrewrite.c): TEXT (len bytes) with the three rewrites of
  * the host layer's tools/metal-host/REWRITES.md applied, outside comments,
  * string and character literals and the rest of #include lines, inside
  * #define bodies too, every line break kept:
@@ -275,7 +275,11 @@ double try_round_to(const char *dt, double d);
  *      backslash continuing its line kept; elsewhere it stays;
  *   2. a floating literal (decimal with a '.' or an exponent, or
  *      hexadecimal with a binary exponent; digit separators allowed) not
- *      followed by a letter, digit, '_', '.' or '\'' gets an `f`.
+ *      followed by a letter, digit, '_', '.' or '\'' gets an `f`;
+ *   3. the word `constant` with the word `constexpr` right before or
+ *      after it (whitespace and backslash-newlines between) becomes eight
+ *      spaces (`constant` is `const volatile` on the host, and a volatile
+ *      variable cannot be read in a constant expression).
  * Malloc'd (caller frees), *out_len its length. */
 char *try_rewrite(const char *text, size_t len, size_t *out_len);
 

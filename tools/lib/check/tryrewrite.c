@@ -1,6 +1,6 @@
-/* tryrewrite.c — try.h's try_rewrite: the two textual rewrites of the
+/* tryrewrite.c — try.h's try_rewrite: the three textual rewrites of the
  * Metal host layer's REWRITES.md, applied to every Metal source mps-try
- * copies before the host compiler reads it.  Both keep every line break.
+ * copies before the host compiler reads it.  All keep every line break.
  *
  * Code is told from comments by mask_code (scan.h: comments become
  * spaces, literals are kept); literals are skipped with lex_skip_literal
@@ -28,12 +28,9 @@ static int include_line(const char *m, size_t n, size_t i, size_t *end)
 	       (j + 7 == n || !idc((unsigned char)m[j + 7]));
 }
 
-/* m[i..] after the word `template`: the index of `[[` when whitespace and
- * backslash-newlines, then `[[`, blanks, and the word host_name follow
- * (rule 1), else 0 */
-static size_t host_name_after(const char *m, size_t n, size_t i)
+/* m[i..]: the index after whitespace and backslash-newlines */
+static size_t skip_blanks(const char *m, size_t n, size_t i)
 {
-	size_t j;
 	for (;;) {
 		if (i < n && isspace((unsigned char)m[i]))
 			i++;
@@ -41,8 +38,46 @@ static size_t host_name_after(const char *m, size_t n, size_t i)
 		         (m[i + 1] == '\n' || (m[i + 1] == '\r' && i + 2 < n && m[i + 2] == '\n')))
 			i += 2;
 		else
+			return i;
+	}
+}
+
+/* is the whole word W at m[i] (i < n)? */
+static int word_at(const char *m, size_t n, size_t i, const char *w)
+{
+	size_t k = strlen(w);
+	return n - i >= k && strncmp(m + i, w, k) == 0 && (i + k == n || !idc((unsigned char)m[i + k])) &&
+	       (i == 0 || !idc((unsigned char)m[i - 1]));
+}
+
+/* rule 3: the word `constant` at m[i..i+8) has the word `constexpr` right
+ * before or right after it (only whitespace and backslash-newlines
+ * between) */
+static int constant_by_constexpr(const char *m, size_t n, size_t i)
+{
+	size_t a = skip_blanks(m, n, i + 8), b = i;
+	if (a < n && word_at(m, n, a, "constexpr"))
+		return 1;
+	/* backwards: blanks, and a backslash before a newline */
+	while (b > 0) {
+		unsigned char c = (unsigned char)m[b - 1];
+		if (isspace(c))
+			b--;
+		else if (c == '\\' && b < i && (m[b] == '\n' || m[b] == '\r'))
+			b--;
+		else
 			break;
 	}
+	return b >= 9 && word_at(m, n, b - 9, "constexpr");
+}
+
+/* m[i..] after the word `template`: the index of `[[` when whitespace and
+ * backslash-newlines, then `[[`, blanks, and the word host_name follow
+ * (rule 1), else 0 */
+static size_t host_name_after(const char *m, size_t n, size_t i)
+{
+	size_t j;
+	i = skip_blanks(m, n, i);
 	if (i + 1 >= n || m[i] != '[' || m[i + 1] != '[')
 		return 0;
 	j = i + 2;
@@ -195,6 +230,12 @@ char *try_rewrite(const char *text, size_t len, size_t *out_len)
 				}
 				i = end;
 				continue;
+			}
+			if (e - i == 8 && !strncmp(m + i, "constant", 8) &&
+			    constant_by_constexpr(m, len, i)) {
+				/* rule 3: `constant` next to `constexpr` becomes spaces */
+				o.len -= 8;
+				buf_add(&o, "        ", 8);
 			}
 			i = e;
 			continue;
