@@ -86,8 +86,9 @@ static void test_rule1(void **state)
 
 /* every line break is kept, whatever the text: the #line directives of the
  * harness and the compiler's line numbers depend on it */
-/* rule 3: `constant` beside `constexpr` (either side, blanks and
- * backslash-newlines between) becomes spaces; elsewhere it stays */
+/* rule 3: `constant` beside `constexpr` and `const` beside `constant`
+ * (either side, blanks and backslash-newlines between) become spaces;
+ * elsewhere they stay */
 static void test_rule3(void **state)
 {
 	(void)state;
@@ -96,12 +97,60 @@ static void test_rule3(void **state)
 	rw_is("static constant constexpr const int S = 32;", "static          constexpr const int S = 32;");
 	rw_is("#define C10_C constant \\\n  constexpr\n", "#define C10_C          \\\n  constexpr\n");
 	rw_is("constexpr /* x */ constant int k = 1;", "constexpr /* x */          int k = 1;");
+	/* const beside constant */
+	rw_is("constant const char* src, const constant int* p", "constant       char* src,       constant int* p");
+	rw_is("constant const char* const s; const char* t;", "constant       char* const s; const char* t;");
+	rw_is("constexpr constant const int k = 1;", "constexpr                int k = 1;");
 	/* not beside constexpr, or not the word */
 	rw_is("constant float* p; constant int& n;", "constant float* p; constant int& n;");
 	rw_is("constant int x = 1; constexpr int y = 2;", "constant int x = 1; constexpr int y = 2;");
 	rw_is("constants constexpr; constant constexpr_x; myconstexpr constant;",
 	      "constants constexpr; constant constexpr_x; myconstexpr constant;");
 	rw_is("\"constant constexpr\" // constant constexpr\n", "\"constant constexpr\" // constant constexpr\n");
+}
+
+/* rule 4: swizzles after `.` or `->`, read or assigned */
+static void test_rule4(void **state)
+{
+	(void)state;
+	rw_is("ctr.zw = f(i);", "ctr.template mh_swizzle_ref<123>() = f(i);");
+	rw_is("a = v.xy + p->yx;", "a = v.template mh_swizzle<101>() + p->template mh_swizzle<110>();");
+	rw_is("c.rgb *= 2; d.xxyy == e.wzyx", "c.template mh_swizzle_ref<1012>() *= 2; d.template mh_swizzle<10011>() == e.template mh_swizzle<13210>()");
+	rw_is("v . xy <<= 1", "v . template mh_swizzle_ref<101>() <<= 1");
+	rw_is("#define S(v) (v).xy \\\n + 1\n", "#define S(v) (v).template mh_swizzle<101>() \\\n + 1\n");
+	/* one number, no comma: a swizzle inside a macro's argument stays one argument */
+	rw_is("EQ(v.xy.x, 1)", "EQ(v.template mh_swizzle<101>().x, 1)");
+	/* not swizzles: one letter, five, mixed sets, other letters, no
+	 * member access, in comments and strings */
+	rw_is("v.x + v.xyzwx + v.xg + v.xq + xy + s.bar_ + f(zw)",
+	      "v.x + v.xyzwx + v.xg + v.xq + xy + s.bar_ + f(zw)");
+	rw_is("// v.xy\n\"v.xy\"", "// v.xy\n\"v.xy\"");
+	rw_is("1.xy", "1.xy");
+}
+
+/* rule 5: the operands of `?:` go through tern_a / tern_b, each told the
+ * other's type; lines kept; not in #if lines */
+static void test_rule5(void **state)
+{
+	(void)state;
+	rw_is("r = c ? a : b;",
+	      "r = c ? ::metal_host::tern_a<decltype(( b))>(( a )) : ::metal_host::tern_b<decltype(( a ))>(( b));");
+	/* the third operand ends at `,` `)` `;`; the middle may hold `::` */
+	rw_is("f(c ? ::x : y, z)",
+	      "f(c ? ::metal_host::tern_a<decltype(( y))>(( ::x )) : ::metal_host::tern_b<decltype(( ::x ))>(( y)), z)");
+	/* nested in the third operand: rewritten inside, and in the copy */
+	rw_is("c?a:d?e:g;",
+	      "c? ::metal_host::tern_a<decltype((d? ::metal_host::tern_a<decltype((g))>((e)) : ::metal_host::tern_b<decltype((e))>((g))))>((a)) : "
+	      "::metal_host::tern_b<decltype((a))>((d? ::metal_host::tern_a<decltype((g))>((e)) : ::metal_host::tern_b<decltype((e))>((g))));");
+	/* a line break in an operand stays in place, the copy is on one line
+	 * without the comment */
+	rw_is("c ? a // x\n : b;",
+	      "c ? ::metal_host::tern_a<decltype(( b))>(( a // x\n )) : ::metal_host::tern_b<decltype(( a       ))>(( b));");
+	/* in a #define body (continued lines), not in #if */
+	rw_is("#define M(c) (c ? 1 : \\\n 2.)\n#if A ? 1 : 0\n#endif\n",
+	      "#define M(c) (c ? ::metal_host::tern_a<decltype((    2.f))>(( 1 )) : ::metal_host::tern_b<decltype(( 1 ))>(( \\\n 2.f)))\n#if A ? 1 : 0\n#endif\n");
+	/* not a ternary: no colon before the statement ends; in literals */
+	rw_is("a ? b; '?' \"x ? y : z\"", "a ? b; '?' \"x ? y : z\"");
 }
 
 static void test_lines_kept(void **state)
@@ -244,6 +293,8 @@ int main(void)
 		cmocka_unit_test(test_rule2_edges),
 		cmocka_unit_test(test_rule1),
 		cmocka_unit_test(test_rule3),
+		cmocka_unit_test(test_rule4),
+		cmocka_unit_test(test_rule5),
 		cmocka_unit_test(test_lines_kept),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_none_value),

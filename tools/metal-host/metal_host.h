@@ -117,6 +117,8 @@
 
 #include "metal_host_math.h"
 #include "metal_host_array.h"
+#include "metal_host_simd.h"
+#include "metal_host_atomic.h"
 
 /* ---- address spaces, function qualifiers, attributes (MSL "Address spaces", "Attributes") ---------- */
 /* Address spaces.  Metal overloads on them: c10/metal/indexing.h has

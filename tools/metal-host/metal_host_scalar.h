@@ -379,6 +379,35 @@ using enable_narrow_op = std::enable_if_t<
         is_host_scalar<B>::value,
     int>;
 
+/* `c ? a : b` (REWRITES.md rule 5 writes it `c ? tern_a<decltype((b))>((a))
+ * : tern_b<decltype((a))>((b))`): when the operands' types A and B differ,
+ * both are host scalars (arithmetic, half, bfloat; not NAN's class) and one
+ * is half or bfloat, each operand becomes narrow_result_t<A, B>, the type
+ * Metal gives the expression (half vs float: float; half vs int: half;
+ * half vs bfloat: float); otherwise the operand is passed on unchanged (an
+ * lvalue as the same lvalue, anything else as a prvalue of its type), so
+ * C++'s own rules apply. */
+template <class A, class B>
+struct tern_mixed
+    : std::integral_constant<bool, !std::is_same<A, B>::value && (is_narrow<A>::value || is_narrow<B>::value) &&
+                                       (std::is_arithmetic<A>::value || is_narrow<A>::value) &&
+                                       (std::is_arithmetic<B>::value || is_narrow<B>::value)> {};
+template <class Other, class X>
+constexpr decltype(auto) tern_pass(X &&x) {
+	using A = std::remove_cv_t<std::remove_reference_t<X>>;
+	using B = std::remove_cv_t<std::remove_reference_t<Other>>;
+	if constexpr (tern_mixed<A, B>::value)
+		return static_cast<typename narrow_result<A, B>::type>(x);
+	else if constexpr (std::is_lvalue_reference<X>::value)
+		return static_cast<X &>(x);
+	else
+		return A(static_cast<X &&>(x));
+}
+template <class Other, class X>
+constexpr decltype(auto) tern_a(X &&x) { return tern_pass<Other>(static_cast<X &&>(x)); }
+template <class Other, class X>
+constexpr decltype(auto) tern_b(X &&x) { return tern_pass<Other>(static_cast<X &&>(x)); }
+
 /* Convert an operand to the result type R exactly as Metal does, then to
  * double (exact for every R here but double itself). */
 template <class R, class X>
