@@ -331,6 +331,159 @@ static void test_infrastructure(void **state)
 #undef T
 }
 
+/* ---- the kernels a registration instantiates, read from the headers ---- */
+
+/* shaped like PyTorch 2.14.1's c10/metal (our own text): a string macro in
+ * one header, the REGISTER_* macros in another, a nested binary macro */
+static const char hdr_common[] =
+    "#pragma once\n"
+    "// the unroll width, as a string for kernel names\n"
+    "#define MY_ILP_STR \"4\"\n"
+    "#define NOT_A_STRING 4\n";
+
+static const char hdr_new[] =
+    "#define REGISTER_UNARY_OP(NAME, DTYPE0, DTYPE1)                 \\\n"
+    "  static_assert(sizeof(DTYPE1) > 0, \"unary \" #NAME);          \\\n"
+    "  template [[host_name(#NAME \"_dense_\" #DTYPE1 \"_\" #DTYPE0)]] kernel void \\\n"
+    "      ::c10::metal::unary_dense<DTYPE0, NAME##_functor>(        \\\n"
+    "          device ::c10::metal::result_of<NAME##_functor, DTYPE0> * out, \\\n"
+    "          constant DTYPE0 * in, constant uint & numel, uint i); \\\n"
+    "  template [[host_name(#NAME \"_dense_scalar_\" #DTYPE1 \"_\" #DTYPE0)]] \\\n"
+    "  kernel void ::c10::metal::unary_dense_scalar<DTYPE0, NAME##_functor>( \\\n"
+    "      device ::c10::metal::result_of<NAME##_functor, DTYPE0> * out, \\\n"
+    "      constant DTYPE0 * in, uint i);                            \\\n"
+    "  template [[host_name(#NAME \"_strided_\" #DTYPE1 \"_\" #DTYPE0)]] \\\n"
+    "  kernel void ::c10::metal::unary_strided<DTYPE0, NAME##_functor>( \\\n"
+    "      device void* out, constant void* in, constant long* sizes, \\\n"
+    "      constant long* in_strides, constant long* out_strides,    \\\n"
+    "      constant uint& ndim, uint2 pos);                          \\\n"
+    "  template [[host_name(#NAME \"_dense_castout_\" #DTYPE0)]]     \\\n"
+    "  kernel void ::c10::metal::unary_dense_castout<DTYPE0, NAME##_functor>( \\\n"
+    "      device void* out, constant DTYPE0* in, constant uint2& st, uint i)\n"
+    "\n"
+    "#define REGISTER_BINARY_OP_(NAME, DTYPEI, DTYPEO, OMT)          \\\n"
+    "  template [[host_name(#NAME \"_dense_\" #DTYPEO \"_\" #DTYPEI)]] kernel \\\n"
+    "  void ::c10::metal::binary_dense<DTYPEI, NAME##_functor, OMT>( \\\n"
+    "      device ::c10::metal::result_of<NAME##_functor, DTYPEI, DTYPEI> * out, \\\n"
+    "      constant DTYPEI * a, constant DTYPEI * b, uint i);        \\\n"
+    "  template [[host_name(#NAME \"_dense_ilp\" MY_ILP_STR           \\\n"
+    "                       \"_\" #DTYPEO \"_\" #DTYPEI)]] kernel void \\\n"
+    "      ::c10::metal::binary_dense_ilp<DTYPEI, NAME##_functor, OMT>( \\\n"
+    "          device ::c10::metal::result_of<NAME##_functor, DTYPEI, DTYPEI> * out, \\\n"
+    "          constant DTYPEI * a, constant DTYPEI * b, constant uint & numel, \\\n"
+    "          uint i)\n"
+    "#define REGISTER_OPMATH_BINARY_OP(NAME, DTYPEI, DTYPEO) \\\n"
+    "  REGISTER_BINARY_OP_(NAME, DTYPEI, DTYPEO, ::c10::metal::opmath_t<DTYPEI>)\n"
+    "#define REGISTER_BINARY_OP(NAME, DTYPEI, DTYPEO) \\\n"
+    "  REGISTER_BINARY_OP_(NAME, DTYPEI, DTYPEO, DTYPEI)\n"
+    "/* #define REGISTER_BINARY_CASTOUT_OP(NAME, I, O) in a comment */\n"
+    "#define REGISTER_UNKNOWN_STR_OP(NAME, T) \\\n"
+    "  template [[host_name(#NAME NOT_A_STRING)]] kernel void f<T>(T x)\n";
+
+/* shaped like the older headers: dense and strided, ALPHA last */
+static const char hdr_old[] =
+    "#define REGISTER_UNARY_ALPHA_OP(NAME, DTYPEI, DTYPEA, DTYPEO) \\\n"
+    "  template [[host_name(#NAME \"_dense_\" #DTYPEO \"_\" #DTYPEI \"_\" #DTYPEA)]] \\\n"
+    "  kernel void unary_alpha_dense<DTYPEI, DTYPEA, NAME##_functor>( \\\n"
+    "      device result_of<NAME##_functor, DTYPEI, DTYPEA> * out, \\\n"
+    "      constant DTYPEI * in, constant DTYPEA & alpha, uint i); \\\n"
+    "  template [[host_name(#NAME \"_strided_\" #DTYPEO \"_\" #DTYPEI \"_\" #DTYPEA)]] \\\n"
+    "  kernel void unary_alpha_strided<DTYPEI, DTYPEA, NAME##_functor>( \\\n"
+    "      device void * out, constant void * in, constant DTYPEA & alpha, \\\n"
+    "      constant long * sizes, constant uint & ndim, uint i)\n";
+
+static void assert_inst(const struct mr_inst *k, const char *name,
+                        const char *pattern, const char *variant,
+                        const char *call)
+{
+	char *c = mr_inst_call(k);
+	assert_string_equal(k->name, name);
+	assert_string_equal(k->pattern, pattern);
+	assert_string_equal(k->variant, variant);
+	assert_string_equal(c, call);
+	free(c);
+}
+
+static void test_instantiate(void **state)
+{
+	struct mr_defs d;
+	struct mr_inst *v;
+	size_t n;
+	char *un[] = {"neg", "float", "float"};
+	char *bi[] = {"atan2", "half", "half"};
+	char *al[] = {"logit", "half", "float", "half"};
+	(void)state;
+	memset(&d, 0, sizeof d);
+	mr_defs_add(&d, hdr_common, strlen(hdr_common));
+	mr_defs_add(&d, hdr_new, strlen(hdr_new));
+
+	n = mr_instantiate(&d, "REGISTER_UNARY_OP", un, 3, &v);
+	assert_int_equal(n, 4);
+	assert_inst(&v[0], "neg_dense_float_float", "NAME_dense_DTYPE1_DTYPE0",
+	            "dense", "::c10::metal::unary_dense<float, neg_functor>");
+	assert_inst(&v[1], "neg_dense_scalar_float_float",
+	            "NAME_dense_scalar_DTYPE1_DTYPE0", "dense_scalar",
+	            "::c10::metal::unary_dense_scalar<float, neg_functor>");
+	assert_inst(&v[2], "neg_strided_float_float",
+	            "NAME_strided_DTYPE1_DTYPE0", "strided",
+	            "::c10::metal::unary_strided<float, neg_functor>");
+	assert_inst(&v[3], "neg_dense_castout_float", "NAME_dense_castout_DTYPE0",
+	            "dense_castout",
+	            "::c10::metal::unary_dense_castout<float, neg_functor>");
+	/* the parameters, blanks squeezed, a comma inside <> kept */
+	assert_int_equal(v[0].nparams, 4);
+	assert_string_equal(v[0].params[0],
+	                    "device::c10::metal::result_of<neg_functor,float>*out");
+	assert_string_equal(v[0].params[2], "constant uint&numel");
+	assert_string_equal(v[0].params[3], "uint i");
+	assert_int_equal(v[2].nparams, 7);
+	assert_string_equal(v[2].params[6], "uint2 pos");
+	assert_ptr_equal(mr_inst_find(v, n, "strided"), &v[2]);
+	assert_null(mr_inst_find(v, n, "inner_contiguous"));
+	mr_insts_free(v, n);
+
+	/* nested: OPMATH -> BINARY_OP_, the ILP width from a string macro */
+	n = mr_instantiate(&d, "REGISTER_OPMATH_BINARY_OP", bi, 3, &v);
+	assert_int_equal(n, 2);
+	assert_inst(&v[0], "atan2_dense_half_half", "NAME_dense_DTYPEO_DTYPEI",
+	            "dense",
+	            "::c10::metal::binary_dense<half, atan2_functor, "
+	            "::c10::metal::opmath_t<half>>");
+	assert_inst(&v[1], "atan2_dense_ilp4_half_half",
+	            "NAME_dense_ilp4_DTYPEO_DTYPEI", "dense_ilp4",
+	            "::c10::metal::binary_dense_ilp<half, atan2_functor, "
+	            "::c10::metal::opmath_t<half>>");
+	assert_int_equal(v[1].ntargs, 3);
+	mr_insts_free(v, n);
+	n = mr_instantiate(&d, "REGISTER_BINARY_OP", bi, 3, &v);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].targs[2], "half");
+	mr_insts_free(v, n);
+
+	/* not a macro, a macro in a comment, a wrong argument count, a name
+	 * piece that is no string */
+	assert_int_equal(mr_instantiate(&d, "REGISTER_BINARY_CASTOUT_OP", bi, 3, &v), 0);
+	assert_null(v);
+	assert_int_equal(mr_instantiate(&d, "REGISTER_UNARY_OP", bi, 2, &v), 0);
+	assert_int_equal(mr_instantiate(&d, "REGISTER_UNKNOWN_STR_OP", bi, 2, &v), 0);
+	mr_defs_free(&d);
+
+	/* the older shape: two kernels, ALPHA after IN */
+	memset(&d, 0, sizeof d);
+	mr_defs_add(&d, hdr_old, strlen(hdr_old));
+	n = mr_instantiate(&d, "REGISTER_UNARY_ALPHA_OP", al, 4, &v);
+	assert_int_equal(n, 2);
+	assert_inst(&v[0], "logit_dense_half_half_float",
+	            "NAME_dense_DTYPEO_DTYPEI_DTYPEA", "dense",
+	            "unary_alpha_dense<half, float, logit_functor>");
+	assert_inst(&v[1], "logit_strided_half_half_float",
+	            "NAME_strided_DTYPEO_DTYPEI_DTYPEA", "strided",
+	            "unary_alpha_strided<half, float, logit_functor>");
+	assert_string_equal(v[0].params[2], "constant float&alpha");
+	mr_insts_free(v, n);
+	mr_defs_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +492,7 @@ int main(void)
 	    cmocka_unit_test(test_names),       cmocka_unit_test(test_parse_file),
 	    cmocka_unit_test(test_helpers),     cmocka_unit_test(test_odd_input),
 	    cmocka_unit_test(test_infrastructure),
+	    cmocka_unit_test(test_instantiate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

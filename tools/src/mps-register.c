@@ -64,8 +64,11 @@ static const struct tool_info info = {
 	"  unary-alpha   REGISTER_UNARY_ALPHA_OP(NAME, IN, ALPHA, OUT)\n"
 	"  binary        REGISTER_BINARY_OP(NAME, IN, OUT)\n"
 	"  binary-alpha  REGISTER_BINARY_ALPHA_OP(NAME, IN, ALPHA, OUT)\n"
-	"Each produces the kernels NAME_dense_OUT_IN and NAME_strided_OUT_IN\n"
-	"(alpha kinds: ..._OUT_IN_ALPHA); the host asks for them as \"NAME\".\n"
+	"Each produces the kernels its #define in c10/metal/indexing.h\n"
+	"instantiates, read from the checkout (older headers: NAME_dense_OUT_IN\n"
+	"and NAME_strided_OUT_IN; 2.14.1: also _dense_scalar_, _inner_contiguous_,\n"
+	"the castout ones, ...; alpha kinds end in _ALPHA); --json lists them.\n"
+	"The host asks for them as \"NAME\".\n"
 	"A file-local helper such as REGISTER_FLOAT_BINARY_OP(NAME) is used\n"
 	"when its #define registers exactly dtypes that are asked for.\n"
 	"\n"
@@ -153,14 +156,8 @@ static void print_json(const struct rg_plan *pl, struct edit_set *set,
 		if (it->npairs) {
 			json_t *k = json_array();
 			json_object_set_new(o, "dtypes", rg_pairs_json(it->pairs, it->npairs));
-			for (j = 0; j < it->npairs && it->what == RG_REG; j++) {
-				char *d = mr_kernel_name(name, "dense", &it->pairs[j]);
-				char *st = mr_kernel_name(name, "strided", &it->pairs[j]);
-				json_array_append_new(k, json_string(d));
-				json_array_append_new(k, json_string(st));
-				free(d);
-				free(st);
-			}
+			for (j = 0; j < it->nkernels && it->what == RG_REG; j++)
+				json_array_append_new(k, json_string(it->kernels[j]));
 			if (it->what == RG_REG)
 				json_object_set_new(o, "kernels", k);
 			else

@@ -226,163 +226,77 @@ static void items_of(const char *m, size_t n, struct item **out, size_t *nout)
 }
 
 /* ------------------------------------------------------------------ */
-/* macros of the headers                                               */
+/* the kernels a registration runs                                     */
 
-struct macros {
-	struct lex_macro *v;
-	size_t n, cap;
-};
-
-static void macros_read(struct macros *ms, const char *text, size_t len)
+/* what the driver can pass a kernel of registration R: its parameters,
+ * blanks squeezed as metalreg gives them, must be the output pointer,
+ * R's inputs (one, binary kinds two), the alpha when R has one, an
+ * optional `constant uint& numel` (the ILP kernels: each thread computes
+ * a run of elements, threads past numel nothing), and the thread index.
+ * Returns 0 (one element per thread), 1 (with numel), or -1 (anything
+ * else: strides, byte offsets, runtime dtypes, a scalar operand). */
+static int run_shape(const struct try_reg *r, const struct mr_inst *k)
 {
-	char *m = mask_code(text, len, LANG_C);
-	size_t i = 0;
-	while (i < len) {
-		size_t ls = i, e;
-		while (i < len && (m[i] == ' ' || m[i] == '\t'))
+	size_t i = 0, nin = (r->kind == MR_BINARY || r->kind == MR_BINARY_ALPHA) ? 2 : 1, j;
+	char *in = xasprintf("constant %s*", r->in);
+	char *al = r->alpha ? xasprintf("constant %s&", r->alpha) : NULL;
+	int numel = 0, ok = 1;
+	const char *const *p = (const char *const *)k->params;
+	size_t n = k->nparams;
+
+	if (n < 1 || strncmp(p[0], "device", 6) != 0 || !strchr(p[0], '*') ||
+	    strstr(p[0], "void") || !strncmp(p[0], "device const", 12))
+		ok = 0;
+	i = 1;
+	for (j = 0; ok && j < nin; j++, i++)
+		if (i >= n || strncmp(p[i], in, strlen(in)) != 0)
+			ok = 0;
+	if (ok && al) {
+		if (i < n && !strncmp(p[i], al, strlen(al)))
 			i++;
-		if (i < len && m[i] == '#') {
-			size_t ns, ne, op, cl;
-			e = lex_directive_end(m, len, i);
-			if (lex_define_head(m, i, e, &ns, &ne, &op, &cl)) {
-				GROW(ms->v, ms->n, ms->cap);
-				memset(&ms->v[ms->n], 0, sizeof ms->v[ms->n]);
-				lex_define_take(m, e, ns, ne, op, cl, &ms->v[ms->n]);
-				ms->n++;
-			}
-			i = e;
-		}
-		(void)ls;
-		i = text_next_line(m, len, i);
+		else
+			ok = 0;
 	}
-	free(m);
-}
-
-static const struct lex_macro *macro_find(const struct macros *ms,
-                                          const char *s, size_t n)
-{
-	size_t i;
-	for (i = ms->n; i-- > 0;)
-		if (strlen(ms->v[i].name) == n && memcmp(ms->v[i].name, s, n) == 0)
-			return &ms->v[i];
-	return NULL;
-}
-
-/* TEXT with every call of a known macro expanded, to DEPTH levels */
-static char *expand_all(const struct macros *ms, const char *text, int depth)
-{
-	struct buf o;
-	size_t n = strlen(text), i = 0;
-	int changed = 0;
-	buf_init(&o);
-	while (i < n) {
-		if (text[i] == '"' || text[i] == '\'') {
-			size_t e = lex_skip_literal(text, n, i);
-			buf_add(&o, text + i, e - i);
-			i = e;
-			continue;
-		}
-		if (ident_start((unsigned char)text[i]) &&
-		    (i == 0 || !ident_char((unsigned char)text[i - 1]))) {
-			size_t e = i, p;
-			const struct lex_macro *mc;
-			while (e < n && ident_char((unsigned char)text[e]))
-				e++;
-			p = skip_ws(text, n, e);
-			mc = p < n && text[p] == '(' ? macro_find(ms, text + i, e - i) : NULL;
-			if (mc && depth > 0) {
-				size_t q = lex_match_close(text, n, p, '(', ')');
-				if (q < n) {
-					size_t na;
-					char **args = lex_split_args(text, p, q, &na);
-					char *x = lex_expand(mc, args, na);
-					buf_puts(&o, x);
-					free(x);
-					lex_strv_free(args, na);
-					i = q + 1;
-					changed = 1;
-					continue;
-				}
-			}
-			buf_add(&o, text + i, e - i);
-			i = e;
-			continue;
-		}
-		buf_add(&o, text + i, 1);
+	if (ok && i < n && !strncmp(p[i], "constant uint&", 14)) {
+		numel = 1;
 		i++;
 	}
-	if (changed && depth > 1) {
-		char *again = expand_all(ms, o.data, depth - 1);
-		buf_free(&o);
-		return again;
-	}
-	return o.data;
+	if (ok && !(i + 1 == n && !strncmp(p[i], "uint ", 5)))
+		ok = 0;
+	free(in);
+	free(al);
+	return ok ? numel : -1;
 }
 
-/* the dense kernel template a core call's expansion instantiates:
- * "QUALIFIED_NAME<ARGS>" with blanks squeezed, or NULL */
-static char *dense_of(const char *x)
+/* the kernels of R that the driver runs: R->run[0] the one compared with
+ * the CPU (one element per thread, a "dense..." variant first), then the
+ * others it can run (at most TRY_MAX_RUNS in all) */
+static void choose_runs(struct try_reg *r)
 {
-	static const char *const names[] = {"unary_alpha_dense", "unary_dense",
-	                                    "binary_alpha_dense", "binary_dense",
-	                                    NULL};
-	size_t n = strlen(x), i;
-	for (i = 0; i < n; i++) {
-		size_t k;
-		if (!ident_start((unsigned char)x[i]) ||
-		    (i > 0 && ident_char((unsigned char)x[i - 1])))
-			continue;
-		for (k = 0; names[k]; k++) {
-			size_t l = strlen(names[k]), s, e, q;
-			if (n - i < l || strncmp(x + i, names[k], l) != 0 ||
-			    ident_char((unsigned char)x[i + l]))
+	size_t i;
+	int pass;
+	r->nrun = 0;
+	for (pass = 0; pass < 4; pass++)
+		for (i = 0; i < r->nkernels && r->nrun < TRY_MAX_RUNS; i++) {
+			int sh = run_shape(r, &r->kernels[i]), dense =
+			    !strncmp(r->kernels[i].variant, "dense", 5), seen = 0;
+			size_t j;
+			if (sh < 0)
 				continue;
-			q = skip_ws(x, n, i + l);
-			if (q >= n || x[q] != '<')
+			for (j = 0; j < r->nrun; j++)
+				if (r->run[j] == i)
+					seen = 1;
+			if (seen)
 				continue;
-			e = skip_angles(x, n, q);
-			/* the qualifier before the name: NAME::NAME:: ... or a
-			 * leading :: (blanks allowed around each ::) */
-			s = i;
-			for (;;) {
-				size_t p = s;
-				while (p > 0 && isspace((unsigned char)x[p - 1]))
-					p--;
-				if (p >= 2 && x[p - 1] == ':' && x[p - 2] == ':') {
-					p -= 2;
-					s = p;
-					while (p > 0 && isspace((unsigned char)x[p - 1]))
-						p--;
-					if (p > 0 && ident_char((unsigned char)x[p - 1])) {
-						size_t w = p;
-						while (w > 0 && ident_char((unsigned char)x[w - 1]))
-							w--;
-						/* a keyword before a leading :: is not a scope */
-						if ((p - w == 4 && !strncmp(x + w, "void", 4)) ||
-						    (p - w == 6 && !strncmp(x + w, "kernel", 6)) ||
-						    (p - w == 8 && !strncmp(x + w, "template", 8)))
-							break;
-						s = w;
-						continue;
-					}
-				}
-				break;
-			}
-			{
-				struct buf b;
-				size_t j;
-				buf_init(&b);
-				for (j = s; j < e; j++)
-					if (!isspace((unsigned char)x[j]))
-						buf_add(&b, x + j, 1);
-					else if (b.len && ident_char((unsigned char)b.data[b.len - 1]) &&
-					         j + 1 < e && ident_char((unsigned char)x[j + 1]))
-						buf_add(&b, " ", 1);
-				return b.data;
+			/* pass 0: dense, one element per thread; 1: any one
+			 * element per thread; 2: dense with numel; 3: the rest */
+			if ((pass == 0 && sh == 0 && dense) || (pass == 1 && sh == 0) ||
+			    (pass == 2 && dense) || pass == 3) {
+				r->run[r->nrun] = i;
+				r->run_numel[r->nrun] = sh;
+				r->nrun++;
 			}
 		}
-	}
-	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -465,7 +379,7 @@ static char *resolve_include(const char *root, const char *from,
  * those it needs), rewritten for the host; returns -1 after a diagnostic
  * when one cannot be read */
 static int add_header(struct try_plan *pl, const char *root, const char *rel,
-                      struct macros *ms, char ***seen, size_t *nseen)
+                      struct mr_defs *ms, char ***seen, size_t *nseen)
 {
 	char *path, *data, *rw, **names, *kinds;
 	size_t len, rwl, n, i;
@@ -493,7 +407,7 @@ static int add_header(struct try_plan *pl, const char *root, const char *rel,
 	free(names);
 	free(kinds);
 	rw = try_rewrite(data, len, &rwl);
-	macros_read(ms, rw, rwl);
+	mr_defs_add(ms, data, len);
 	pl->hdrs = xrealloc(pl->hdrs, (pl->nhdrs + 1) * sizeof *pl->hdrs);
 	pl->hdrs[pl->nhdrs].rel = xstrdup(rel);
 	pl->hdrs[pl->nhdrs].text = data;
@@ -724,7 +638,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	static const char *const sufs[] = {".metal", NULL};
 	struct walk_list wl;
 	struct nf_index ix;
-	struct macros ms = {NULL, 0, 0};
+	struct mr_defs ms;
 	char *base = NULL, *ovname = NULL, *yaml;
 	int inplace, rc = -1;
 	size_t fi, i;
@@ -737,6 +651,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	const char *kind_seen_file = NULL;
 
 	memset(pl, 0, sizeof *pl);
+	memset(&ms, 0, sizeof ms);
 	pl->alpha_arg = -1;
 	if (nf_parse_opname(o->op, &base, &ovname, &inplace) != 0) {
 		warnx_("error: '%s' is not an operator name", o->op);
@@ -1222,24 +1137,32 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			free(kinds);
 		}
 		/* the file's own macros count too */
-		macros_read(&ms, pl->metal_text, pl->metal_len);
+		mr_defs_add(&ms, pl->metal_text, pl->metal_len);
 	}
 
-	/* 6. the dense kernel template of each registration */
+	/* 6. the kernels of each registration, read from its macro's
+	 * #define: the dense one and the others the driver can run */
 	for (i = 0; i < pl->nregs; i++) {
 		struct try_reg *r = &pl->regs[i];
-		const struct lex_macro *mc = macro_find(&ms, r->macro, strlen(r->macro));
-		if (!mc) {
+		const struct mr_core *core = mr_core_find(r->macro, strlen(r->macro));
+		char *args[4] = {NULL, NULL, NULL, NULL};
+		if (!core || !mr_defs_find(&ms, r->macro)) {
 			r->dense_why = xasprintf("%s has no #define in the headers the file includes", r->macro);
 			continue;
 		}
-		{
-			char *x = expand_all(&ms, r->call, 8);
-			r->dense = dense_of(x);
-			if (!r->dense)
-				r->dense_why = xasprintf("the expansion of %s instantiates no dense kernel template (unary_dense, binary_dense, ...)", r->macro);
-			free(x);
-		}
+		args[0] = pl->kernel;
+		args[core->i_in] = r->in;
+		args[core->i_out] = r->out;
+		if (core->i_alpha >= 0)
+			args[core->i_alpha] = r->alpha;
+		r->nkernels = mr_instantiate(&ms, r->macro, args, (size_t)core->nargs, &r->kernels);
+		choose_runs(r);
+		if (r->nrun > 0)
+			r->dense = mr_inst_call(&r->kernels[r->run[0]]);
+		else if (r->nkernels == 0)
+			r->dense_why = xasprintf("the expansion of %s instantiates no kernel template", r->macro);
+		else
+			r->dense_why = xasprintf("none of the %zu kernels %s instantiates takes only the output, the inputs%s, a count and the thread index", r->nkernels, r->macro, r->alpha ? ", the alpha" : "");
 	}
 	rc = 0;
 out:
@@ -1251,9 +1174,7 @@ out:
 	lex_strv_free(cpu_k, ncpu_k);
 	free(none_value);
 	free(none_where);
-	for (i = 0; i < ms.n; i++)
-		lex_macro_free(&ms.v[i]);
-	free(ms.v);
+	mr_defs_free(&ms);
 	return rc;
 }
 
@@ -1269,6 +1190,7 @@ void try_plan_free(struct try_plan *pl)
 		free(r->via);
 		free(r->dense);
 		free(r->dense_why);
+		mr_insts_free(r->kernels, r->nkernels);
 	}
 	free(pl->regs);
 	for (i = 0; i < pl->ncases; i++) {
@@ -1417,10 +1339,36 @@ char *try_harness(const struct try_plan *pl)
 		}
 		buf_puts(&b, "#else\n  mk_try::arr<OUT> o(a.size());\n");
 		buf_puts(&b, "#if MK_MODE == 1\n");
-		if (r->dense)
-			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { %s(o.data(), a.data(),%s%s (uint)i); });\n",
-			           r->dense, bin ? " b.data()," : "", al ? " alpha," : "");
-		else
+		if (r->dense) {
+			size_t j;
+			buf_puts(&b, "  const uint mk_n = (uint)a.size(); (void)mk_n;\n");
+			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { %s(o.data(), a.data(),%s%s%s (uint)i); });\n",
+			           r->dense, bin ? " b.data()," : "", al ? " alpha," : "",
+			           r->run_numel[0] ? " mk_n," : "");
+			buf_printf(&b, "  std::printf(\"case %zu kernel %s 0\\n\");\n", k,
+			           r->kernels[r->run[0]].name);
+			/* the others: the same inputs, the bytes compared with the
+			 * first's (not when an input trapped: an ILP thread stops at
+			 * its trapping element) */
+			for (j = 1; j < r->nrun; j++) {
+				const struct mr_inst *kk = &r->kernels[r->run[j]];
+				char *call = mr_inst_call(kk);
+				buf_puts(&b, "  {\n    mk_try::arr<OUT> o2(a.size()); mk_try::arr<unsigned char> t2(a.size()); bool tr2 = false;\n");
+				buf_printf(&b, "    mk_try::each(a.size(), t2, tr2, [&](size_t i) { %s(o2.data(), a.data(),%s%s%s (uint)i); });\n",
+				           call, bin ? " b.data()," : "", al ? " alpha," : "",
+				           r->run_numel[j] ? " mk_n," : "");
+				buf_puts(&b, "    size_t d = 0;\n"
+				             "    if (!trapped && !tr2)\n"
+				             "      for (size_t i = 0; i < a.size(); i++) {\n"
+				             "        const unsigned char *x = (const unsigned char *)&o[i], *y = (const unsigned char *)&o2[i];\n"
+				             "        for (size_t q = 0; q < sizeof(OUT); q++) if (x[q] != y[q]) { d++; break; }\n"
+				             "      }\n");
+				buf_printf(&b, "    if (trapped || tr2) std::printf(\"case %zu kernel %s -\\n\");\n"
+				               "    else std::printf(\"case %zu kernel %s %%zu\\n\", d);\n  }\n",
+				           k, kk->name, k, kk->name);
+				free(call);
+			}
+		} else
 			buf_puts(&b, "#error no dense kernel template for this registration\n");
 		buf_puts(&b, "#else\n");
 		buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { o[i] = f(a[i]%s%s); });\n",

@@ -59,6 +59,11 @@ struct try_opts {
 	size_t text_len;
 };
 
+struct mr_inst;
+
+/* The most kernels of one registration the driver runs. */
+#define TRY_MAX_RUNS 4
+
 /* One registration of the kernel. */
 struct try_reg {
 	int kind;                /* enum mr_kind */
@@ -69,7 +74,24 @@ struct try_reg {
 	char *via;               /* the helper macro written in the file, or
 	                            NULL */
 	unsigned long line;      /* line of the call written in the file */
-	char *dense;             /* "::c10::metal::unary_dense<float,
+	struct mr_inst *kernels; /* every kernel its macro instantiates, read
+	                            from the #define (metalreg.h
+	                            mr_instantiate), in the macro's order */
+	size_t nkernels;
+	size_t run[TRY_MAX_RUNS];/* the kernels the driver runs (indexes
+	                            into kernels): the first is compared with
+	                            the CPU, one element per thread (a
+	                            "dense..." variant first: 2.14.1's
+	                            unary dense_scalar, older dense); the
+	                            others are compared with it, byte for
+	                            byte: those whose parameters are the
+	                            output, the inputs, the alpha, an
+	                            optional `constant uint& numel` (the ILP
+	                            ones) and the thread index */
+	int run_numel[TRY_MAX_RUNS]; /* 1: that kernel takes numel */
+	size_t nrun;
+	char *dense;             /* the first run kernel, as called:
+	                            "::c10::metal::unary_dense<float,
 	                            abs_functor>", or NULL */
 	char *dense_why;         /* why there is no dense path, when NULL */
 };
@@ -358,6 +380,14 @@ struct try_result {
 	struct try_miss shown[TRY_SHOWN];
 	size_t nshown;
 	int verdict;              /* 0 match, 1 mismatch, 2 not compared */
+	char **kernels;           /* the kernel names the harness ran for this
+	                             case (try_reg.run): the first compared
+	                             with the CPU, the others with the first */
+	size_t nkernels;
+	long *kdiffer;            /* per kernel: elements whose bytes differ
+	                             from the first kernel's (the first: 0);
+	                             -1 not compared (an input trapped).  Any
+	                             above 0 makes the verdict a mismatch */
 };
 
 /* The outcome of a run. */

@@ -59,6 +59,13 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 		int shown_compile = 0;
 		fprintf(f, "\n%s  line %lu%s%s%s\n", r->call, r->line,
 		        r->via ? " (via " : "", r->via ? r->via : "", r->via ? ")" : "");
+		if (r->nkernels) {
+			size_t q;
+			fprintf(f, "  kernels: %zu from the #define of %s:", r->nkernels, r->macro);
+			for (q = 0; q < r->nkernels; q++)
+				fprintf(f, "%s %s", q ? "," : "", r->kernels[q].variant);
+			fprintf(f, "\n");
+		}
 		for (k = 0; k < pl->ncases; k++) {
 			const struct try_case *c = &pl->cases[k];
 			const struct try_result *res = &out->res[k];
@@ -86,6 +93,20 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 			if (!res->ran) {
 				fprintf(f, "  run: %s\n", res->run_error ? res->run_error : "did not run");
 				continue;
+			}
+			if (res->nkernels) {
+				size_t q;
+				fprintf(f, "  ran: %s (against the CPU)", res->kernels[0]);
+				for (q = 1; q < res->nkernels; q++) {
+					if (res->kdiffer[q] < 0)
+						fprintf(f, ", %s (not compared: inputs trap)", res->kernels[q]);
+					else if (res->kdiffer[q] == 0)
+						fprintf(f, ", %s (same bytes)", res->kernels[q]);
+					else
+						fprintf(f, ", %s (%ld elements differ from the first)",
+						        res->kernels[q], res->kdiffer[q]);
+				}
+				fprintf(f, "\n");
 			}
 			if (res->overload)
 				fprintf(f, "  overload: operator() at line %lu\n", res->overload);
@@ -167,6 +188,18 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 		json_object_set_new(o, "in", json_string(r->in));
 		json_object_set_new(o, "alpha", r->alpha ? json_string(r->alpha) : json_null());
 		json_object_set_new(o, "out", json_string(r->out));
+		{
+			json_t *ks = json_array();
+			size_t q;
+			for (q = 0; q < r->nkernels; q++) {
+				json_t *x = json_object();
+				json_object_set_new(x, "name", json_string(r->kernels[q].name));
+				json_object_set_new(x, "variant", json_string(r->kernels[q].variant));
+				json_object_set_new(x, "template", json_string(r->kernels[q].templ));
+				json_array_append_new(ks, x);
+			}
+			json_object_set_new(o, "kernels", ks);
+		}
 		json_object_set_new(o, "reference",
 		                    out->no_torch ? json_null()
 		                                  : json_string(out->torch_version ? out->torch_version : "?"));
@@ -184,6 +217,19 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 			                    res->compile_msg ? json_string(res->compile_msg) : json_null());
 			json_object_set_new(co, "path", json_string(!res->compiled ? "none"
 			                                              : res->fallback ? "functor" : "dense"));
+			{
+				json_t *ran = json_array();
+				size_t q;
+				for (q = 0; q < res->nkernels; q++) {
+					json_t *x = json_object();
+					json_object_set_new(x, "kernel", json_string(res->kernels[q]));
+					json_object_set_new(x, "against", json_string(q ? "first" : "cpu"));
+					json_object_set_new(x, "differ", res->kdiffer[q] < 0 ? json_null()
+					                                     : json_integer((json_int_t)res->kdiffer[q]));
+					json_array_append_new(ran, x);
+				}
+				json_object_set_new(co, "ran", ran);
+			}
 			json_object_set_new(co, "overload_line", json_integer((json_int_t)res->overload));
 			json_object_set_new(co, "run_error", res->run_error ? json_string(res->run_error) : json_null());
 			json_object_set_new(co, "reference_dtype", res->ref_dtype ? json_string(res->ref_dtype) : json_null());
@@ -314,8 +360,11 @@ char *try_mps_script(const struct try_plan *pl)
 	for (i = 0; i < pl->ncases; i++) {
 		const struct try_case *c = &pl->cases[i];
 		const struct try_reg *r = &pl->regs[c->reg];
-		char *kn = mr_kernel_name(pl->kernel, "dense",
-		                          &(struct mr_pair){r->in, r->alpha, r->out});
+		/* the kernel the host runs first (one element per thread: 2.14.1's
+		 * unary dense_scalar), else the dense name of the older macros */
+		char *kn = r->nrun ? xstrdup(r->kernels[r->run[0]].name)
+		                   : mr_kernel_name(pl->kernel, "dense",
+		                                    &(struct mr_pair){r->in, r->alpha, r->out});
 		buf_printf(&b, "    %zu: ('%s', %s, '%s'),\n", i, kn,
 		           c->alpha_value ? c->alpha_value : "None", r->alpha ? r->alpha : "");
 		free(kn);

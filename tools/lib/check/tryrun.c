@@ -593,6 +593,17 @@ static int run_harness(const struct try_plan *pl, const struct try_env *env,
 		for (line = txt ? strtok_r(txt, "\n", &save) : NULL; line;
 		     line = strtok_r(NULL, "\n", &save)) {
 			unsigned long k, ln;
+			char kn[256], dv[32];
+			if (sscanf(line, "case %lu kernel %255s %31s", &k, kn, dv) == 3 &&
+			    k < pl->ncases) {
+				struct try_result *rs = &out->res[k];
+				rs->kernels = xrealloc(rs->kernels, (rs->nkernels + 1) * sizeof *rs->kernels);
+				rs->kdiffer = xrealloc(rs->kdiffer, (rs->nkernels + 1) * sizeof *rs->kdiffer);
+				rs->kernels[rs->nkernels] = xstrdup(kn);
+				rs->kdiffer[rs->nkernels] = dv[0] == '-' ? -1 : strtol(dv, NULL, 10);
+				rs->nkernels++;
+				continue;
+			}
 			if (sscanf(line, "case %lu overload %lu", &k, &ln) == 2 &&
 			    k < pl->ncases) {
 				out->res[k].overload = ln;
@@ -1104,7 +1115,11 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 	rc = 0;
 	out->status = 0;
 	for (i = 0; i < pl->ncases; i++) {
-		const struct try_result *res = &out->res[i];
+		struct try_result *res = &out->res[i];
+		size_t j;
+		for (j = 1; j < res->nkernels; j++)
+			if (res->kdiffer[j] > 0)
+				res->verdict = 1;
 		if (!res->compiled || !res->ran || res->verdict == 1)
 			out->status = 1;
 	}
@@ -1137,6 +1152,8 @@ void try_outcome_free(const struct try_plan *pl, struct try_outcome *out)
 			free(out->res[i].ref_dtype);
 			free(out->res[i].ref_note);
 			free(out->res[i].ref_error);
+			lex_strv_free(out->res[i].kernels, out->res[i].nkernels);
+			free(out->res[i].kdiffer);
 		}
 	free(out->res);
 	free(out->torch_version);

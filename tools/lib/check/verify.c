@@ -67,7 +67,8 @@ const struct vf_rule_info vf_rules[VF_NRULES] = {
     {"unregistered-kernel", VF_ERROR, VF_KERNEL,
      "host code asks for a Metal kernel name that no .metal file registers "
      "(the whole name: with a scalar, NAME_dense_OUT_IN_ALPHA, ALPHA the "
-     "dtype the call passes or else the common dtype)",
+     "dtype the call passes or else the common dtype; every kernel the "
+     "macro's #define in c10/metal instantiates, dense, strided, ...)",
      "Register the kernel in the .metal file (REGISTER_UNARY_OP(NAME, IN, "
      "OUT) and friends, mps-register), or ask for the name the file "
      "registers: with a scalar, pass the dtype its registrations take "
@@ -1087,6 +1088,34 @@ static void rule_kernel_names(struct ctx *c)
 				if (strcmp(q->kernel, q0->kernel) != 0)
 					continue;
 				a = asked_alpha(q, k);
+				if (k->nkernels && (a != NULL) == (k->alpha != NULL)) {
+					/* every kernel the host may ask for (each variant
+					 * the macro's #define instantiates, with the alpha
+					 * asked) must be one some registration makes */
+					char **nm;
+					size_t nn = hs_metal_variants(hm, k, a, &nm), y, miss = 0;
+					const char *first = NULL;
+					for (y = 0; y < nn; y++)
+						if (!hs_kernel_produced(hm, nm[y])) {
+							size_t l = strlen(k->name);
+							if (!first || (!strncmp(nm[y], k->name, l) &&
+							               !strncmp(nm[y] + l, "_dense_", 7) &&
+							               strncmp(first + l, "_dense_", 7)))
+								first = nm[y];
+							miss++;
+						}
+					reached = nn > 0 && miss == 0;
+					if (!reached && !want && first)
+						want = miss > 1 ? xasprintf("%s (and %zu more of the %zu "
+						                            "kernels %s instantiates)",
+						                            first, miss - 1, nn, k->macro)
+						                : xstrdup(first);
+					lex_strv_free(nm, nn);
+					free(a);
+					if (nn > 0)
+						continue;
+					a = asked_alpha(q, k);
+				}
 				for (x = 0; x < hm->nmetals && !reached; x++) {
 					const struct hs_metal *h = &hm->metals[x];
 					reached = !strcmp(h->name, k->name) && !strcmp(h->in, k->in) &&

@@ -873,18 +873,38 @@ static void try_math(struct mg_plan *p, const struct try_env *env,
 		double round_rel = 0;
 		const struct try_result *bad = NULL, *nocomp = NULL, *notcmp = NULL;
 		const char *bad_in = NULL;
-		struct buf dts;
+		struct buf dts, kvs;
+		char *kdiff = NULL;
 		if (!o->translated || o->verdict != TR_VERDICT_NONE)
 			continue;
 		buf_init(&dts);
+		buf_init(&kvs);
 		for (k = 0; k < tp.ncases; k++) {
 			const struct try_reg *r = &tp.regs[tp.cases[k].reg];
 			const struct try_result *res = &out.res[k];
+			size_t q;
 			if (cls_of(r->in, p->math.math.split_bool) != o->cls)
 				continue;
 			ncases++;
 			if (!strstr(dts.data ? dts.data : "", r->in))
 				buf_printf(&dts, "%s%s", dts.len ? ", " : "", r->in);
+			/* the kernels the registrations instantiate that ran (their
+			 * variants, read from the macro), and one that disagreed
+			 * with the first */
+			for (q = 0; q < r->nrun && res->nkernels; q++) {
+				const char *v = r->kernels[r->run[q]].variant;
+				char *w = xasprintf(",%s,", v);
+				char *have = xasprintf(",%s,", kvs.data ? kvs.data : "");
+				if (!strstr(have, w))
+					buf_printf(&kvs, "%s%s", kvs.len ? "," : "", v);
+				free(w);
+				free(have);
+			}
+			for (q = 1; q < res->nkernels && !kdiff; q++)
+				if (res->kdiffer[q] > 0)
+					kdiff = xasprintf("%s: kernel %s gives other bytes than %s "
+					                  "on %ld values", r->in, res->kernels[q],
+					                  res->kernels[0], res->kdiffer[q]);
 			if (!res->compiled && !nocomp)
 				nocomp = res;
 			else if (res->verdict == 1 && !bad &&
@@ -902,7 +922,24 @@ static void try_math(struct mg_plan *p, const struct try_env *env,
 		}
 		if (ncases == 0) {
 			buf_free(&dts);
+			buf_free(&kvs);
+			free(kdiff);
 			continue;
+		}
+		if (kvs.len) {
+			/* "float, half; mps-try ran dense_scalar, dense" */
+			char *c;
+			for (c = kvs.data; *c; c++)
+				if (*c == ',')
+					*c = '\x1f';
+			buf_puts(&dts, "; mps-try ran ");
+			for (c = kvs.data; *c; c++)
+				if (*c == '\x1f')
+					buf_puts(&dts, ", ");
+				else
+					buf_add(&dts, c, 1);
+		} else {
+			buf_puts(&dts, "; mps-try");
 		}
 		if (nocomp && in_functor(p, nocomp->compile_msg)) {
 			char *t = xasprintf("does not compile on the host: %s",
@@ -923,6 +960,9 @@ static void try_math(struct mg_plan *p, const struct try_env *env,
 				*nl = '\0';
 			free(o->verdict_text);
 			o->verdict_text = t;
+		} else if (kdiff && !bad) {
+			tr_plan_verdict(&p->math, i, TR_VERDICT_MISMATCH, kdiff);
+			*mismatch = 1;
 		} else if (bad) {
 			char *t;
 			if (bad->nshown > 0) {
@@ -944,16 +984,18 @@ static void try_math(struct mg_plan *p, const struct try_env *env,
 			o->verdict_text = t;
 		} else {
 			char *t = nround
-			    ? xasprintf("matches CPU on %zu values (%s; mps-try) up to "
+			    ? xasprintf("matches CPU on %zu values (%s) up to "
 			                "rounding: %zu within %.2g relative (fma or "
 			                "cancellation; mps-try %s lists them)",
 			                compared, dts.data, nround, round_rel, p->op)
-			    : xasprintf("matches CPU on %zu values (%s; mps-try)",
+			    : xasprintf("matches CPU on %zu values (%s)",
 			                compared, dts.data);
 			tr_plan_verdict(&p->math, i, TR_VERDICT_MATCH, t);
 			free(t);
 		}
 		buf_free(&dts);
+		buf_free(&kvs);
+		free(kdiff);
 	}
 	try_outcome_free(&tp, &out);
 	try_plan_free(&tp);

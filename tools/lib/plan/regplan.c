@@ -1787,6 +1787,42 @@ static int plan_host(struct rg_plan *p, const char *root,
 
 /* ---- the plan ---- */
 
+/* each registration item's kernel names, from the checkout's macros */
+static void plan_kernel_names(struct rg_plan *p, const char *root,
+                              const char *name)
+{
+	struct mr_defs d;
+	size_t i, j, q;
+	memset(&d, 0, sizeof d);
+	mr_defs_load(&d, root);
+	for (i = 0; i < p->nitems; i++) {
+		struct rg_item *it = &p->items[i];
+		const struct mr_core *core;
+		size_t cap = 0;
+		if (it->what != RG_REG || !it->macro ||
+		    !(core = mr_core_find(it->macro, strlen(it->macro))))
+			continue;
+		for (j = 0; j < it->npairs; j++) {
+			char *args[4] = {NULL, NULL, NULL, NULL};
+			struct mr_inst *v;
+			size_t nv;
+			args[0] = (char *)name;
+			args[core->i_in] = (char *)it->pairs[j].in;
+			args[core->i_out] = (char *)it->pairs[j].out;
+			if (core->i_alpha >= 0)
+				args[core->i_alpha] = (char *)(it->pairs[j].alpha ? it->pairs[j].alpha
+				                                                  : it->pairs[j].in);
+			nv = mr_instantiate(&d, core->macro, args, (size_t)core->nargs, &v);
+			for (q = 0; q < nv; q++) {
+				GROW(it->kernels, it->nkernels, cap);
+				it->kernels[it->nkernels++] = xstrdup(v[q].name);
+			}
+			mr_insts_free(v, nv);
+		}
+	}
+	mr_defs_free(&d);
+}
+
 int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
             const struct rg_file *kf, const struct rg_file *hf)
 {
@@ -1837,6 +1873,8 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 	mr_file_free(&k.mf);
 	free(k.masked);
 	free(k.code);
+	if (!bad)
+		plan_kernel_names(p, root, rq->name);
 	return bad ? -1 : 0;
 }
 
@@ -1915,6 +1953,7 @@ void rg_plan_free(struct rg_plan *p)
 		free(p->items[i].label);
 		for (j = 0; j < p->items[i].ncalls; j++)
 			free(p->items[i].calls[j]);
+		lex_strv_free(p->items[i].kernels, p->items[i].nkernels);
 	}
 	free(p->items);
 	for (i = 0; i < p->nmsgs; i++)

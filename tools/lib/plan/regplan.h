@@ -104,6 +104,12 @@ struct rg_item {
 	struct mr_pair pairs[MR_MAX_PAIRS]; /* RG_REG: the pairs these calls
 	                          register; RG_FUNCTOR: the pairs asked for */
 	size_t npairs;
+	char **kernels;        /* RG_REG: the kernel names the pairs'
+	                          registrations instantiate, pair by pair,
+	                          read from the core macro's #define in the
+	                          checkout's c10/metal headers (metalreg.h
+	                          mr_instantiate); none when it has none */
+	size_t nkernels;
 	int present;           /* already in the file: nothing inserted */
 	int check;             /* RG_HOST_STUB: holds the dtype check */
 	unsigned long line;    /* 1-based: the old file when present, the new

@@ -158,6 +158,9 @@ struct priv {
 	struct macro *mac;
 	size_t nmac;
 	struct hs_map metalnames;/* registered kernel NAMEs */
+	struct hs_map kernelnames;/* every kernel name the registrations
+	                            instantiate (read from the macros) */
+	struct mr_defs defs;     /* the #defines of ROOT/c10/metal/ *.h */
 	struct hs_map reqnames;  /* requested kernel names + host strings */
 	struct hs_map namespaces;/* namespace names declared in host code */
 	struct mk_re re_reg, re_req, re_hostname, re_xlist, re_decl,
@@ -1399,7 +1402,34 @@ static void scan_metal(struct hs_model *m, size_t file, const char *masked)
 		h->in = xstrdup(r->in);
 		h->out = xstrdup(r->out);
 		h->alpha = r->alpha ? xstrdup(r->alpha) : NULL;
-		h->kernel = mr_kernel_name(r->name, "dense", &pr);
+		h->macro = xstrdup(r->core->macro);
+		{
+			/* every kernel the registration instantiates, from the
+			 * macro's #define in the checkout's c10/metal headers */
+			char *args[4] = {NULL, NULL, NULL, NULL};
+			struct mr_inst *v = NULL;
+			size_t nv, j;
+			args[0] = r->name;
+			args[r->core->i_in] = r->in;
+			args[r->core->i_out] = r->out;
+			if (r->core->i_alpha >= 0)
+				args[r->core->i_alpha] = r->alpha;
+			nv = mr_instantiate(&p->defs, r->core->macro, args,
+			                    (size_t)r->core->nargs, &v);
+			h->kernels = nv ? xcalloc(nv, sizeof *h->kernels) : NULL;
+			for (j = 0; j < nv; j++) {
+				h->kernels[j] = xstrdup(v[j].name);
+				hs_map_put(&p->kernelnames, v[j].name, 1);
+			}
+			h->nkernels = nv;
+			{
+				const struct mr_inst *d = mr_inst_find(v, nv, "dense");
+				h->kernel = d ? xstrdup(d->name)
+				        : nv ? xstrdup(v[0].name)
+				             : mr_kernel_name(r->name, "dense", &pr);
+			}
+			mr_insts_free(v, nv);
+		}
 		if (r->alpha)
 			h->call = xasprintf("%s(%s, %s, %s, %s)", r->core->macro, r->name,
 			                    r->in, r->alpha, r->out);
@@ -1770,6 +1800,7 @@ int hs_load(struct hs_model *m, const char *root)
 	}
 
 	scan_host(m, first_host, nhost);
+	mr_defs_load(&((struct priv *)m->priv)->defs, m->root);
 	for (i = first_kern; i < end_kern; i++)
 		scan_metal(m, i, scratch_mask(m, i, LANG_C));
 	for (i = 0; i < 2; i++) {
@@ -1844,13 +1875,44 @@ int hs_kernel_registered(const struct hs_model *m, const char *name)
 {
 	const struct priv *p = m->priv;
 	size_t i, n = strlen(name);
-	if (hs_map_get(&p->metalnames, name) >= 0)
+	if (hs_map_get(&p->metalnames, name) >= 0 ||
+	    hs_map_get(&p->kernelnames, name) >= 0)
 		return 1;
 	for (i = 0; i < m->nraws; i++)
 		if (strncmp(m->raws[i].name, name, n) == 0 &&
 		    (m->raws[i].name[n] == '_' || m->raws[i].name[n] == '\0'))
 			return 1;
 	return 0;
+}
+
+size_t hs_metal_variants(const struct hs_model *m, const struct hs_metal *k,
+                         const char *alpha, char ***names)
+{
+	const struct priv *p = m->priv;
+	const struct mr_core *core = mr_core_find(k->macro, strlen(k->macro));
+	char *args[4] = {NULL, NULL, NULL, NULL};
+	struct mr_inst *v = NULL;
+	size_t nv, j;
+	*names = NULL;
+	if (!core)
+		return 0;
+	args[0] = k->name;
+	args[core->i_in] = k->in;
+	args[core->i_out] = k->out;
+	if (core->i_alpha >= 0)
+		args[core->i_alpha] = alpha ? (char *)alpha : k->alpha;
+	nv = mr_instantiate(&p->defs, core->macro, args, (size_t)core->nargs, &v);
+	*names = nv ? xcalloc(nv, sizeof **names) : NULL;
+	for (j = 0; j < nv; j++)
+		(*names)[j] = xstrdup(v[j].name);
+	mr_insts_free(v, nv);
+	return nv;
+}
+
+int hs_kernel_produced(const struct hs_model *m, const char *name)
+{
+	const struct priv *p = m->priv;
+	return hs_map_get(&p->kernelnames, name) >= 0;
 }
 
 int hs_kernel_requested(const struct hs_model *m, const char *name)
@@ -1988,6 +2050,8 @@ void hs_free(struct hs_model *m)
 		free(m->metals[i].out);
 		free(m->metals[i].alpha);
 		free(m->metals[i].kernel);
+		free(m->metals[i].macro);
+		lex_strv_free(m->metals[i].kernels, m->metals[i].nkernels);
 		free(m->metals[i].call);
 		free(m->metals[i].via);
 	}
@@ -2018,6 +2082,8 @@ void hs_free(struct hs_model *m)
 		mask_braces_free(&p->br);
 		hs_map_free(&p->macros);
 		hs_map_free(&p->metalnames);
+		hs_map_free(&p->kernelnames);
+		mr_defs_free(&p->defs);
 		hs_map_free(&p->reqnames);
 		hs_map_free(&p->namespaces);
 		for (i = 0; i < p->nlists; i++)

@@ -165,8 +165,18 @@ struct hs_metal {             /* one .metal registration (per dtype) */
 	char *out;                /* output dtype token */
 	char *alpha;              /* the scalar's dtype token of an -alpha
 	                             macro, NULL for the others */
-	char *kernel;             /* first kernel it produces
-	                             ("sqrt_dense_float_half") */
+	char *kernel;             /* its dense kernel ("sqrt_dense_float_half"):
+	                             the "dense" variant its macro's #define
+	                             instantiates, else the first, else (no
+	                             #define in ROOT/c10/metal) NAME_dense_OUT_IN */
+	char *macro;              /* the core macro ("REGISTER_UNARY_OP") */
+	char **kernels;           /* every kernel name it instantiates, read
+	                             from the macro's #define in the
+	                             checkout's c10/metal headers (metalreg
+	                             mr_instantiate: 8 for 2.14.1's
+	                             REGISTER_UNARY_OP); NULL, 0 when the
+	                             checkout has no #define of it */
+	size_t nkernels;
 	char *call;               /* the core call, "REGISTER_UNARY_OP(sqrt,
 	                             half, float)" */
 	char *via;                /* helper macro written in the file, or NULL */
@@ -280,12 +290,24 @@ int hs_file_has_ident(const struct hs_model *m, size_t file, const char *name);
 
 /* hs_kernel_registered: 1 when a .metal file registers kernel NAME (a core
  * REGISTER_*_OP call, possibly through a helper, or a raw host_name whose
- * literal starts with "NAME_"). */
+ * literal starts with "NAME_"), or when NAME is a whole kernel name a
+ * registration instantiates (hs_kernel_produced). */
 int hs_kernel_registered(const struct hs_model *m, const char *name);
 
 /* hs_kernel_requested: 1 when host code asks for kernel NAME
  * (hs_req) or holds the string literal "NAME". */
 int hs_kernel_requested(const struct hs_model *m, const char *name);
+
+/* hs_metal_variants: the kernel names registration K would instantiate
+ * with ALPHA as its alpha dtype (NULL: K's own), read from its macro's
+ * #define as hs_metal.kernels are: *names malloc'd (lex_strv_free), the
+ * count returned; 0 and NULL when the checkout has no #define of it. */
+size_t hs_metal_variants(const struct hs_model *m, const struct hs_metal *k,
+                         const char *alpha, char ***names);
+
+/* hs_kernel_produced: 1 when some registration instantiates the kernel
+ * named NAME in full ("neg_strided_float_float"). */
+int hs_kernel_produced(const struct hs_model *m, const char *name);
 
 /* hs_kernel_asked: 1 when host code can ask for the Metal kernel NAME
  * (PREFIX: the start of the names of a family of kernels, "fmax_"):

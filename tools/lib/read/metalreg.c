@@ -9,6 +9,7 @@
 #include "read/metalreg.h"
 #include "base/diag.h"
 #include "base/scan.h"
+#include "base/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -804,4 +805,493 @@ int mr_text_declares_stub(const char *t, size_t len, const char *stub)
 	r = re_has_match(p, PCRE2_MULTILINE, t, len);
 	free(p);
 	return r;
+}
+
+/* ---- the kernels a registration instantiates ---- */
+
+static void strdef_take(struct mr_defs *d, const char *m, size_t a, size_t e)
+{
+	/* #define NAME "..." ["..."]: an object-like macro that is a string */
+	size_t i = skip_blanks(m, e, a + 1), ns, ne;
+	struct buf v;
+	if (e - i < 6 || memcmp(m + i, "define", 6) != 0)
+		return;
+	i = skip_blanks(m, e, i + 6);
+	ns = i;
+	while (i < e && id_char(m[i]))
+		i++;
+	ne = i;
+	if (ne == ns || (i < e && m[i] == '('))
+		return;
+	buf_init(&v);
+	for (;;) {
+		size_t q;
+		i = skip_blanks(m, e, i);
+		if (i >= e)
+			break;
+		if (m[i] != '"') {
+			buf_free(&v);
+			return;
+		}
+		q = skip_lit(m, e, i);
+		if (q - i < 2 || m[q - 1] != '"') {
+			buf_free(&v);
+			return;
+		}
+		buf_add(&v, m + i + 1, q - i - 2);
+		i = q;
+	}
+	if (!v.data) /* no literal at all */
+		return;
+	GROW(d->str, d->nstr, d->capstr);
+	d->str[d->nstr].name = xstrndup(m + ns, ne - ns);
+	d->str[d->nstr].value = v.data;
+	d->nstr++;
+}
+
+void mr_defs_add(struct mr_defs *d, const char *text, size_t len)
+{
+	char *m = mask_code(text, len, LANG_C);
+	size_t i = 0;
+	while (i < len) {
+		size_t j = i;
+		while (j < len && (m[j] == ' ' || m[j] == '\t'))
+			j++;
+		if (j < len && m[j] == '#') {
+			size_t e = lex_directive_end(m, len, j), ns, ne, op, cl;
+			if (lex_define_head(m, j, e, &ns, &ne, &op, &cl)) {
+				GROW(d->fn, d->nfn, d->capfn);
+				memset(&d->fn[d->nfn], 0, sizeof d->fn[d->nfn]);
+				lex_define_take(m, e, ns, ne, op, cl, &d->fn[d->nfn]);
+				d->nfn++;
+			} else {
+				strdef_take(d, m, j, e);
+			}
+			i = e;
+		}
+		while (i < len && m[i] != '\n')
+			i++;
+		i++;
+	}
+	free(m);
+}
+
+int mr_defs_load(struct mr_defs *d, const char *root)
+{
+	struct walk_list l;
+	char *dir = xasprintf("%s/c10/metal", root);
+	size_t i;
+	int n = 0;
+	walk_dir(dir, 0, &l);
+	for (i = 0; i < l.n; i++) {
+		size_t k = strlen(l.paths[i]), len;
+		char *p, *data;
+		if (k < 3 || strcmp(l.paths[i] + k - 2, ".h") != 0)
+			continue;
+		p = xasprintf("%s/%s", dir, l.paths[i]);
+		if (read_regular_file(p, 16u << 20, &data, &len) == 0) {
+			mr_defs_add(d, data, len);
+			free(data);
+			n++;
+		}
+		free(p);
+	}
+	walk_free(&l);
+	free(dir);
+	return n;
+}
+
+void mr_defs_free(struct mr_defs *d)
+{
+	size_t i;
+	for (i = 0; i < d->nfn; i++)
+		lex_macro_free(&d->fn[i]);
+	free(d->fn);
+	for (i = 0; i < d->nstr; i++) {
+		free(d->str[i].name);
+		free(d->str[i].value);
+	}
+	free(d->str);
+	memset(d, 0, sizeof *d);
+}
+
+static const struct lex_macro *defs_fn(const struct mr_defs *d, const char *s,
+                                       size_t n)
+{
+	size_t i;
+	for (i = d->nfn; i-- > 0;)
+		if (strlen(d->fn[i].name) == n && memcmp(d->fn[i].name, s, n) == 0)
+			return &d->fn[i];
+	return NULL;
+}
+
+const struct lex_macro *mr_defs_find(const struct mr_defs *d, const char *name)
+{
+	return defs_fn(d, name, strlen(name));
+}
+
+static const char *defs_str(const struct mr_defs *d, const char *s, size_t n)
+{
+	size_t i;
+	for (i = d->nstr; i-- > 0;)
+		if (strlen(d->str[i].name) == n && memcmp(d->str[i].name, s, n) == 0)
+			return d->str[i].value;
+	return NULL;
+}
+
+/* TEXT with every call of a function-like macro of d expanded, the
+ * result rescanned, DEPTH levels at most */
+static char *expand_text(const struct mr_defs *d, const char *text, int depth)
+{
+	struct buf o;
+	size_t n = strlen(text), i = 0;
+	int changed = 0;
+	buf_init(&o);
+	while (i < n) {
+		if (text[i] == '"' || text[i] == '\'') {
+			size_t e = lex_skip_literal(text, n, i);
+			buf_add(&o, text + i, e - i);
+			i = e;
+			continue;
+		}
+		if (id_start(text[i]) && (i == 0 || !id_char(text[i - 1]))) {
+			size_t e = i, p;
+			const struct lex_macro *mc;
+			while (e < n && id_char(text[e]))
+				e++;
+			p = skip_blanks(text, n, e);
+			mc = p < n && text[p] == '(' ? defs_fn(d, text + i, e - i) : NULL;
+			if (mc) {
+				size_t q = lex_match_close(text, n, p, '(', ')');
+				if (q < n) {
+					size_t na;
+					char **args = lex_split_args(text, p, q, &na);
+					char *x = lex_expand(mc, args, na);
+					buf_puts(&o, x);
+					free(x);
+					lex_strv_free(args, na);
+					i = q + 1;
+					changed = 1;
+					continue;
+				}
+			}
+			buf_add(&o, text + i, e - i);
+			i = e;
+			continue;
+		}
+		buf_add(&o, text + i, 1);
+		i++;
+	}
+	if (!o.data)
+		return xstrdup("");
+	if (changed && depth > 1) {
+		char *again = expand_text(d, o.data, depth - 1);
+		buf_free(&o);
+		return again;
+	}
+	return o.data;
+}
+
+/* s[a, b) with blanks squeezed: one space kept only between two
+ * identifier bytes */
+static char *squeeze(const char *s, size_t a, size_t b)
+{
+	struct buf o;
+	size_t i;
+	buf_init(&o);
+	for (i = a; i < b; i++) {
+		if (is_blank(s[i])) {
+			size_t j = i;
+			while (j < b && is_blank(s[j]))
+				j++;
+			if (o.len && id_char(o.data[o.len - 1]) && j < b && id_char(s[j]))
+				buf_add(&o, " ", 1);
+			i = j - 1;
+			continue;
+		}
+		buf_add(&o, s + i, 1);
+	}
+	return o.data ? o.data : xstrdup("");
+}
+
+/* split s[a, b) at commas outside (), [], {}, <> into squeezed parts */
+static char **split_top(const char *s, size_t a, size_t b, size_t *n)
+{
+	char **v = NULL;
+	size_t cap = 0, i, st = a;
+	int depth = 0;
+	*n = 0;
+	for (i = a; i <= b; i++) {
+		char c = i < b ? s[i] : ',';
+		if (i < b && (c == '"' || c == '\'')) {
+			i = skip_lit(s, b, i) - 1;
+			continue;
+		}
+		if (c == '(' || c == '[' || c == '{' || c == '<')
+			depth++;
+		else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0)
+			depth--;
+		else if (c == ',' && (depth == 0 || i == b)) {
+			char *p = squeeze(s, st, i);
+			if (p[0] || i < b || *n > 0) {
+				GROW(v, *n, cap);
+				v[(*n)++] = p;
+			} else {
+				free(p);
+			}
+			st = i + 1;
+		}
+	}
+	return v;
+}
+
+/* the instantiations of expansion x: fills names (the host_name strings),
+ * templates, their arguments and parameters */
+static size_t scan_insts(const struct mr_defs *d, const char *x,
+                         struct mr_inst **out)
+{
+	size_t n = strlen(x), i = 0, cnt = 0, cap = 0;
+	struct mr_inst *v = NULL;
+	while (i < n) {
+		size_t p, q, k, ts, te, ae, pe;
+		struct buf name;
+		int ok = 1;
+		if (x[i] == '"' || x[i] == '\'') {
+			i = skip_lit(x, n, i);
+			continue;
+		}
+		if (!(id_start(x[i]) && (i == 0 || !id_char(x[i - 1])) &&
+		      n - i >= 9 && memcmp(x + i, "host_name", 9) == 0 &&
+		      !id_char(x[i + 9]))) {
+			i++;
+			continue;
+		}
+		p = skip_blanks(x, n, i + 9);
+		if (p >= n || x[p] != '(') {
+			i += 9;
+			continue;
+		}
+		q = lex_match_close(x, n, p, '(', ')');
+		if (q >= n) {
+			i += 9;
+			continue;
+		}
+		/* the name: string literals and string macros */
+		buf_init(&name);
+		for (k = skip_blanks(x, q, p + 1); k < q && ok;
+		     k = skip_blanks(x, q, k)) {
+			if (x[k] == '"') {
+				size_t e = skip_lit(x, q, k);
+				if (e - k < 2 || x[e - 1] != '"')
+					ok = 0;
+				else
+					buf_add(&name, x + k + 1, e - k - 2);
+				k = e;
+			} else if (id_start(x[k])) {
+				size_t e = k;
+				const char *sv;
+				while (e < q && id_char(x[e]))
+					e++;
+				sv = defs_str(d, x + k, e - k);
+				if (sv)
+					buf_puts(&name, sv);
+				else
+					ok = 0;
+				k = e;
+			} else {
+				ok = 0;
+			}
+		}
+		/* ]] kernel void QUAL<TARGS>(PARAMS) */
+		k = skip_blanks(x, n, q + 1);
+		if (ok && k + 1 < n && x[k] == ']' && x[k + 1] == ']')
+			k = skip_blanks(x, n, k + 2);
+		else
+			ok = 0;
+		if (ok && n - k > 6 && !memcmp(x + k, "kernel", 6) && !id_char(x[k + 6]))
+			k = skip_blanks(x, n, k + 6);
+		if (ok && n - k > 4 && !memcmp(x + k, "void", 4) && !id_char(x[k + 4]))
+			k = skip_blanks(x, n, k + 4);
+		else
+			ok = 0;
+		ts = k;
+		while (ok && k < n && (id_char(x[k]) || x[k] == ':' || is_blank(x[k])))
+			k++;
+		te = k;
+		if (!ok || te == ts || k >= n || x[k] != '<') {
+			buf_free(&name);
+			i = q + 1;
+			continue;
+		}
+		{
+			int depth = 0;
+			for (ae = k; ae < n; ae++) {
+				if (x[ae] == '<' || x[ae] == '(')
+					depth++;
+				else if ((x[ae] == '>' || x[ae] == ')') && --depth == 0)
+					break;
+			}
+		}
+		p = ae < n ? skip_blanks(x, n, ae + 1) : n;
+		pe = p < n && x[p] == '(' ? lex_match_close(x, n, p, '(', ')') : n;
+		if (ae >= n || pe >= n || !name.data) {
+			buf_free(&name);
+			i = q + 1;
+			continue;
+		}
+		GROW(v, cnt, cap);
+		memset(&v[cnt], 0, sizeof v[cnt]);
+		v[cnt].name = name.data;
+		v[cnt].templ = squeeze(x, ts, te);
+		v[cnt].targs = split_top(x, k + 1, ae, &v[cnt].ntargs);
+		v[cnt].params = split_top(x, p + 1, pe, &v[cnt].nparams);
+		cnt++;
+		i = pe + 1;
+	}
+	*out = v;
+	return cnt;
+}
+
+/* a marker argument, "@K@": survives # (as "@K@") and ## (pasted) */
+static char *marker(size_t k) { return xasprintf("@%zu@", k); }
+
+/* the pattern (markers replaced by PARAMS' names) and the variant (the
+ * pattern's literal parts, '_' trimmed around the parameters) of NAME */
+static void pattern_of(const char *name, const struct lex_macro *mc,
+                       char **pattern, char **variant)
+{
+	struct buf p, v;
+	size_t i = 0, n = strlen(name);
+	buf_init(&p);
+	buf_init(&v);
+	while (i < n) {
+		if (name[i] == '@') {
+			size_t e = i + 1, k = 0;
+			while (e < n && name[e] >= '0' && name[e] <= '9')
+				k = k * 10 + (size_t)(name[e++] - '0');
+			if (e < n && name[e] == '@' && e > i + 1 && k < mc->np) {
+				buf_puts(&p, mc->params[k]);
+				buf_add(&v, "\n", 1); /* a parameter: a separator */
+				i = e + 1;
+				continue;
+			}
+		}
+		buf_add(&p, name + i, 1);
+		buf_add(&v, name + i, 1);
+		i++;
+	}
+	*pattern = p.data ? p.data : xstrdup("");
+	/* the literal parts, each without leading and trailing '_', joined
+	 * with '_' */
+	{
+		struct buf o;
+		const char *s = v.data ? v.data : "";
+		buf_init(&o);
+		while (*s) {
+			size_t l = strcspn(s, "\n"), a = 0, b = l;
+			while (a < b && s[a] == '_')
+				a++;
+			while (b > a && s[b - 1] == '_')
+				b--;
+			if (b > a) {
+				if (o.len)
+					buf_add(&o, "_", 1);
+				buf_add(&o, s + a, b - a);
+			}
+			s += l;
+			if (*s)
+				s++;
+		}
+		*variant = o.data ? o.data : xstrdup("");
+	}
+	buf_free(&v);
+}
+
+size_t mr_instantiate(const struct mr_defs *d, const char *macro,
+                      char *const *args, size_t nargs, struct mr_inst **out)
+{
+	const struct lex_macro *mc = defs_fn(d, macro, strlen(macro));
+	struct mr_inst *real = NULL, *pat = NULL;
+	size_t nreal, npat, i;
+	char **marks;
+	struct buf call;
+
+	*out = NULL;
+	if (!mc || mc->variadic || mc->np != nargs)
+		return 0;
+	/* the call with its real arguments */
+	buf_init(&call);
+	buf_printf(&call, "%s(", macro);
+	for (i = 0; i < nargs; i++)
+		buf_printf(&call, "%s%s", i ? ", " : "", args[i]);
+	buf_puts(&call, ")");
+	{
+		char *x = expand_text(d, call.data, 8);
+		nreal = scan_insts(d, x, &real);
+		free(x);
+	}
+	buf_free(&call);
+	/* and with markers, for the patterns */
+	marks = xcalloc(nargs + 1, sizeof *marks);
+	buf_init(&call);
+	buf_printf(&call, "%s(", macro);
+	for (i = 0; i < nargs; i++) {
+		marks[i] = marker(i);
+		buf_printf(&call, "%s%s", i ? ", " : "", marks[i]);
+	}
+	buf_puts(&call, ")");
+	{
+		char *x = expand_text(d, call.data, 8);
+		npat = scan_insts(d, x, &pat);
+		free(x);
+	}
+	buf_free(&call);
+	lex_strv_free(marks, nargs);
+	for (i = 0; i < nreal; i++) {
+		if (i < npat && npat == nreal) {
+			pattern_of(pat[i].name, mc, &real[i].pattern, &real[i].variant);
+		} else {
+			real[i].pattern = xstrdup(real[i].name);
+			real[i].variant = xstrdup(real[i].name);
+		}
+	}
+	mr_insts_free(pat, npat);
+	*out = real;
+	return nreal;
+}
+
+void mr_insts_free(struct mr_inst *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].pattern);
+		free(v[i].variant);
+		free(v[i].templ);
+		lex_strv_free(v[i].targs, v[i].ntargs);
+		lex_strv_free(v[i].params, v[i].nparams);
+	}
+	free(v);
+}
+
+const struct mr_inst *mr_inst_find(const struct mr_inst *v, size_t n,
+                                   const char *variant)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].variant, variant) == 0)
+			return &v[i];
+	return NULL;
+}
+
+char *mr_inst_call(const struct mr_inst *k)
+{
+	struct buf b;
+	size_t i;
+	buf_init(&b);
+	buf_printf(&b, "%s<", k->templ);
+	for (i = 0; i < k->ntargs; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", k->targs[i]);
+	buf_puts(&b, ">");
+	return b.data;
 }

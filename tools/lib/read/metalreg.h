@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 
+#include "base/lex.h"
+
 /* The kinds of registration mps-register writes. */
 enum mr_kind { MR_UNARY = 0, MR_UNARY_ALPHA, MR_BINARY, MR_BINARY_ALPHA };
 
@@ -176,6 +178,86 @@ size_t mr_helper_pairs_via(const struct mr_file *f, const struct mr_helper *h,
 
 /* mr_pair_eq: same in, alpha and out. */
 int mr_pair_eq(const struct mr_pair *a, const struct mr_pair *b);
+
+/* ---- the kernels a registration instantiates ----
+ *
+ * Read from the #defines of the checkout's headers (c10/metal/indexing.h
+ * and what it uses), never from a list in this code: a core macro's call
+ * is expanded as the preprocessor would (parameters substituted, # and
+ * ## applied, the result rescanned for other function-like macros of the
+ * headers, at most 8 levels), and each explicit instantiation in the
+ * expansion, `template [[host_name(S...)]] kernel void QUAL<TARGS>(PARAMS)`,
+ * is one kernel: its name is the concatenation of the string literals S
+ * (an identifier among them is an object-like macro of the headers whose
+ * body is a string literal: C10_METAL_ILP_PER_THREAD_STR, "4" in 2.14.1).
+ * PyTorch 2.14.1's REGISTER_UNARY_OP gives 8 kernels (dense, dense_scalar,
+ * strided, inner_contiguous and four castout ones), its REGISTER_BINARY_OP
+ * 13; older headers give NAME_dense_OUT_IN and NAME_strided_OUT_IN. */
+
+/* The #defines of some header texts. */
+struct mr_strdef {
+	char *name, *value; /* #define NAME "value": value without quotes */
+};
+struct mr_defs {
+	struct lex_macro *fn;  /* function-like macros, in reading order */
+	size_t nfn, capfn;
+	struct mr_strdef *str; /* object-like macros that are a string */
+	size_t nstr, capstr;
+};
+
+/* mr_defs_add: add the #defines of TEXT (len bytes, raw: comments and
+ * #if 0 blocks are masked here) to d (zero it before the first call).  A
+ * later #define of a name hides an earlier one. */
+void mr_defs_add(struct mr_defs *d, const char *text, size_t len);
+
+/* mr_defs_load: add the #defines of every ROOT/c10/metal/ *.h (in name
+ * order; indexing.h's macros use common.h's string macros).  Returns the
+ * number of files read (0: the checkout has no c10/metal headers, as
+ * PyTorch 2.6.0 and before).  Unreadable files are skipped. */
+int mr_defs_load(struct mr_defs *d, const char *root);
+
+void mr_defs_free(struct mr_defs *d);
+
+/* mr_defs_find: the function-like macro NAME of d (the last #define of
+ * it), or NULL. */
+const struct lex_macro *mr_defs_find(const struct mr_defs *d, const char *name);
+
+/* One kernel a registration instantiates. */
+struct mr_inst {
+	char *name;     /* the kernel name of this call: "neg_dense_float_float" */
+	char *pattern;  /* the same with the macro's parameter names for its
+	                   arguments: "NAME_dense_DTYPE1_DTYPE0" */
+	char *variant;  /* the pattern without the parameters and the '_'
+	                   around them: "dense", "dense_ilp4", "strided_castout" */
+	char *templ;    /* the kernel template as written, blanks squeezed:
+	                   "::c10::metal::unary_dense" */
+	char **targs;   /* its template arguments, blanks squeezed:
+	                   {"float", "neg_functor"} */
+	size_t ntargs;
+	char **params;  /* the instantiation's parameters, blanks squeezed:
+	                   {"device float*output", "constant float*input", ...}
+	                   (a blank is kept only between two identifier bytes) */
+	size_t nparams;
+};
+
+/* mr_instantiate: the kernels the call MACRO(ARGS) instantiates (nargs
+ * arguments, as written), read from d.  *out (malloc'd; mr_insts_free)
+ * gets them in the order of the expansion.  Returns their count: 0 when
+ * MACRO is not a function-like macro of d, takes another number of
+ * arguments, or instantiates nothing recognisable. */
+size_t mr_instantiate(const struct mr_defs *d, const char *macro,
+                      char *const *args, size_t nargs, struct mr_inst **out);
+
+void mr_insts_free(struct mr_inst *v, size_t n);
+
+/* mr_inst_find: the first kernel of v[0..n) whose variant is VARIANT, or
+ * NULL. */
+const struct mr_inst *mr_inst_find(const struct mr_inst *v, size_t n,
+                                   const char *variant);
+
+/* mr_inst_call: "TEMPL<TARG, TARG>" (malloc'd): the kernel template
+ * instantiation, to be called as a function. */
+char *mr_inst_call(const struct mr_inst *k);
 
 /* ---- does a tree have the c10/metal kernel infrastructure? ----
  *
