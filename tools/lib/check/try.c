@@ -738,6 +738,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 
 	memset(pl, 0, sizeof *pl);
 	pl->alpha_arg = -1;
+	pl->checkout_version = try_checkout_version(o->root);
 	if (nf_parse_opname(o->op, &base, &ovname, &inplace) != 0) {
 		warnx_("error: '%s' is not an operator name", o->op);
 		return -1;
@@ -1241,6 +1242,8 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			free(x);
 		}
 	}
+	if (try_test_lists(pl, o->root) != 0)
+		goto out;
 	rc = 0;
 out:
 	for (i = 0; i < nitems; i++)
@@ -1292,6 +1295,11 @@ void try_plan_free(struct try_plan *pl)
 	for (i = 0; i < pl->nnotes; i++)
 		free(pl->notes[i]);
 	free(pl->notes);
+	if (pl->untested)
+		for (i = 0; i < pl->nregs; i++)
+			free(pl->untested[i]);
+	free(pl->untested);
+	free(pl->checkout_version);
 	free(pl->kernel);
 	free(pl->op_base);
 	free(pl->func);
