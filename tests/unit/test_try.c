@@ -1,14 +1,16 @@
 /* test_try.c — cmocka tests of mps-try's library parts that need no
  * compiler: the rewrites of tools/metal-host/REWRITES.md (try_rewrite,
  * every example of its tables and the line-keeping promise), the FLAGS
- * reader, the compiler's argv as the contract writes it, and the half /
- * bfloat conversions the inputs and reports rely on. */
+ * reader, the compiler's argv as the contract writes it, the half /
+ * bfloat conversions the inputs and reports rely on, and the input
+ * classes of the verdict (trysample.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +288,121 @@ static void test_half_bfloat(void **state)
 	assert_true(try_bf16_to_f32(0x3f81) == 1.0078125f);
 }
 
+
+/* the class of one element: A (and B) as raw bytes of REG's IN dtype */
+static int cls_of(const char *in, int binary, const char *op, const void *a,
+                  const void *b)
+{
+	struct try_reg r;
+	memset(&r, 0, sizeof r);
+	r.in = (char *)in;
+	r.out = (char *)in;
+	r.kind = binary ? 2 : 0;
+	return try_classify(&r, op, a, binary ? b : NULL, 0);
+}
+
+static int f1(float x)
+{
+	return cls_of("float", 0, "op", &x, NULL);
+}
+
+static int f2(float x, float y, const char *op)
+{
+	return cls_of("float", 1, op, &x, &y);
+}
+
+static void test_classes(void **state)
+{
+	uint32_t snan = 0x7fa00000u, qnan = 0x7fc00000u, sub = 0x00000001u;
+	float fs, fq, fsub, inf = INFINITY;
+	uint16_t h;
+	int64_t l;
+	int32_t i32;
+	uint8_t u8;
+	float c[2];
+	(void)state;
+	memcpy(&fs, &snan, 4);
+	memcpy(&fq, &qnan, 4);
+	memcpy(&fsub, &sub, 4);
+	/* unary float: make_tensor's range, the picked values, the rest */
+	assert_int_equal(f1(0.0f), TRY_SAMPLED);
+	assert_int_equal(f1(-9.0f), TRY_SAMPLED);
+	assert_int_equal(f1(9.5f), TRY_PAST_RANGE);
+	assert_int_equal(f1(89.0f), TRY_PAST_RANGE);
+	assert_int_equal(f1(1001.2f), TRY_SAMPLED_LARGE);
+	assert_int_equal(f1(-1e20f), TRY_SAMPLED_LARGE);
+	assert_int_equal(f1(fq), TRY_SAMPLED_EXTREMAL);
+	assert_int_equal(f1(-inf), TRY_SAMPLED_EXTREMAL);
+	assert_int_equal(f1(fs), TRY_SIGNALING_NAN);
+	assert_int_equal(f1(fsub), TRY_SUBNORMAL);
+	assert_true(try_class_rules[TRY_SAMPLED_LARGE].sampled);
+	assert_false(try_class_rules[TRY_SUBNORMAL].sampled);
+	/* binary: each set against itself; extremal scalars for comparisons */
+	assert_int_equal(f2(1.0f, -2.5f, "atan2"), TRY_SAMPLED);
+	assert_int_equal(f2(501.0f, -1e20f, "atan2"), TRY_SAMPLED_LARGE);
+	assert_int_equal(f2(501.0f, 2.0f, "atan2"), TRY_MIXED);
+	assert_int_equal(f2(fq, inf, "maximum"), TRY_SAMPLED_EXTREMAL);
+	assert_int_equal(f2(fq, 1.0f, "maximum"), TRY_MIXED);
+	assert_int_equal(f2(fq, 1.0f, "lt"), TRY_SAMPLED_EXTREMAL);
+	assert_int_equal(f2(1.0f, fs, "fmax"), TRY_SIGNALING_NAN);
+	assert_int_equal(f2(fsub, fs, "fmax"), TRY_SIGNALING_NAN);
+	assert_int_equal(f2(fsub, 1.0f, "fmod"), TRY_SUBNORMAL);
+	/* half: subnormals are drawn by make_tensor in half; 1e20 is not a
+	 * half large value (it is inf there) */
+	h = 0x0001;
+	assert_int_equal(cls_of("half", 0, "op", &h, NULL), TRY_SAMPLED);
+	h = 0x7d00;
+	assert_int_equal(cls_of("half", 0, "op", &h, NULL), TRY_SIGNALING_NAN);
+	h = try_f32_to_f16(4988429.2f);
+	assert_int_equal(h, 0x7c00);
+	h = 0x7bff; /* 65504 */
+	assert_int_equal(cls_of("half", 0, "op", &h, NULL), TRY_PAST_RANGE);
+	h = 0x0001; /* bfloat: a subnormal */
+	assert_int_equal(cls_of("bfloat", 0, "op", &h, NULL), TRY_SUBNORMAL);
+	/* integers: the range, the picked values, shifts past the width */
+	l = 64;
+	assert_int_equal(cls_of("long", 0, "op", &l, NULL), TRY_PAST_RANGE);
+	l = -10701;
+	assert_int_equal(cls_of("long", 0, "op", &l, NULL), TRY_SAMPLED_LARGE);
+	i32 = -128;
+	assert_int_equal(cls_of("int", 0, "op", &i32, NULL), TRY_SAMPLED);
+	u8 = 190;
+	assert_int_equal(cls_of("uchar", 0, "op", &u8, NULL), TRY_SAMPLED);
+	u8 = 191;
+	assert_int_equal(cls_of("uchar", 0, "op", &u8, NULL), TRY_PAST_RANGE);
+	/* complex: an infinite component, all-extremal pairs (binary only) */
+	c[0] = -inf;
+	c[1] = inf;
+	assert_int_equal(cls_of("float2", 0, "exp", c, NULL), TRY_COMPLEX_NONFINITE);
+	assert_int_equal(cls_of("float2", 1, "mul", c, c), TRY_SAMPLED_EXTREMAL);
+	c[1] = 1.0f;
+	assert_int_equal(cls_of("float2", 1, "mul", c, c), TRY_COMPLEX_NONFINITE);
+	c[0] = 2.0f;
+	assert_int_equal(cls_of("float2", 0, "exp", c, NULL), TRY_SAMPLED);
+	/* complex32 is not a dtype the tests run */
+	assert_int_equal(try_case_class("half2"), TRY_DTYPE_UNTESTED);
+	assert_int_equal(try_case_class("float2"), TRY_SAMPLED);
+}
+
+static void test_versions(void **state)
+{
+	char root[] = "/tmp/mk-test-version.XXXXXX", *v;
+	(void)state;
+	assert_true(try_version_older("1.13.0a0", "2.14.1"));
+	assert_true(try_version_older("2.6.0", "2.14.1"));
+	assert_false(try_version_older("2.14.1", "2.14.1"));
+	assert_false(try_version_older("2.14.1+cpu", "2.14.0"));
+	assert_false(try_version_older("1.13.0a0", NULL));
+	assert_false(try_version_older("x", "2.0"));
+	assert_non_null(mkdtemp(root));
+	assert_null(try_checkout_version(root));
+	tree_put(root, "version.txt", " 2.14.1 \n", 9);
+	v = try_checkout_version(root);
+	assert_string_equal(v, "2.14.1");
+	free(v);
+	tree_remove(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +416,8 @@ int main(void)
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_none_value),
 		cmocka_unit_test(test_half_bfloat),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_versions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -653,6 +653,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	memset(pl, 0, sizeof *pl);
 	memset(&ms, 0, sizeof ms);
 	pl->alpha_arg = -1;
+	pl->checkout_version = try_checkout_version(o->root);
 	if (nf_parse_opname(o->op, &base, &ovname, &inplace) != 0) {
 		warnx_("error: '%s' is not an operator name", o->op);
 		return -1;
@@ -1164,6 +1165,8 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 		else
 			r->dense_why = xasprintf("none of the %zu kernels %s instantiates takes only the output, the inputs%s, a count and the thread index", r->nkernels, r->macro, r->alpha ? ", the alpha" : "");
 	}
+	if (try_test_lists(pl, o->root) != 0)
+		goto out;
 	rc = 0;
 out:
 	for (i = 0; i < nitems; i++)
@@ -1214,6 +1217,11 @@ void try_plan_free(struct try_plan *pl)
 	for (i = 0; i < pl->nnotes; i++)
 		free(pl->notes[i]);
 	free(pl->notes);
+	if (pl->untested)
+		for (i = 0; i < pl->nregs; i++)
+			free(pl->untested[i]);
+	free(pl->untested);
+	free(pl->checkout_version);
 	free(pl->kernel);
 	free(pl->op_base);
 	free(pl->func);

@@ -148,6 +148,11 @@ struct try_plan {
 	char *host_source;       /* source with try_rewrite applied: the copy
 	                            of the .metal file the host compiles */
 	unsigned long functor_line; /* line of `struct NAME_functor` */
+	char **untested;         /* per registration: why PyTorch's MPS tests
+	                            do not compare its dtype for OP (the test
+	                            lists, try_test_lists), or NULL */
+	char *checkout_version;  /* the first line of the checkout's
+	                            version.txt (try_checkout_version), or NULL */
 	char **notes;            /* plan notes (other files' registrations,
 	                            None not tried, ...) */
 	size_t nnotes;
@@ -305,6 +310,8 @@ struct try_env {
 	                             empty list: no reference */
 	double timeout;           /* seconds, each program */
 	double atol, rtol;        /* --atol/--rtol; < 0: PyTorch's per dtype */
+	int strict;               /* --strict: mismatches on inputs beyond what
+	                             PyTorch's tests sample count too */
 	int device_mps;           /* --device mps: the registrations through
 	                             torch.mps.compile_shader (macOS) */
 	const char *xcrun;        /* with device_mps: xcrun to compile the
@@ -343,9 +350,98 @@ void try_env_free(struct try_env *env);
 
 #define TRY_SHOWN 5
 
+/* ---- which inputs count (trysample.c) ----
+ *
+ * The verdict follows what PyTorch's own MPS tests would see:
+ * test_mps.py's test_output_match compares the CPU and MPS results of an
+ * OpInfo's sample inputs, test_numpy_ref_mps its reference inputs.  Each
+ * input element of a case falls in one class of try_class_rules; the
+ * mismatches of the classes marked sampled decide the exit status, the
+ * others are shown apart ("beyond what the tests sample") and count only
+ * with --strict.  The rules, and where each is read (PyTorch files read,
+ * not copied), are in the table in trysample.c. */
+enum try_class {
+	TRY_SAMPLED,          /* make_tensor's range, the small values */
+	TRY_SAMPLED_LARGE,    /* the large values */
+	TRY_SAMPLED_EXTREMAL, /* NaN, inf, -inf against themselves */
+	TRY_SIGNALING_NAN,
+	TRY_SUBNORMAL,
+	TRY_PAST_RANGE,       /* finite values past the sampled ones:
+	                         overflow edges, dtype extremes, shift counts
+	                         past the width */
+	TRY_MIXED,            /* operands from different sampled sets: a
+	                         finite value against NaN or an infinity,
+	                         one from the range against a large one */
+	TRY_COMPLEX_NONFINITE,/* a complex value with an infinite or NaN
+	                         component, as the tests do not make it */
+	TRY_DTYPE_UNTESTED,   /* the whole case: a dtype the tests do not run */
+	TRY_NCLASS
+};
+
+struct try_class_rule {
+	int cls;                  /* enum try_class */
+	int sampled;              /* counts without --strict */
+	const char *name;         /* short name (report, JSON) */
+	const char *what;         /* which inputs */
+	const char *source;       /* where PyTorch says so */
+};
+
+/* The table, TRY_NCLASS rows in enum order. */
+extern const struct try_class_rule try_class_rules[TRY_NCLASS];
+
+/* try_case_class: TRY_DTYPE_UNTESTED when PyTorch's MPS tests do not run
+ * dtype IN at all (complex32: test_mps.py's MPS_DTYPES leave it out),
+ * else TRY_SAMPLED. */
+int try_case_class(const char *in);
+
+/* try_plan_case_class: as try_case_class for registration REG of PL, and
+ * TRY_DTYPE_UNTESTED also when PL->untested says so. */
+int try_plan_case_class(const struct try_plan *pl, size_t reg);
+
+/* try_test_lists: fill PL->untested (one per registration) from the
+ * checkout ROOT's test lists as hostscan reads them (common_mps.py, or
+ * test_mps.py in older trees): a registration's IN dtype is not compared
+ * for OP when an entry naming OP (hs_xfail_names_op: the OpInfo name, its
+ * nn.functional. / dotted forms) in a list of the forward test
+ * (mps_ops_modifier: names holding XFAIL or SKIP, neither GRAD, SPARSE
+ * nor MACOS, the dict entries before `def mps_ops_grad_modifier`) lists
+ * it or says None (every dtype); or, complex64, when the file has a
+ * SUPPORTED_COMPLEX_OPS set and OP is not in it (mps_ops_modifier then
+ * expects complex to fail).  Returns 0, or -1 after a diagnostic when a
+ * file cannot be read. */
+int try_test_lists(struct try_plan *pl, const char *root);
+
+/* try_classify: the class of input element I of a case of registration
+ * REG of operator OP (its base name): A (and B for a binary kernel, else
+ * NULL) in REG->in's layout (try_dtype_size).  A binary element is
+ * sampled when both operands come from the same sampled set (the tests
+ * cross range values with range values, large with large, extremal with
+ * extremal), or, for the comparison and logical operators, a range value
+ * against an extremal one. */
+int try_classify(const struct try_reg *reg, const char *op,
+                 const unsigned char *a, const unsigned char *b, size_t i);
+
+/* try_picked_values: the values PyTorch's reference inputs pick by hand
+ * for dtype DT that make_tensor's range does not already hold (small
+ * values it lacks: +-0.001, pi and pi +- 1e-5; integers +-55, +-127,
+ * -128; uint8's list; the large values), as doubles into OUT (at most
+ * CAP); returns how many.  try_inputs adds them to the edge values. */
+size_t try_picked_values(const char *dt, double *out, size_t cap);
+
+/* try_checkout_version: the first line of ROOT/version.txt, blanks
+ * trimmed (malloc'd), or NULL when there is none (real trees of 2.14.1
+ * have none). */
+char *try_checkout_version(const char *root);
+
+/* try_version_older: 1 when version text A ("1.13.0a0") is older than B
+ * ("2.14.1"), compared as dotted numbers (a suffix after the digits is
+ * ignored); 0 when not or when either cannot be read. */
+int try_version_older(const char *a, const char *b);
+
 /* A mismatch shown in the report: input(s), ours, the CPU's (text). */
 struct try_miss {
 	size_t index;
+	int cls;                  /* its input class (enum try_class) */
 	char a[64], b[64], ours[64], cpu[64];
 };
 
@@ -366,7 +462,20 @@ struct try_result {
 	                             layer's metal_host::guard (an integer
 	                             division by zero or MIN / -1: undefined on
 	                             the GPU): not compared */
-	size_t n, compared, mismatches;
+	size_t n, compared, mismatches; /* mismatches: on inputs PyTorch's
+	                             tests sample (try_class_rules), the ones
+	                             the verdict counts without --strict */
+	size_t sampled;           /* compared inputs the tests sample */
+	size_t beyond;            /* mismatches on the other inputs */
+	size_t beyond_by[TRY_NCLASS]; /* those per input class */
+	struct try_miss bshown[TRY_SHOWN]; /* the first of them, at most two
+	                             per class */
+	size_t nbshown;
+	int case_class;           /* TRY_SAMPLED, or the class that puts the
+	                             whole case beyond (TRY_DTYPE_UNTESTED) */
+	int upcast;               /* the reference computed in float32 (or
+	                             complex64): the reference torch has no
+	                             kernel for the dtype */
 	size_t gross;             /* mismatches rounding cannot explain:
 	                             integers that differ, NaN or inf on one
 	                             side only, opposite signs, a relative
@@ -379,7 +488,9 @@ struct try_result {
 	double atol, rtol;
 	struct try_miss shown[TRY_SHOWN];
 	size_t nshown;
-	int verdict;              /* 0 match, 1 mismatch, 2 not compared */
+	int verdict;              /* 0 match, 1 mismatch (counted: sampled
+	                             inputs, or any with --strict), 2 not
+	                             compared */
 	char **kernels;           /* the kernel names the harness ran for this
 	                             case (try_reg.run): the first compared
 	                             with the CPU, the others with the first */
@@ -396,6 +507,10 @@ struct try_outcome {
 	int no_torch;             /* no candidate python imports torch */
 	char *torch_version;      /* of the one used, or NULL */
 	char *python;             /* the python used, or NULL */
+	char *python_path;        /* its path (PATH looked up), or NULL */
+	int strict;               /* env->strict, as the run counted */
+	int reference_older;      /* torch_version is older than the plan's
+	                             checkout_version */
 	char *fallback_why;       /* why the dense path was not used, or NULL */
 	char *f64_msg;            /* no torch: why the float64 evaluation did
 	                             not build, or NULL */

@@ -372,6 +372,7 @@ static void real_edges(const char *dt, struct vec *v)
 			0x80000001u, 0x007fffffu, 0x807fffffu, 0x00800000u, 0x80800000u,
 			0x7f7fffffu, 0xff7fffffu, 0x3f800001u, 0x3f7fffffu, 0xbf800001u,
 			0xbf7fffffu, 0x34000000u, 0x33800000u,
+			0x7fa00000u, /* a signaling NaN */
 		};
 		for (i = 0; i < sizeof bits / sizeof *bits; i++)
 			vpush(v, &bits[i]);
@@ -379,14 +380,24 @@ static void real_edges(const char *dt, struct vec *v)
 		static const uint16_t hb[] = {
 			0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x0001, 0x8001, 0x03ff, 0x83ff,
 			0x0400, 0x8400, 0x7bff, 0xfbff, 0x3c01, 0x3bff, 0xbc01, 0xbbff,
+			0x7d00, /* a signaling NaN */
 		};
 		static const uint16_t bb[] = {
 			0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x0001, 0x8001, 0x007f, 0x807f,
 			0x0080, 0x8080, 0x7f7f, 0xff7f, 0x3f81, 0x3f7f, 0xbf81, 0xbf7f,
+			0x7fa0, /* a signaling NaN */
 		};
 		const uint16_t *b = dt[0] == 'h' ? hb : bb;
-		for (i = 0; i < 16; i++)
+		for (i = 0; i < sizeof hb / sizeof *hb; i++)
 			vpush(v, &b[i]);
+	}
+	{
+		double pk[32];
+		size_t np = try_picked_values(dt, pk, 32);
+		for (i = 0; i < np; i++) {
+			real_elem(dt, pk[i], e);
+			vpush(v, e);
+		}
 	}
 }
 
@@ -466,6 +477,14 @@ static void int_edges(const char *dt, struct vec *v)
 	for (i = 0; i < k; i++) {
 		int_elem(dt, vals[i], e);
 		vpush(v, e);
+	}
+	{
+		double pk[32];
+		size_t np = try_picked_values(dt, pk, 32);
+		for (i = 0; i < np; i++) {
+			int_elem(dt, (int64_t)pk[i], e);
+			vpush(v, e);
+		}
 	}
 }
 

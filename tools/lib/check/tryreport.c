@@ -14,6 +14,19 @@ static const char *verdict_name(int v)
 	return v == 0 ? "match" : v == 1 ? "mismatch" : "not compared";
 }
 
+/* the inputs line: how many, how many the tests sample */
+static void report_inputs(FILE *f, const struct try_plan *pl, size_t reg,
+                          const struct try_result *res)
+{
+	if (res->case_class != TRY_SAMPLED)
+		fprintf(f, "  inputs: %zu, none as PyTorch's tests sample (%s)\n", res->compared,
+		        pl->untested && pl->untested[reg] ? pl->untested[reg]
+		                                          : try_class_rules[res->case_class].what);
+	else
+		fprintf(f, "  inputs: %zu, %zu of them as PyTorch's tests sample\n", res->compared,
+		        res->sampled);
+}
+
 static void print_msg(FILE *f, const char *indent, const char *msg)
 {
 	const char *p = msg;
@@ -22,6 +35,85 @@ static void print_msg(FILE *f, const char *indent, const char *msg)
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 		fprintf(f, "%s%.*s\n", indent, (int)n, p);
 		p += n + (nl ? 1 : 0);
+	}
+}
+
+/* the registrations whose reference was computed in float32 (complex64)
+ * for want of a kernel of their dtype: "half (line 85), bfloat (line 85)";
+ * malloc'd, NULL when none */
+static char *upcast_list(const struct try_plan *pl, const struct try_outcome *out)
+{
+	struct buf b;
+	size_t i, k;
+	buf_init(&b);
+	for (i = 0; i < pl->nregs; i++)
+		for (k = 0; k < pl->ncases; k++)
+			if (pl->cases[k].reg == i && out->res[k].upcast) {
+				buf_printf(&b, "%s%s (line %lu)", b.len ? ", " : "",
+				           pl->regs[i].in, pl->regs[i].line);
+				break;
+			}
+	if (!b.len) {
+		buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+/* the first lines: the reference against the checkout, the cases computed
+ * in float, what the verdict counts */
+static void report_head(FILE *f, const struct try_plan *pl,
+                        const struct try_outcome *out)
+{
+	char *up;
+	size_t k;
+	if (out->reference_older)
+		fprintf(f, "reference: torch %s is older than the checkout (%s, its version.txt): "
+		        "where the CPU kernels changed since, its results are not the checkout's\n",
+		        out->torch_version, pl->checkout_version);
+	up = out->no_torch ? NULL : upcast_list(pl, out);
+	if (up) {
+		fprintf(f, "reference: computed in float32 and rounded, torch %s having no CPU kernel "
+		        "for the dtype: %s; the checkout's CPU kernel may compute in the dtype "
+		        "itself (rounding its constants and intermediates), so a difference there "
+		        "can be the reference's\n",
+		        out->torch_version ? out->torch_version : "?", up);
+		free(up);
+	}
+	for (k = 0; k < pl->ncases; k++)
+		if (out->res[k].reference || out->res[k].f64)
+			break;
+	if (k == pl->ncases)
+		return;
+	fprintf(f, "verdict: on the inputs PyTorch's MPS tests sample (OpInfo sample and "
+	        "reference inputs, the dtypes test_mps.py runs); the others are shown apart%s\n",
+	        out->strict ? " and counted (--strict)" : ", counted with --strict");
+}
+
+/* the mismatches beyond what the tests sample, of one case */
+static void report_beyond(FILE *f, const struct try_result *res, int strict)
+{
+	size_t c, m, first = 1;
+	if (!res->beyond)
+		return;
+	fprintf(f, "  beyond what the tests sample: %zu of %zu differ (", res->beyond,
+	        res->compared - res->sampled);
+	for (c = 0; c < TRY_NCLASS; c++)
+		if (res->beyond_by[c]) {
+			fprintf(f, "%s%s %zu", first ? "" : ", ", try_class_rules[c].name,
+			        res->beyond_by[c]);
+			first = 0;
+		}
+	fprintf(f, "): %s\n", strict ? "counted (--strict)" : "not counted (--strict counts them)");
+	for (m = 0; m < res->nbshown; m++) {
+		const struct try_miss *ms = &res->bshown[m];
+		if (ms->b[0])
+			fprintf(f, "    %s: in (%s, %s): ours %s, %s %s\n",
+			        try_class_rules[ms->cls].name, ms->a, ms->b, ms->ours,
+			        res->f64 ? "float64" : "cpu", ms->cpu);
+		else
+			fprintf(f, "    %s: in %s: ours %s, %s %s\n", try_class_rules[ms->cls].name,
+			        ms->a, ms->ours, res->f64 ? "float64" : "cpu", ms->cpu);
 	}
 }
 
@@ -51,9 +143,11 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 	if (out->no_torch)
 		fprintf(f, "reference: none (no python imports torch): compile, overload, result type and NaN/inf checks only\n");
 	else
-		fprintf(f, "reference: torch.ops.aten.%s.%s on the CPU (torch %s)\n",
+		fprintf(f, "reference: torch.ops.aten.%s.%s on the CPU (torch %s, %s)\n",
 		        pl->op_base, *pl->overload ? pl->overload : "default",
-		        out->torch_version ? out->torch_version : "?");
+		        out->torch_version ? out->torch_version : "?",
+		        out->python_path ? out->python_path : out->python ? out->python : "?");
+	report_head(f, pl, out);
 	for (i = 0; i < pl->nregs; i++) {
 		const struct try_reg *r = &pl->regs[i];
 		int shown_compile = 0;
@@ -121,13 +215,14 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 				fprintf(f, "  reference: %s\n", res->ref_note);
 			if (res->reference) {
 				const char *rd = res->ref_dtype ? res->ref_dtype : "?";
-				fprintf(f, "  inputs: %zu; CPU result dtype %s\n", res->compared, rd);
+				report_inputs(f, pl, i, res);
+				fprintf(f, "  CPU result dtype %s\n", rd);
 				if (!try_is_integral(r->out))
 					fprintf(f, "  error: abs %.3g, rel %.3g, ulp %.0f\n", res->max_abs,
 					        res->max_rel, res->max_ulp);
 			} else if (res->f64) {
-				fprintf(f, "  inputs: %zu; NaN and inf against a float64 evaluation of the functor\n",
-				        res->compared);
+				report_inputs(f, pl, i, res);
+				fprintf(f, "  NaN and inf against a float64 evaluation of the functor\n");
 			}
 			for (size_t m = 0; m < res->nshown; m++) {
 				const struct try_miss *ms = &res->shown[m];
@@ -138,17 +233,27 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 					fprintf(f, "  mismatch: in %s: ours %s, %s %s\n", ms->a, ms->ours,
 					        res->f64 ? "float64" : "cpu", ms->cpu);
 			}
-			if (res->reference || res->f64) {
-				if (res->f64)
-					fprintf(f, "  verdict: %s (%zu of %zu)\n", verdict_name(res->verdict),
-					        res->mismatches, res->compared);
-				else if (try_is_integral(r->out))
-					fprintf(f, "  verdict: %s (%zu of %zu; exact)\n",
-					        verdict_name(res->verdict), res->mismatches, res->compared);
+			if ((res->reference || res->f64) && out->strict) {
+				fprintf(f, "  verdict: %s (%zu of %zu, sampled or not: --strict",
+				        verdict_name(res->verdict), res->mismatches + res->beyond,
+				        res->compared);
+				if (try_is_integral(r->out) || res->f64)
+					fprintf(f, "%s)\n", res->f64 ? "" : "; exact");
 				else
-					fprintf(f, "  verdict: %s (%zu of %zu; rtol %g, atol %g)\n",
-					        verdict_name(res->verdict), res->mismatches, res->compared,
+					fprintf(f, "; rtol %g, atol %g)\n", res->rtol, res->atol);
+				report_beyond(f, res, out->strict);
+			} else if (res->reference || res->f64) {
+				if (res->f64)
+					fprintf(f, "  verdict: %s (%zu of %zu sampled)\n", verdict_name(res->verdict),
+					        res->mismatches, res->sampled);
+				else if (try_is_integral(r->out))
+					fprintf(f, "  verdict: %s (%zu of %zu sampled; exact)\n",
+					        verdict_name(res->verdict), res->mismatches, res->sampled);
+				else
+					fprintf(f, "  verdict: %s (%zu of %zu sampled; rtol %g, atol %g)\n",
+					        verdict_name(res->verdict), res->mismatches, res->sampled,
 					        res->rtol, res->atol);
+				report_beyond(f, res, out->strict);
 			}
 		}
 	}
@@ -156,7 +261,7 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 		fprintf(f, "\nnote: the float64 evaluation of the functor did not compile: %s\n",
 		        out->f64_msg);
 	{
-		size_t nm = 0, nc = 0, nr = 0;
+		size_t nm = 0, nc = 0, nr = 0, nb = 0;
 		for (k = 0; k < pl->ncases; k++) {
 			if (!out->res[k].compiled)
 				nc++;
@@ -164,10 +269,16 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 				nr++;
 			else if (out->res[k].verdict == 1)
 				nm++;
+			if (out->res[k].beyond)
+				nb++;
 		}
-		fprintf(f, "\n%s: %zu case%s, %zu mismatch%s, %zu not compiled, %zu did not run\n",
+		fprintf(f, "\n%s: %zu case%s, %zu mismatch%s, %zu not compiled, %zu did not run",
 		        pl->kernel, pl->ncases, pl->ncases == 1 ? "" : "s", nm,
 		        nm == 1 ? "" : "es", nc, nr);
+		if (nb)
+			fprintf(f, "; %zu with differences beyond what the tests sample%s", nb,
+			        out->strict ? "" : " (--strict counts them)");
+		fprintf(f, "\n");
 	}
 }
 
@@ -203,6 +314,12 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 		json_object_set_new(o, "reference",
 		                    out->no_torch ? json_null()
 		                                  : json_string(out->torch_version ? out->torch_version : "?"));
+		json_object_set_new(o, "python", out->python_path ? json_string(out->python_path)
+		                                 : out->python ? json_string(out->python) : json_null());
+		json_object_set_new(o, "checkout_version",
+		                    pl->checkout_version ? json_string(pl->checkout_version) : json_null());
+		json_object_set_new(o, "reference_older", json_boolean(out->reference_older));
+		json_object_set_new(o, "strict", json_boolean(out->strict));
 		for (k = 0; k < pl->ncases; k++) {
 			const struct try_case *c = &pl->cases[k];
 			const struct try_result *res = &out->res[k];
@@ -235,7 +352,13 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 			json_object_set_new(co, "reference_dtype", res->ref_dtype ? json_string(res->ref_dtype) : json_null());
 			json_object_set_new(co, "reference_note", res->ref_note ? json_string(res->ref_note) : json_null());
 			json_object_set_new(co, "reference_error", res->ref_error ? json_string(res->ref_error) : json_null());
+			json_object_set_new(co, "reference_upcast", json_boolean(res->upcast));
 			json_object_set_new(co, "compared", json_integer((json_int_t)res->compared));
+			json_object_set_new(co, "sampled", json_integer((json_int_t)res->sampled));
+			json_object_set_new(co, "case_class",
+			                    res->case_class != TRY_SAMPLED
+			                        ? json_string(try_class_rules[res->case_class].name)
+			                        : json_null());
 			json_object_set_new(co, "mismatches", json_integer((json_int_t)res->mismatches));
 			json_object_set_new(co, "max_abs", json_real(res->max_abs));
 			json_object_set_new(co, "max_rel", json_real(res->max_rel));
@@ -254,6 +377,29 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 				json_array_append_new(mm, x);
 			}
 			json_object_set_new(co, "first_mismatches", mm);
+			json_object_set_new(co, "beyond", json_integer((json_int_t)res->beyond));
+			{
+				json_t *by = json_object(), *bm = json_array();
+				size_t c2;
+				for (c2 = 0; c2 < TRY_NCLASS; c2++)
+					if (res->beyond_by[c2])
+						json_object_set_new(by, try_class_rules[c2].name,
+						                    json_integer((json_int_t)res->beyond_by[c2]));
+				for (m = 0; m < res->nbshown; m++) {
+					const struct try_miss *ms = &res->bshown[m];
+					json_t *x = json_object();
+					json_object_set_new(x, "class", json_string(try_class_rules[ms->cls].name));
+					json_object_set_new(x, "index", json_integer((json_int_t)ms->index));
+					json_object_set_new(x, "a", json_string(ms->a));
+					if (ms->b[0])
+						json_object_set_new(x, "b", json_string(ms->b));
+					json_object_set_new(x, "ours", json_string(ms->ours));
+					json_object_set_new(x, res->f64 ? "float64" : "cpu", json_string(ms->cpu));
+					json_array_append_new(bm, x);
+				}
+				json_object_set_new(co, "beyond_by_class", by);
+				json_object_set_new(co, "first_beyond", bm);
+			}
 			json_object_set_new(co, "verdict", json_string(verdict_name(res->verdict)));
 			json_array_append_new(cases, co);
 		}

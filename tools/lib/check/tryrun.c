@@ -400,8 +400,14 @@ static void fmt_value(char *o, size_t on, const char *dt, const unsigned char *p
 	try_value(dt, p, i, &re, &im);
 	if (try_is_complex(dt))
 		snprintf(o, on, "(%.9g, %.9g)", re, im);
-	else if (!strcmp(dt, "float"))
-		snprintf(o, on, "%.9g", re);
+	else if (!strcmp(dt, "float")) {
+		uint32_t u;
+		memcpy(&u, p + 4 * i, 4);
+		if (isnan(re) && !(u & 0x00400000u)) /* signaling: its bits */
+			snprintf(o, on, "snan (0x%08lx)", (unsigned long)u);
+		else
+			snprintf(o, on, "%.9g", re);
+	}
 	else {
 		uint16_t h;
 		memcpy(&h, p + 2 * i, 2);
@@ -465,18 +471,23 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
                     const unsigned char *ref, const char *format,
                     const unsigned char *mask, const unsigned char *ina,
                     const unsigned char *inb, int nan_inf_only,
-                    const unsigned char *trap)
+                    const unsigned char *trap, int strict)
 {
 	const struct try_reg *r = &pl->regs[c->reg];
 	size_t i;
+	int per_class[TRY_NCLASS] = {0};
 	int cplx = try_is_complex(r->out), integral = try_is_integral(r->out);
 	const char *comp = !strcmp(r->out, "float2") ? "float"
 	                   : !strcmp(r->out, "half2") ? "half" : r->out;
+	res->case_class = try_plan_case_class(pl, c->reg);
 	for (i = 0; i < res->n; i++) {
 		double ore, oim, fre = 0, fim = 0;
-		int ok;
+		int ok, cls, counted;
 		if ((mask && !mask[i]) || (trap && trap[i]))
 			continue;
+		cls = res->case_class != TRY_SAMPLED ? res->case_class
+		                                     : try_classify(r, pl->op_base, ina, inb, i);
+		counted = try_class_rules[cls].sampled;
 		try_value(r->out, ours, i, &ore, &oim);
 		if (!strcmp(format, "i64")) {
 			int64_t v;
@@ -513,7 +524,7 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 			ok = ore == fre;
 		} else
 			ok = close_enough(ore, fre, res->atol, res->rtol);
-		if (!nan_inf_only && !integral) {
+		if (!nan_inf_only && !integral && counted) {
 			double d = cplx ? hypot(ore - fre, oim - fim) : fabs(ore - fre);
 			if (isfinite(d) && !(isnan(ore) && isnan(fre))) {
 				double mag = cplx ? hypot(fre, fim) : fabs(fre);
@@ -533,7 +544,26 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 		}
 	judged:
 		res->compared++;
-		if (!ok) {
+		if (counted)
+			res->sampled++;
+		if (!ok && !counted) {
+			res->beyond++;
+			res->beyond_by[cls]++;
+			if (res->nbshown < TRY_SHOWN && per_class[cls] < 2) {
+				struct try_miss *m = &res->bshown[res->nbshown++];
+				per_class[cls]++;
+				m->index = i;
+				m->cls = cls;
+				fmt_value(m->a, sizeof m->a, r->in, ina, i);
+				if (inb)
+					fmt_value(m->b, sizeof m->b, r->in, inb, i);
+				else
+					m->b[0] = '\0';
+				fmt_value(m->ours, sizeof m->ours, r->out, ours, i);
+				fmt_double(m->cpu, sizeof m->cpu, fre, fim, cplx,
+				           !strcmp(format, "i64"), r->out);
+			}
+		} else if (!ok) {
 			res->mismatches++;
 			if (gross_miss(integral || !strcmp(format, "i64"), ore, oim, fre, fim,
 			               res->rtol))
@@ -541,6 +571,7 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 			if (res->nshown < TRY_SHOWN) {
 				struct try_miss *m = &res->shown[res->nshown++];
 				m->index = i;
+				m->cls = cls;
 				fmt_value(m->a, sizeof m->a, r->in, ina, i);
 				if (inb)
 					fmt_value(m->b, sizeof m->b, r->in, inb, i);
@@ -552,7 +583,7 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 			}
 		}
 	}
-	res->verdict = res->mismatches ? 1 : 0;
+	res->verdict = res->mismatches || (strict && res->beyond) ? 1 : 0;
 }
 
 /* ---- the run ---- */
@@ -969,6 +1000,8 @@ static int compare_all(const struct try_plan *pl, const struct try_env *env,
 				res->ref_note = xstrdup(json_string_value(v));
 			if ((v = json_object_get(info, "dtype")) && json_is_string(v))
 				res->ref_dtype = xstrdup(json_string_value(v));
+			res->upcast = json_is_true(json_object_get(info, "upcast")) ||
+			              !strcmp(r->in, "half2"); /* through complex64 */
 		}
 		if (info && !res->ref_error && ours && ina) {
 			char *ref, *mask = NULL;
@@ -985,7 +1018,7 @@ static int compare_all(const struct try_plan *pl, const struct try_env *env,
 				res->reference = 1;
 				compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
 				        fmt, (unsigned char *)mask, (unsigned char *)ina,
-				        (unsigned char *)inb, 0, trap);
+				        (unsigned char *)inb, 0, trap, env->strict);
 			} else if (!res->ref_error)
 				res->ref_error = xasprintf("the CPU result has %zu bytes, not %zu",
 				                           rl, need);
@@ -1029,7 +1062,7 @@ static int compare_all(const struct try_plan *pl, const struct try_env *env,
 					res->f64 = 1;
 					compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
 					        "f64", NULL, (unsigned char *)ina,
-					        (unsigned char *)inb, 1, NULL);
+					        (unsigned char *)inb, 1, NULL, env->strict);
 				}
 				free(ours);
 				free(ref);
@@ -1059,6 +1092,7 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 	size_t i, pyi = 0;
 
 	memset(out, 0, sizeof *out);
+	out->strict = env->strict;
 	out->res = xcalloc(pl->ncases ? pl->ncases : 1, sizeof *out->res);
 	for (i = 0; i < pl->ncases; i++) {
 		const struct try_reg *r = &pl->regs[pl->cases[i].reg];
@@ -1067,6 +1101,7 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 		out->res[i].rtol = env->rtol >= 0 ? env->rtol : rt;
 		out->res[i].atol = env->atol >= 0 ? env->atol : at;
 		out->res[i].verdict = 2;
+		out->res[i].case_class = try_plan_case_class(pl, pl->cases[i].reg);
 	}
 	tmp_sweep("mps-try");
 	dir = tmp_make("mps-try");
@@ -1109,6 +1144,12 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 		py_started = 0;
 		if (hr != 0)
 			goto done;
+	}
+	if (out->python) {
+		out->python_path = strchr(out->python, '/') ? xstrdup(out->python)
+		                                            : proc_find_program(out->python);
+		out->reference_older = try_version_older(out->torch_version,
+		                                         pl->checkout_version);
 	}
 	if (compare_all(pl, env, dir, out) != 0)
 		goto done;
@@ -1158,6 +1199,7 @@ void try_outcome_free(const struct try_plan *pl, struct try_outcome *out)
 	free(out->res);
 	free(out->torch_version);
 	free(out->python);
+	free(out->python_path);
 	free(out->fallback_why);
 	free(out->f64_msg);
 	memset(out, 0, sizeof *out);

@@ -1,0 +1,462 @@
+/* trysample.c — try.h's input classes: which inputs PyTorch's own MPS
+ * tests sample, so that mps-try's exit status follows what they would
+ * see (issue #25).  The facts below were read in PyTorch 2.6.0's and
+ * current main's torch/testing/_internal/opinfo/core.py,
+ * torch/testing/_creation.py, torch/testing/_internal/common_dtype.py and
+ * test/test_mps.py (read, not copied: the values are numbers the tests
+ * use, the words ours). */
+#include "check/try.h"
+#include "base/diag.h"
+#include "base/scan.h"
+#include "read/hostscan.h"
+#include "read/metalreg.h"
+
+#include <stdlib.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+const struct try_class_rule try_class_rules[TRY_NCLASS] = {
+	{TRY_SAMPLED, 1, "sampled",
+	 "finite values in make_tensor's default range (floating -9..9, "
+	 "integers -9..9, uint8 0..9, half subnormals, which make_tensor draws "
+	 "in half; both bools) and the hand-picked small values (0, -0, "
+	 "+-0.001, +-0.25, +-1, +-pi/2, +-pi and pi +- 1e-5; integers +-1, "
+	 "+-55, +-127, -128; uint8 55, 127, 128, 190, 210, 220, 254)",
+	 "torch/testing/_creation.py make_tensor (the range OpInfo "
+	 "sample_inputs draw from); opinfo/core.py "
+	 "generate_elementwise_binary_small_value_tensors, which the unary "
+	 "reference inputs reuse"},
+	{TRY_SAMPLED_LARGE, 1, "large",
+	 "the hand-picked large values, against each other: +-501, +-1001.2, "
+	 "+-13437.7 (float16), also +-4988429.2, +-1e20 (float32, bfloat16), "
+	 "+-1113, +-10701 (int16, int32, int64)",
+	 "opinfo/core.py generate_elementwise_binary_large_value_tensors "
+	 "(unary: generate_elementwise_unary_large_value_tensors)"},
+	{TRY_SAMPLED_EXTREMAL, 1, "extremal",
+	 "NaN (quiet), inf, -inf against each other (complex: both components "
+	 "so, binary kernels); for eq, ne, gt, ge, lt, le, logical_and, "
+	 "logical_or and logical_xor also against range values",
+	 "opinfo/core.py generate_elementwise_binary_extremal_value_tensors, "
+	 "generate_elementwise_unary_extremal_value_tensors, "
+	 "generate_elementwise_binary_with_scalar_and_type_promotion_samples"},
+	{TRY_SIGNALING_NAN, 0, "signaling NaN",
+	 "a NaN with the quiet bit clear",
+	 "no generator makes one: make_tensor draws uniform values, the "
+	 "extremal values are float('nan'), a quiet NaN"},
+	{TRY_SUBNORMAL, 0, "subnormal",
+	 "float32 and bfloat16 subnormals",
+	 "never drawn (make_tensor's values and the hand-picked ones are "
+	 "normal there); the GPU's float arithmetic may flush them "
+	 "(tools/metal-host/README.md)"},
+	{TRY_PAST_RANGE, 0, "past the sampled range",
+	 "finite values past make_tensor's range and not hand-picked: overflow "
+	 "edges (cosh(89)), the dtype's extremes, integers past the range "
+	 "(MIN, MAX, shift counts past the width)",
+	 "torch/testing/_creation.py make_tensor's default low and high; "
+	 "opinfo/core.py's small and large value lists"},
+	{TRY_MIXED, 0, "mixed operands",
+	 "operands from different sets: a finite value against NaN or an "
+	 "infinity, a range value against a large one",
+	 "opinfo/core.py: the binary generators cross each set with itself "
+	 "(the NaN-propagation sample puts NaN in both operands at the same "
+	 "places)"},
+	{TRY_COMPLEX_NONFINITE, 0, "complex infinity or NaN",
+	 "a complex value with an infinite or NaN component (unary kernels; "
+	 "binary ones when not both components of both operands are "
+	 "extremal)",
+	 "opinfo/core.py: the binary extremal values are all-extremal pairs; "
+	 "the unary ones reach complex dtypes only when the OpInfo sets "
+	 "handles_complex_extremal_values (not read here; many complex "
+	 "functions turn it off in common_methods_invocations.py)"},
+	{TRY_DTYPE_UNTESTED, 0, "dtype not tested",
+	 "a dtype test_output_match does not run: complex32",
+	 "test/test_mps.py MPS_DTYPES: common_dtype.py get_all_dtypes(), "
+	 "which leaves complex32 out"},
+};
+
+int try_case_class(const char *in)
+{
+	return !strcmp(in, "half2") ? TRY_DTYPE_UNTESTED : TRY_SAMPLED;
+}
+
+/* the large values of a floating dtype (core.py's lists) */
+static int is_large_float(const char *dt, double v)
+{
+	static const double f16[] = {501, 1001.2, 13437.7};
+	static const double more[] = {4988429.2, 1e20};
+	size_t i;
+	double a = fabs(v);
+	for (i = 0; i < 3; i++)
+		if (a == fabs(try_round_to(dt, f16[i])))
+			return 1;
+	if (!strcmp(dt, "half"))
+		return 0;
+	for (i = 0; i < 2; i++)
+		if (a == fabs(try_round_to(dt, more[i])))
+			return 1;
+	return 0;
+}
+
+/* the class of one real floating value of dtype DT (float, half, bfloat)
+ * at P */
+static int real_class(const char *dt, const unsigned char *p)
+{
+	double v, im;
+	int nan, quiet, sub;
+	if (!strcmp(dt, "float")) {
+		uint32_t u;
+		memcpy(&u, p, 4);
+		nan = (u & 0x7fffffffu) > 0x7f800000u;
+		quiet = (u & 0x00400000u) != 0;
+		sub = (u & 0x7f800000u) == 0 && (u & 0x007fffffu) != 0;
+	} else {
+		uint16_t h;
+		int half = dt[0] == 'h';
+		memcpy(&h, p, 2);
+		if (half) {
+			nan = (h & 0x7fffu) > 0x7c00u;
+			quiet = (h & 0x0200u) != 0;
+			sub = 0; /* drawn by make_tensor in half */
+		} else {
+			nan = (h & 0x7fffu) > 0x7f80u;
+			quiet = (h & 0x0040u) != 0;
+			sub = (h & 0x7f80u) == 0 && (h & 0x007fu) != 0;
+		}
+	}
+	if (nan)
+		return quiet ? TRY_SAMPLED_EXTREMAL : TRY_SIGNALING_NAN;
+	if (sub)
+		return TRY_SUBNORMAL;
+	try_value(dt, p, 0, &v, &im);
+	if (isinf(v))
+		return TRY_SAMPLED_EXTREMAL;
+	if (fabs(v) <= 9)
+		return TRY_SAMPLED;
+	if (is_large_float(dt, v))
+		return TRY_SAMPLED_LARGE;
+	return TRY_PAST_RANGE;
+}
+
+static int int_class(const char *dt, int64_t v)
+{
+	static const int64_t small[] = {55, 127};
+	static const int64_t usmall[] = {55, 127, 128, 190, 210, 220, 254};
+	size_t i;
+	if (!strcmp(dt, "bool"))
+		return TRY_SAMPLED;
+	if (!strcmp(dt, "uchar")) {
+		if (v <= 9)
+			return TRY_SAMPLED;
+		for (i = 0; i < sizeof usmall / sizeof *usmall; i++)
+			if (v == usmall[i])
+				return TRY_SAMPLED;
+		return TRY_PAST_RANGE;
+	}
+	if (v >= -9 && v <= 9)
+		return TRY_SAMPLED;
+	for (i = 0; i < sizeof small / sizeof *small; i++)
+		if (v == small[i] || v == -small[i])
+			return TRY_SAMPLED;
+	if (v == -128)
+		return TRY_SAMPLED;
+	if (strcmp(dt, "char") != 0 &&
+	    (v == 1113 || v == -1113 || v == 10701 || v == -10701))
+		return TRY_SAMPLED_LARGE;
+	return TRY_PAST_RANGE;
+}
+
+static int is_sampled(int c)
+{
+	return c == TRY_SAMPLED || c == TRY_SAMPLED_LARGE || c == TRY_SAMPLED_EXTREMAL;
+}
+
+/* of two classes, the one that says more: the rarest kind of input */
+static int worse(int a, int b)
+{
+	static const int order[] = {TRY_SIGNALING_NAN, TRY_SUBNORMAL,
+	                            TRY_COMPLEX_NONFINITE, TRY_PAST_RANGE, TRY_MIXED};
+	size_t i;
+	for (i = 0; i < sizeof order / sizeof *order; i++)
+		if (a == order[i] || b == order[i])
+			return order[i];
+	return a;
+}
+
+/* the class of one operand (element I of P, dtype DT); BINARY: a complex
+ * value with both components extremal is sampled (binary extremal
+ * tensors) */
+static int operand_class(const char *dt, const unsigned char *p, size_t i,
+                         int binary)
+{
+	size_t sz = try_dtype_size(dt);
+	if (try_is_float(dt))
+		return real_class(dt, p + sz * i);
+	if (try_is_complex(dt)) {
+		const char *comp = !strcmp(dt, "float2") ? "float" : "half";
+		size_t cs = sz / 2;
+		int r = real_class(comp, p + sz * i), m = real_class(comp, p + sz * i + cs);
+		if (!is_sampled(r) || !is_sampled(m)) {
+			if (r == TRY_SIGNALING_NAN || m == TRY_SIGNALING_NAN)
+				return TRY_SIGNALING_NAN;
+			if (r == TRY_SUBNORMAL || m == TRY_SUBNORMAL)
+				return TRY_SUBNORMAL;
+			if (r == TRY_SAMPLED_EXTREMAL || m == TRY_SAMPLED_EXTREMAL)
+				return TRY_COMPLEX_NONFINITE;
+			return TRY_PAST_RANGE;
+		}
+		if (r == TRY_SAMPLED_EXTREMAL || m == TRY_SAMPLED_EXTREMAL)
+			return r == m && binary ? TRY_SAMPLED_EXTREMAL : TRY_COMPLEX_NONFINITE;
+		return r == m ? r : TRY_MIXED;
+	}
+	return int_class(dt, try_ivalue(dt, p, i));
+}
+
+/* the operators whose samples put extremal scalars against range values
+ * (core.py generate_elementwise_binary_with_scalar_and_type_promotion_samples) */
+static int extremal_scalars(const char *op)
+{
+	static const char *const ops[] = {"eq", "ne", "gt", "ge", "lt", "le",
+	                                  "logical_and", "logical_or",
+	                                  "logical_xor", NULL};
+	size_t i;
+	for (i = 0; ops[i]; i++)
+		if (!strcmp(op, ops[i]))
+			return 1;
+	return 0;
+}
+
+int try_classify(const struct try_reg *reg, const char *op,
+                 const unsigned char *a, const unsigned char *b, size_t i)
+{
+	int binary = b != NULL, ca, cb;
+	if (try_case_class(reg->in) != TRY_SAMPLED)
+		return try_case_class(reg->in);
+	ca = operand_class(reg->in, a, i, binary);
+	if (!binary)
+		return ca;
+	cb = operand_class(reg->in, b, i, binary);
+	if (!is_sampled(ca) || !is_sampled(cb))
+		return worse(is_sampled(ca) ? cb : ca, is_sampled(cb) ? ca : cb);
+	if (ca == cb)
+		return ca;
+	if (op && extremal_scalars(op) &&
+	    ((ca == TRY_SAMPLED && cb == TRY_SAMPLED_EXTREMAL) ||
+	     (cb == TRY_SAMPLED && ca == TRY_SAMPLED_EXTREMAL)))
+		return TRY_SAMPLED_EXTREMAL;
+	return TRY_MIXED;
+}
+
+size_t try_picked_values(const char *dt, double *out, size_t cap)
+{
+	static const double fl[] = {0.001, -0.001, 3.14159265358979, -3.14159265358979,
+	                            3.14158265358979, -3.14158265358979,
+	                            3.14160265358979, -3.14160265358979,
+	                            501, -501, 1001.2, -1001.2, 13437.7, -13437.7,
+	                            4988429.2, -4988429.2, 1e20, -1e20};
+	static const double in[] = {55, -55, 127, -127, -128, 1113, -1113, 10701, -10701};
+	static const double un[] = {55, 127, 128, 190, 210, 220, 254};
+	const double *v;
+	size_t n, i;
+	if (try_is_float(dt)) {
+		v = fl;
+		n = !strcmp(dt, "half") ? 14 : sizeof fl / sizeof *fl;
+	} else if (!strcmp(dt, "uchar")) {
+		v = un;
+		n = sizeof un / sizeof *un;
+	} else if (!strcmp(dt, "char")) {
+		v = in;
+		n = 5;
+	} else if (!strcmp(dt, "bool") || try_is_complex(dt)) {
+		return 0;
+	} else {
+		v = in;
+		n = sizeof in / sizeof *in;
+	}
+	for (i = 0; i < n && i < cap; i++)
+		out[i] = v[i];
+	return i;
+}
+
+/* the leading dotted numbers of S (at most 4) */
+static int version_parts(const char *s, long *p)
+{
+	int k = 0;
+	while (k < 4 && *s >= '0' && *s <= '9') {
+		long v = 0;
+		while (*s >= '0' && *s <= '9')
+			v = v * 10 + (*s++ - '0');
+		p[k++] = v;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	return k;
+}
+
+int try_version_older(const char *a, const char *b)
+{
+	long pa[4] = {0}, pb[4] = {0};
+	int i;
+	if (!a || !b || !version_parts(a, pa) || !version_parts(b, pb))
+		return 0;
+	for (i = 0; i < 4; i++)
+		if (pa[i] != pb[i])
+			return pa[i] < pb[i];
+	return 0;
+}
+
+char *try_checkout_version(const char *root)
+{
+	char *path, *data = NULL, *r = NULL;
+	size_t len, b = 0, e;
+	if (!root)
+		return NULL;
+	path = xasprintf("%s/version.txt", root);
+	if (read_file(path, &data, &len) == 0 && data) {
+		while (b < len && (data[b] == ' ' || data[b] == '\t'))
+			b++;
+		e = b;
+		while (e < len && data[e] != '\n' && data[e] != '\r')
+			e++;
+		while (e > b && (data[e - 1] == ' ' || data[e - 1] == '\t'))
+			e--;
+		if (e > b && e - b < 64)
+			r = xasprintf("%.*s", (int)(e - b), data + b);
+	}
+	free(data);
+	free(path);
+	return r;
+}
+
+int try_plan_case_class(const struct try_plan *pl, size_t reg)
+{
+	if (pl->untested && pl->untested[reg])
+		return TRY_DTYPE_UNTESTED;
+	return try_case_class(pl->regs[reg].in);
+}
+
+/* the torch names of a Metal dtype token as the test lists write them
+ * (torch.float16, torch.half, ...); a row with an empty second name has
+ * one */
+static const char *const *torch_names(const char *dt)
+{
+	static const char *const map[][3] = {
+		{"float", "float32", "float"},   {"half", "float16", "half"},
+		{"bfloat", "bfloat16", ""},      {"long", "int64", "long"},
+		{"int", "int32", "int"},         {"short", "int16", "short"},
+		{"char", "int8", ""},            {"uchar", "uint8", ""},
+		{"bool", "bool", ""},            {"float2", "complex64", "cfloat"},
+		{"half2", "complex32", "chalf"},
+	};
+	size_t i;
+	for (i = 0; i < sizeof map / sizeof *map; i++)
+		if (!strcmp(map[i][0], dt))
+			return map[i] + 1;
+	return NULL;
+}
+
+/* 1 when the value text V (len N) of a list entry names dtype DT: None
+ * (every dtype) or torch.NAME among its words */
+static int value_names(const char *v, size_t n, const char *dt)
+{
+	const char *const *names = torch_names(dt);
+	size_t i, k;
+	if (!names)
+		return 0;
+	for (i = 0; i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == ':'); i++)
+		;
+	if (n - i >= 4 && !strncmp(v + i, "None", 4))
+		return 1;
+	for (; i + 6 < n; i++) {
+		if (strncmp(v + i, "torch.", 6) != 0)
+			continue;
+		for (k = 0; k < 2 && names[k][0]; k++) {
+			size_t l = strlen(names[k]);
+			char after = i + 6 + l < n ? v[i + 6 + l] : ' ';
+			if (i + 6 + l <= n && !strncmp(v + i + 6, names[k], l) &&
+			    !((after >= 'a' && after <= 'z') || (after >= '0' && after <= '9') ||
+			      after == '_'))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* the forward test's lists: names holding XFAIL or SKIP, none of GRAD,
+ * SPARSE, MACOS (the macOS-version lists depend on the machine) */
+static int forward_list(const char *name)
+{
+	return (strstr(name, "XFAIL") || strstr(name, "SKIP")) && !strstr(name, "GRAD") &&
+	       !strstr(name, "SPARSE") && !strstr(name, "MACOS");
+}
+
+/* 1 when TEXT has a SUPPORTED_COMPLEX_OPS = { ... } set, *IN set to
+ * whether a quoted name in it names OP */
+static int complex_set(const char *text, const char *op, int *in)
+{
+	const char *p = strstr(text, "SUPPORTED_COMPLEX_OPS"), *e;
+	*in = 0;
+	if (!p || !(p = strchr(p, '{')) || !(e = strchr(p, '}')))
+		return 0;
+	while (p < e) {
+		const char *q = strchr(p, '"'), *r;
+		if (!q || q >= e || !(r = strchr(q + 1, '"')) || r >= e)
+			break;
+		{
+			char *key = xasprintf("%.*s", (int)(r - q - 1), q + 1);
+			if (hs_xfail_names_op(key, op))
+				*in = 1;
+			free(key);
+		}
+		p = r + 1;
+	}
+	return 1;
+}
+
+int try_test_lists(struct try_plan *pl, const char *root)
+{
+	struct hs_model m;
+	size_t i, k;
+	pl->untested = xcalloc(pl->nregs ? pl->nregs : 1, sizeof *pl->untested);
+	for (i = 0; i < pl->nregs; i++)
+		if (try_case_class(pl->regs[i].in) != TRY_SAMPLED)
+			pl->untested[i] = xstrdup("complex32: test_mps.py's MPS_DTYPES leave it out");
+	if (!root)
+		return 0;
+	if (hs_load(&m, root) != 0)
+		return -1;
+	for (k = 0; k < m.nfiles; k++) {
+		const struct hs_file *f = &m.files[k];
+		const char *grad;
+		int in;
+		if (f->kind != HS_PYTHON)
+			continue;
+		grad = strstr(f->text, "def mps_ops_grad_modifier");
+		if (complex_set(f->text, pl->op_base, &in) && !in)
+			for (i = 0; i < pl->nregs; i++)
+				if (!pl->untested[i] && !strcmp(pl->regs[i].in, "float2"))
+					pl->untested[i] = xasprintf("complex64: %s expects complex results of %s "
+					                            "to fail (not in SUPPORTED_COMPLEX_OPS)",
+					                            f->rel, pl->op_base);
+		for (i = 0; i < m.nxfails; i++) {
+			const struct hs_xfail *x = &m.xfails[i];
+			const char *v;
+			size_t r;
+			if (x->at.file != k || !x->dict || !forward_list(x->list) ||
+			    (grad && f->text + x->at.off > grad) ||
+			    !hs_xfail_names_op(x->key, pl->op_base))
+				continue;
+			v = f->text + x->at.off + 1 + strlen(x->key) + 1;
+			if (v > f->text + x->end)
+				continue;
+			for (r = 0; r < pl->nregs; r++)
+				if (!pl->untested[r] &&
+				    value_names(v, (size_t)(f->text + x->end - v), pl->regs[r].in))
+					pl->untested[r] = xasprintf("%s: %s lists %s's %s in %s", pl->regs[r].in,
+					                            f->rel, x->key, pl->regs[r].in, x->list);
+		}
+	}
+	hs_free(&m);
+	return 0;
+}
