@@ -217,9 +217,10 @@ static long op_of(const struct ctx *c, const char *name)
 /* The OpInfo name of an xfail entry → operator ("nn.functional.gelu" →
  * gelu, "special.i0e" → special_i0e, "linalg.solve" → linalg_solve,
  * "scatter_reduceamax" → scatter_reduce): hostscan.h hs_xfail_op. */
-static int is_op_cb(const char *name, void *arg)
+static int is_op_cb(const char *name, int prefix, void *arg)
 {
-	return op_get(arg, name) >= 0;
+	const struct ctx *c = arg;
+	return prefix ? hs_map_has_prefix(&c->opmap, name) : op_get(c, name) >= 0;
 }
 
 static long op_of_xfail(const struct ctx *c, const char *key)

@@ -1108,8 +1108,9 @@ static int named_cb(const char *name, void *arg)
 	return still_named(arg, name);
 }
 
-/* rt_request.is_op: NAME is an operator's base name in the yaml */
-static int is_op_cb(const char *name, void *arg)
+/* rt_request.is_op: NAME is an operator's base name in the yaml (or,
+ * with PREFIX, the start of one) */
+static int is_op_cb(const char *name, int prefix, void *arg)
 {
 	struct mg_plan *p = arg;
 	struct priv *pv = p->priv;
@@ -1117,7 +1118,8 @@ static int is_op_cb(const char *name, void *arg)
 	if (pv->bases.n == 0)
 		for (i = 0; i < p->ix.nfuncs; i++)
 			hs_map_put(&pv->bases, p->ix.funcs[i].base, 1);
-	return hs_map_get(&pv->bases, name) >= 0;
+	return prefix ? hs_map_has_prefix(&pv->bases, name)
+	              : hs_map_get(&pv->bases, name) >= 0;
 }
 
 static int plan_retire(struct mg_plan *p)

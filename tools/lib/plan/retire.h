@@ -94,8 +94,10 @@ struct rt_request {
 	                                    a function is never a helper to
 	                                    delete); NULL: none is */
 	void *arg;
-	int (*is_op)(const char *name, void *op_arg); /* 1 when NAME is an
-	                                    operator's base name, for the
+	int (*is_op)(const char *name, int prefix, void *op_arg); /* 1
+	                                    when NAME is an operator's base
+	                                    name (PREFIX 0), or the start of
+	                                    one (PREFIX 1), for the
 	                                    entries named OpInfo name +
 	                                    variant (hs_xfail_op); NULL: the
 	                                    exact forms only */
