@@ -109,6 +109,12 @@ struct rt_request {
 void rt_plan_op(struct rt_plan *p, const struct hs_model *hm,
                 const struct rt_request *rq);
 
+/* rt_xfail_of_op: 1 when the xfail/skip entry KEY is rq->op's, the rule
+ * of the entries rt_plan_op deletes (hs_xfail_names_op, or with rq->is_op
+ * hs_xfail_op), else 0.  Also for counting OP's entries when nothing is
+ * deleted (mps-migrate's plan when no row can move). */
+int rt_xfail_of_op(const char *key, const struct rt_request *rq);
+
 /* rt_apply: the text of hm's file FILE with p's deletions of that file
  * made, malloc'd (caller frees), *len its length; NULL when p deletes
  * nothing there. */
