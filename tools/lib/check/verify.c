@@ -1500,8 +1500,10 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 	}
 	for (i = 0; i < hm->nraws; i++) {
 		long o = op_of(&c, hm->raws[i].name);
-		if (o >= 0)
+		if (o >= 0) {
 			OP(&c, o)->nmetal++;
+			OP(&c, o)->nraw++;
+		}
 	}
 	/* a function named in a file other than the one defining it counts
 	 * as called (a declaration in a header, a pointer in a table) */
@@ -1546,7 +1548,10 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 				op->started = d && d->kind == CS_STUB_BACKED;
 			}
 		}
-		if (op->nregs || op->nmetal)
+		/* an operator's own Metal kernels (not REGISTER_*_OP ones)
+		 * are no piece of the shared path: its own MPS kernel may
+		 * launch them while it still builds an MPSGraph (issue #25) */
+		if (op->nregs || op->nmetal > op->nraw)
 			op->started = 1;
 	}
 
