@@ -689,14 +689,19 @@ static void test_test_mps(void **state)
 	free(d);
 }
 
-static int is_op_test(const char *name, void *arg)
+static int is_op_test(const char *name, int prefix, void *arg)
 {
 	static const char *const ops[] = {"div", "scatter_reduce", "logit",
-	                                  "special_i0e", "gelu", "log", NULL};
+	                                  "special_i0e", "gelu", "log", "sign",
+	                                  "linalg_norm", "fft_fft", "amax",
+	                                  "sum", "mul", "multilabel_margin_loss",
+	                                  "max", "max_unpool2d", "svd", "dropout",
+	                                  "resize", NULL};
 	size_t i;
 	(void)arg;
 	for (i = 0; ops[i]; i++)
-		if (strcmp(ops[i], name) == 0)
+		if (prefix ? strncmp(ops[i], name, strlen(name)) == 0
+		           : strcmp(ops[i], name) == 0)
 			return 1;
 	return 0;
 }
@@ -772,6 +777,51 @@ static void test_main_forms(void **state)
 	assert_string_equal(o, "logit"); /* itself, not its start "log" */
 	free(o);
 	assert_null(hs_xfail_op("xy", is_op_test, NULL));
+	/* issue #25: a key of another dotted namespace is an OpInfo name of
+	 * its own, not sign + "al_windows_hann" (mps-migrate sign deleted 22
+	 * entries of signal.windows.* from 2.14.1's lists) */
+	assert_null(hs_xfail_op("signal.windows.hann", is_op_test, NULL));
+	assert_null(hs_xfail_op("signal.windows.bartlett", is_op_test, NULL));
+	assert_null(hs_xfail_op("masked.amax", is_op_test, NULL));
+	assert_null(hs_xfail_op("masked.sum", is_op_test, NULL));
+	o = hs_xfail_op("sign", is_op_test, NULL);
+	assert_string_equal(o, "sign");
+	free(o);
+	o = hs_xfail_op("signsome_variant", is_op_test, NULL);
+	assert_string_equal(o, "sign");
+	free(o);
+	/* the four namespaces of aten operators, with variants */
+	o = hs_xfail_op("special.i0e", is_op_test, NULL);
+	assert_string_equal(o, "special_i0e");
+	free(o);
+	o = hs_xfail_op("linalg.normsubgradients_at_zero", is_op_test, NULL);
+	assert_string_equal(o, "linalg_norm");
+	free(o);
+	o = hs_xfail_op("fft.fftfoo", is_op_test, NULL);
+	assert_string_equal(o, "fft_fft");
+	free(o);
+	o = hs_xfail_op("nn.functional.gelutanh", is_op_test, NULL);
+	assert_string_equal(o, "gelu");
+	free(o);
+	/* never the namespace alone: "fft." + a name that is no operator */
+	assert_null(hs_xfail_op("fft.ihfft2", is_op_test, NULL));
+	assert_null(hs_xfail_op("linalg.x", is_op_test, NULL));
+	/* names that go on past an operator's: other OpInfo names (the
+	 * 2.14.1 keys that read as max, svd, dropout, mul + a variant) */
+	assert_null(hs_xfail_op("nn.functional.max_unpool1d", is_op_test, NULL));
+	assert_null(hs_xfail_op("svd_lowrank", is_op_test, NULL));
+	assert_null(hs_xfail_op("nn.functional.dropout2d", is_op_test, NULL));
+	assert_null(hs_xfail_op("nn.functional.multilabel_soft_margin_loss",
+	                        is_op_test, NULL));
+	o = hs_xfail_op("nn.functional.max_unpool2dgrad", is_op_test, NULL);
+	assert_string_equal(o, "max_unpool2d");
+	free(o);
+	o = hs_xfail_op("mulscalar", is_op_test, NULL);
+	assert_string_equal(o, "mul");
+	free(o);
+	o = hs_xfail_op("resize_", is_op_test, NULL); /* the in-place form */
+	assert_string_equal(o, "resize");
+	free(o);
 	/* built names: "add" + "_alpha"; no literal sub */
 	assert_true(hs_kernel_built(&e, "add_alpha"));
 	assert_false(hs_kernel_built(&e, "sub_alpha"));

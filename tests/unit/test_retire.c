@@ -194,9 +194,12 @@ static void test_frac(void **state)
 	rt_plan_free(&p);
 }
 
-static int is_op_frac(const char *name, void *arg)
+static int is_op_frac(const char *name, int prefix, void *arg)
 {
 	(void)arg;
+	if (prefix)
+		return strncmp("frac", name, strlen(name)) == 0 ||
+		       strncmp("fraction", name, strlen(name)) == 0;
 	return strcmp(name, "frac") == 0 || strcmp(name, "fraction") == 0;
 }
 
@@ -251,6 +254,71 @@ static void test_variants(void **state)
 	free(d);
 }
 
+static int is_op_sign(const char *name, int prefix, void *arg)
+{
+	static const char *const ops[] = {"sign", "signbit", "sgn", NULL};
+	size_t i;
+	(void)arg;
+	for (i = 0; ops[i]; i++)
+		if (prefix ? strncmp(ops[i], name, strlen(name)) == 0
+		           : strcmp(ops[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* issue #25: mps-migrate sign deleted the signal.windows.* entries (read
+ * as sign + a variant); they are OpInfo names of their own and stay, as
+ * do signbit's, while sign's own entries in both lists go */
+static void test_dotted_other_op(void **state)
+{
+	static const char py[] =
+	    "def f():\n"
+	    "    XFAILLIST_GRAD = {\n"
+	    "        \"signal.windows.bartlett\": [torch.float16],\n"
+	    "        \"signal.windows.hann\": [torch.float16],\n"
+	    "        \"sign\": [torch.bfloat16],\n"
+	    "        \"signbit\": None,\n"
+	    "    }\n"
+	    "    SKIPLIST = {\"signal.windows.hann\", \"sign\"}\n";
+	char *d = xstrdup("/tmp/test_retire_s.XXXXXX");
+	struct hs_model e;
+	struct rt_request rq;
+	struct rt_plan p;
+	char *t;
+	size_t len, i, f = 0, nx = 0;
+	(void)state;
+	assert_non_null(mkdtemp(d));
+	tree_put(d, COMMON, py, strlen(py));
+	assert_int_equal(hs_load(&e, d), 0);
+	memset(&rq, 0, sizeof rq);
+	rq.op = "sign";
+	rq.is_op = is_op_sign;
+	rt_plan_op(&p, &e, &rq);
+	for (i = 0; i < p.n; i++)
+		if (p.items[i].what == RT_XFAIL) {
+			assert_string_equal(p.items[i].name, "sign");
+			nx++;
+		}
+	assert_int_equal(nx, 2);
+	for (i = 0; i < e.nfiles; i++)
+		if (strcmp(e.files[i].rel, COMMON) == 0)
+			f = i;
+	t = rt_apply(&p, &e, f, &len);
+	assert_string_equal(t,
+	    "def f():\n"
+	    "    XFAILLIST_GRAD = {\n"
+	    "        \"signal.windows.bartlett\": [torch.float16],\n"
+	    "        \"signal.windows.hann\": [torch.float16],\n"
+	    "        \"signbit\": None,\n"
+	    "    }\n"
+	    "    SKIPLIST = {\"signal.windows.hann\"}\n");
+	free(t);
+	rt_plan_free(&p);
+	hs_free(&e);
+	tree_remove(d);
+	free(d);
+}
+
 /* a macro line; the helper another macro line calls through a pasted name
  * stays, though no identifier names it */
 static void test_macro_line(void **state)
@@ -297,6 +365,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_frac), cmocka_unit_test(test_macro_line),
 	    cmocka_unit_test(test_include_kept), cmocka_unit_test(test_variants),
+		cmocka_unit_test(test_dotted_other_op),
 	};
 	diag_init("test_retire");
 	return cmocka_run_group_tests(tests, setup, teardown);

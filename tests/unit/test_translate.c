@@ -629,9 +629,6 @@ static void test_functor(void **state)
 	                    "    // left to you by mps-migrate: the translation does "
 	                    "not match the CPU (int\n"
 	                    "    //     3: 6, CPU -6):\n" /* within 80 columns */
-	                    "    //   // translated by mps-migrate from "
-	                    "aten/src/ATen/native/cuda/Flip.cu:8\n"
-	                    "    //   //     (gpu_kernel)\n"
 	                    "    //   return static_cast<T>((-a) + (-a));\n");
 	text = rg_functor_text(MR_UNARY, "flip", pairs, 4, &tp.math, "\n", 1, 1);
 	assert_non_null(strstr(text, "  inline T operator()(const T x) {\n"
@@ -649,25 +646,90 @@ static void test_functor(void **state)
 	    "struct flip_functor {\n"
 	    "  template <typename T, enable_if_t<is_scalar_floating_point_v<T>, bool> = true>\n"
 	    "  inline T operator()(const T x) {\n"
-	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:8\n"
-	    "    //     (gpu_kernel)\n"
 	    "    const float a = static_cast<float>(x);\n"
 	    "    return static_cast<T>((-a) + (-a));\n"
 	    "  }\n"
 	    "  template <typename T, enable_if_t<is_scalar_integral_v<T>, bool> = true>\n"
 	    "  inline T operator()(const T a) {\n"
-	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:8\n"
-	    "    //     (gpu_kernel)\n"
 	    "    return static_cast<T>((-a) + (-a));\n"
 	    "  }\n"
 	    "  inline bool operator()(const bool a) {\n"
-	    "    // translated by mps-migrate from aten/src/ATen/native/cuda/Flip.cu:5\n"
-	    "    //     (gpu_kernel)\n"
 	    "    return !a;\n"
 	    "  }\n"
 	    "};\n");
 	free(text);
 	tr_plan_free(&tp);
+}
+
+/* issue #25: overloads whose translated bodies coincide are one overload,
+ * as PyTorch's kernel files write one template (sign: floating-point and
+ * integral both (x > 0) - (x < 0)); the written code carries no comment
+ * of the tools */
+static void test_functor_merged(void **state)
+{
+	static struct mr_pair p3[3], p2[2], pf[2];
+	struct rg_math m;
+	char *text;
+	const char *same = "    return (x > 0) - (x < 0);\n";
+	(void)state;
+	p3[0].in = p3[0].out = mr_dtype("float", 5);
+	p3[1].in = p3[1].out = mr_dtype("int", 3);
+	p3[2].in = p3[2].out = mr_dtype("float2", 6);
+	memset(&m, 0, sizeof m);
+	m.body[RG_CLS_FLOAT] = same;
+	m.body[RG_CLS_INTEGRAL] = same;
+	m.body[RG_CLS_COMPLEX] = "    return x;\n";
+	/* floating-point and integral as one, complex apart */
+	text = rg_functor_text(MR_UNARY, "sign", p3, 3, &m, "\n", 1, 1);
+	assert_string_equal(text,
+	    "struct sign_functor {\n"
+	    "  template <typename T, enable_if_t<!is_complex_v<T>, bool> = true>\n"
+	    "  inline T operator()(const T x) {\n"
+	    "    return (x > 0) - (x < 0);\n"
+	    "  }\n"
+	    "  template <typename T, enable_if_t<is_complex_v<T>, bool> = true>\n"
+	    "  inline T operator()(const T x) {\n"
+	    "    return x;\n"
+	    "  }\n"
+	    "};\n");
+	free(text);
+	text = rg_functor_text(MR_UNARY, "sign", p3, 3, &m, "\n", 0, 0);
+	assert_non_null(strstr(text, "      ::metal::enable_if_t<"
+	                             "!::c10::metal::is_complex_v<T>, bool> = true>\n"));
+	free(text);
+	/* every class the same: one template, no condition */
+	p2[0] = p3[0];
+	p2[1] = p3[1];
+	text = rg_functor_text(MR_UNARY, "sign", p2, 2, &m, "\n", 1, 1);
+	assert_string_equal(text,
+	    "struct sign_functor {\n"
+	    "  template <typename T>\n"
+	    "  inline T operator()(const T x) {\n"
+	    "    return (x > 0) - (x < 0);\n"
+	    "  }\n"
+	    "};\n");
+	free(text);
+	/* the same text under different return types stays apart (int in,
+	 * float out: the integral overload returns float) */
+	pf[0] = p3[0];
+	pf[1].in = mr_dtype("int", 3);
+	pf[1].out = mr_dtype("float", 5);
+	text = rg_functor_text(MR_UNARY, "sign", pf, 2, &m, "\n", 1, 1);
+	assert_non_null(strstr(text, "is_scalar_floating_point_v<T>"));
+	assert_non_null(strstr(text, "is_scalar_integral_v<T>"));
+	free(text);
+	/* different parameter names: apart */
+	m.params[RG_CLS_INTEGRAL][0] = "a";
+	text = rg_functor_text(MR_UNARY, "sign", p2, 2, &m, "\n", 1, 1);
+	assert_non_null(strstr(text, "is_scalar_integral_v<T>"));
+	free(text);
+	/* a placeholder is never merged */
+	m.params[RG_CLS_INTEGRAL][0] = NULL;
+	m.body[RG_CLS_INTEGRAL] = NULL;
+	text = rg_functor_text(MR_UNARY, "sign", p2, 2, &m, "\n", 1, 1);
+	assert_non_null(strstr(text, "TODO(mps-register)"));
+	assert_non_null(strstr(text, "is_scalar_floating_point_v<T>"));
+	free(text);
 }
 
 static void test_functor_left(void **state)
@@ -763,6 +825,7 @@ int main(void)
 	    cmocka_unit_test(test_helpers),
 	    cmocka_unit_test(test_captures),
 	    cmocka_unit_test(test_functor),
+	    cmocka_unit_test(test_functor_merged),
 	    cmocka_unit_test(test_functor_left),
 	};
 	diag_init("test_translate");

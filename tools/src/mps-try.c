@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 		{"strict", 0, OPT_FLAG, &strict, NULL, "count mismatches on inputs PyTorch's tests do not sample too (signaling NaNs, subnormals, overflow edges, ...)"},
 		{"device", 0, OPT_STRING, &device, "cpu|mps", "cpu: the host (default); mps: torch.mps.compile_shader (macOS)"},
 		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated harness and script; run nothing"},
-		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each program run (default 60)"},
+		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each program run (default 60; compilers: at least 60)"},
 		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
 		CLI_OPT_END,
 	};

@@ -107,6 +107,9 @@ int proc_wait(struct proc *p, struct proc_result *r)
 			return -1;
 		}
 		if (p->limit > 0 && now() - p->start > p->limit) {
+			/* either kill may find nothing (ESRCH: the program ended
+			 * meanwhile, or its group is gone); waitpid below reaps it
+			 * all the same: a time-limit verdict, never an error */
 			kill(-p->pid, SIGKILL);
 			kill(p->pid, SIGKILL);
 			while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
@@ -121,8 +124,13 @@ int proc_wait(struct proc *p, struct proc_result *r)
 				sleep_ns *= 2;
 		}
 	}
-	/* whatever the group left running dies with it */
-	kill(-p->pid, SIGKILL);
+	/* whatever the group left running dies with it; the group is usually
+	 * gone already (ESRCH), which is no error: errno stays as it was */
+	{
+		int saved = errno;
+		kill(-p->pid, SIGKILL);
+		errno = saved;
+	}
 	r->seconds = now() - p->start;
 	got = read(p->errpipe, &e, sizeof e);
 	close(p->errpipe);

@@ -305,6 +305,16 @@ int try_read_flags(const char *dir, char ***flags, size_t *n)
 	return 0;
 }
 
+/* The time limit of a compiler run: --timeout, but never under
+ * TRY_BUILD_MIN_LIMIT seconds.  The time limit is there for the functor
+ * (a harness that never returns); a compile that a busy machine slows
+ * past a short --timeout is not a fault of the code tried (issue #25). */
+#define TRY_BUILD_MIN_LIMIT 60.0
+static double build_limit(const struct try_env *env)
+{
+	return env->timeout > TRY_BUILD_MIN_LIMIT ? env->timeout : TRY_BUILD_MIN_LIMIT;
+}
+
 /* run the compiler; 0 built, 1 errors (msg), -1 could not run (said) */
 static int compile(const struct try_env *env, const char *dir, int mode,
                    int syntax, long only, const char *exe, char **msg)
@@ -316,7 +326,7 @@ static int compile(const struct try_env *env, const char *dir, int mode,
 	struct proc_result r;
 	int rc;
 	*msg = NULL;
-	if (proc_run(argv, dir, NULL, errp, env->timeout, &r) != 0) {
+	if (proc_run(argv, dir, NULL, errp, build_limit(env), &r) != 0) {
 		warnx_("error: cannot run the compiler '%s':", env->cxx);
 		rc = -1;
 	} else if (!r.started) {
@@ -324,7 +334,7 @@ static int compile(const struct try_env *env, const char *dir, int mode,
 		       strerror(r.errno_));
 		rc = -1;
 	} else if (r.timed_out) {
-		*msg = xasprintf("the compiler ran past the time limit (%g s)", env->timeout);
+		*msg = xasprintf("the compiler ran past the time limit (%g s)", build_limit(env));
 		rc = 1;
 	} else if (!r.exited || r.status != 0) {
 		*msg = errors_of(dir, "cc.err");
@@ -599,8 +609,14 @@ static int run_harness(const struct try_plan *pl, const struct try_env *env,
 	argv[0] = (char *)exe;
 	argv[1] = (char *)dir;
 	argv[2] = NULL;
-	if (proc_run(argv, dir, op, ep, env->timeout, &r) != 0 || !r.started) {
+	if (proc_run(argv, dir, op, ep, env->timeout, &r) != 0) {
 		warnx_("error: cannot run the harness:");
+		free(op);
+		free(ep);
+		return -1;
+	}
+	if (!r.started) {
+		warnx_("error: cannot run the harness '%s': %s", exe, strerror(r.errno_));
 		free(op);
 		free(ep);
 		return -1;
@@ -756,13 +772,14 @@ static int host_run(const struct try_plan *pl, const struct try_env *env,
 {
 	char *exe = xasprintf("%s/harness", dir), *msg = NULL;
 	int *good = xcalloc(pl->nregs ? pl->nregs : 1, sizeof *good);
-	int cr, rc = -1;
+	int cr, rc = -1, built = 0; /* built: exe exists (the whole harness) */
 	size_t i;
 
 	cr = compile(env, dir, 1, 0, -1, exe, &msg);
 	if (cr < 0)
 		goto done;
 	if (cr == 0) {
+		built = 1;
 		for (i = 0; i < pl->nregs; i++)
 			good[i] = 1;
 	} else {
@@ -781,6 +798,7 @@ static int host_run(const struct try_plan *pl, const struct try_env *env,
 			goto done;
 		}
 		if (cr == 0) {
+			built = 1;
 			for (i = 0; i < pl->nregs; i++)
 				good[i] = 1;
 			for (i = 0; i < pl->ncases; i++)
@@ -813,6 +831,15 @@ static int host_run(const struct try_plan *pl, const struct try_env *env,
 					free(m0);
 					goto done;
 				}
+				if (c1 != 0 && good[i]) {
+					/* passed the syntax check, yet not built (the
+					 * compiler past its time limit): not compiled */
+					size_t k;
+					good[i] = 0;
+					for (k = 0; k < pl->ncases; k++)
+						if (pl->cases[k].reg == i && !out->res[k].compile_msg)
+							out->res[k].compile_msg = xstrdup(m1 ? m1 : m0 ? m0 : "");
+				}
 				if (c1 == 0) {
 					char name[32];
 					snprintf(name, sizeof name, "run%zu.out", i);
@@ -837,7 +864,7 @@ static int host_run(const struct try_plan *pl, const struct try_env *env,
 			any_ran |= out->res[i].ran;
 			all &= out->res[i].compiled;
 		}
-		if (!any_ran && all && pl->ncases > 0 &&
+		if (built && !any_ran && all && pl->ncases > 0 &&
 		    run_harness(pl, env, dir, exe, "run.out", out, 1) < 0)
 			goto done;
 	}
@@ -886,7 +913,7 @@ static int mps_run(const struct try_plan *pl, const struct try_env *env,
 		char *air = xasprintf("%s/kernel.air", dir), *errp = xasprintf("%s/metal.err", dir);
 		char **argv = try_metal_args(env->xcrun, env->root, pl->metal_rel, air, &n);
 		struct proc_result r;
-		if (proc_run(argv, dir, NULL, errp, env->timeout, &r) != 0 || !r.started) {
+		if (proc_run(argv, dir, NULL, errp, build_limit(env), &r) != 0 || !r.started) {
 			warnx_("error: cannot run '%s':", env->xcrun);
 			lex_strv_free(argv, n);
 			free(air);
@@ -894,7 +921,7 @@ static int mps_run(const struct try_plan *pl, const struct try_env *env,
 			return -1;
 		}
 		if (r.timed_out || !r.exited || r.status != 0) {
-			char *m = r.timed_out ? xasprintf("the Metal compiler ran past the time limit (%g s)", env->timeout)
+			char *m = r.timed_out ? xasprintf("the Metal compiler ran past the time limit (%g s)", build_limit(env))
 			                      : errors_of(dir, "metal.err");
 			metal_ok = 0;
 			for (i = 0; i < pl->ncases; i++)

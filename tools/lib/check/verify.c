@@ -218,9 +218,10 @@ static long op_of(const struct ctx *c, const char *name)
 /* The OpInfo name of an xfail entry → operator ("nn.functional.gelu" →
  * gelu, "special.i0e" → special_i0e, "linalg.solve" → linalg_solve,
  * "scatter_reduceamax" → scatter_reduce): hostscan.h hs_xfail_op. */
-static int is_op_cb(const char *name, void *arg)
+static int is_op_cb(const char *name, int prefix, void *arg)
 {
-	return op_get(arg, name) >= 0;
+	const struct ctx *c = arg;
+	return prefix ? hs_map_has_prefix(&c->opmap, name) : op_get(c, name) >= 0;
 }
 
 static long op_of_xfail(const struct ctx *c, const char *key)
@@ -1528,8 +1529,10 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 	}
 	for (i = 0; i < hm->nraws; i++) {
 		long o = op_of(&c, hm->raws[i].name);
-		if (o >= 0)
+		if (o >= 0) {
 			OP(&c, o)->nmetal++;
+			OP(&c, o)->nraw++;
+		}
 	}
 	/* a function named in a file other than the one defining it counts
 	 * as called (a declaration in a header, a pointer in a table) */
@@ -1574,7 +1577,10 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 				op->started = d && d->kind == CS_STUB_BACKED;
 			}
 		}
-		if (op->nregs || op->nmetal)
+		/* an operator's own Metal kernels (not REGISTER_*_OP ones)
+		 * are no piece of the shared path: its own MPS kernel may
+		 * launch them while it still builds an MPSGraph (issue #25) */
+		if (op->nregs || op->nmetal > op->nraw)
 			op->started = 1;
 	}
 

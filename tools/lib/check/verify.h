@@ -14,13 +14,16 @@
  * that is wrong whatever the plan (a dead or undefined function, a
  * kernel nobody launches, a stub registered twice or not at all, a
  * placeholder left in a functor, ...), or an old path left beside a new
- * one (an operator with a Metal kernel or an MPS stub registration whose
- * rows still route MPS alone; some rows of a kernel family shared and
- * others not; a stub registered through an MPSGraph body while a Metal
+ * one (an operator with a REGISTER_*_OP Metal kernel or an MPS stub
+ * registration whose rows still route MPS alone to an MPSGraph kernel;
+ * some rows of a kernel family shared and others not; a stub registered through an MPSGraph body while a Metal
  * kernel of that name exists; an expected failure of an operator whose
  * rows are shared).  *To-do* is an operator consistently on its old path
- * (its own MPS kernel, usually MPSGraph, and nothing new), or not on MPS
- * at all.  With an operator named (vf_input.all 0) every finding of it is
+ * (its own MPS kernel, usually MPSGraph, and nothing new: Metal kernels
+ * written without the REGISTER_*_OP macros, which its own kernel may
+ * launch, are not new: sort.values_stable's `MPS: sort_stable_out_mps`
+ * beside Sort.metal in a tree shaped like main, issue #25), or not on
+ * MPS at all.  With an operator named (vf_input.all 0) every finding of it is
  * reported as found: naming OP says it was migrated.
  *
  * Layer: check/.  May call base/, edit/, read/ and check/ (calls base/
@@ -120,8 +123,14 @@ struct vf_op {
 	size_t ndefects, ntodo;
 	/* private to verify.c */
 	size_t *rows, nrows, *brows, nbrows, nregs, nmetal;
+	size_t nraw;          /* of nmetal: kernels written without the
+	                         REGISTER_*_OP macros (hs_rawkernel) */
 	int cpu;              /* some row has a CPU kernel */
-	int started;
+	int started;          /* --all: a piece of the shared path exists (an
+	                         MPS stub registration, a REGISTER_*_OP
+	                         kernel, a shared row reaching a stub); an
+	                         operator's own Metal kernels (Sort.metal's,
+	                         launched by sort_stable_out_mps) are not one */
 	int stub_graph;       /* a stub of it is registered through a body
 	                         that builds an MPSGraph */
 };

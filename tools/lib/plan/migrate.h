@@ -102,6 +102,8 @@ struct mg_plan {
 	enum mg_mode mode;
 	int stuck;                    /* rows needed folding and none could be:
 	                                 nothing is planned (not an error) */
+	size_t xfail_stay;            /* when stuck: OP's entries in the test
+	                                 lists, which stay with its kernel */
 	const struct nf_func **shared;/* out rows already shared */
 	size_t nshared;
 

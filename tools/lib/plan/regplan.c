@@ -188,14 +188,19 @@ static void put_lines(struct buf *b, const char *text, const char *eol)
 	}
 }
 
+static const char *const cls_trait[RG_NCLS] = {
+    "is_scalar_floating_point_v", "is_scalar_integral_v", NULL,
+    "is_complex_v"};
+
+/* one operator() of class CLS; COND: NULL the class's own enable_if
+ * condition, "" none (a template for every T), else the trait expression
+ * written (one overload for classes whose bodies coincide) */
 static void functor_overload(struct buf *b, const char *ns_metal,
                              const char *ns_c10, const char *eol, int kind,
                              const char *name, int cls,
-                             const struct mr_pair *p, const struct rg_math *math)
+                             const struct mr_pair *p, const struct rg_math *math,
+                             const char *cond_expr)
 {
-	static const char *const trait[RG_NCLS] = {
-	    "is_scalar_floating_point_v", "is_scalar_integral_v", NULL,
-	    "is_complex_v"};
 	static const char *const cls_words[RG_NCLS] = {
 	    "floating-point", "integral", "bool", "complex"};
 	int same = p->in == p->out;
@@ -235,9 +240,14 @@ static void functor_overload(struct buf *b, const char *ns_metal,
 		/* a plain overload: exact for bool, preferred to the templates */
 		if (mr_kind_alpha(kind))
 			buf_printf(b, "  template <typename A>%s", eol);
+	} else if (cond_expr && !*cond_expr) {
+		buf_printf(b, "  template <typename T%s>%s",
+		           mr_kind_alpha(kind) ? ", typename A" : "", eol);
 	} else {
-		char *cond = xasprintf("%senable_if_t<%s%s<T>, bool> = true", ns_metal,
-		                       ns_c10, trait[cls]);
+		char *cond = cond_expr
+		    ? xasprintf("%senable_if_t<%s, bool> = true", ns_metal, cond_expr)
+		    : xasprintf("%senable_if_t<%s%s<T>, bool> = true", ns_metal,
+		                ns_c10, cls_trait[cls]);
 		char *one = xasprintf("  template <typename T, %s%s>",
 		                      mr_kind_alpha(kind) ? "typename A, " : "", cond);
 		if (strlen(one) <= 80)
@@ -289,6 +299,26 @@ void rg_overloads(const struct mr_pair *pairs, size_t n, int split_bool,
 	}
 }
 
+/* classes C and D (pairs PC, PD) have one translated body, the same
+ * parameter names and the same return type */
+static int same_overload(const struct rg_math *m, int c,
+                         const struct mr_pair *pc, int d,
+                         const struct mr_pair *pd)
+{
+	int k;
+	if (!m || !m->body[c] || !m->body[d] || strcmp(m->body[c], m->body[d]))
+		return 0;
+	for (k = 0; k < 2; k++)
+		if ((m->params[c][k] == NULL) != (m->params[d][k] == NULL) ||
+		    (m->params[c][k] && strcmp(m->params[c][k], m->params[d][k])))
+			return 0;
+	/* the return type: T when the class keeps its dtype, else the out
+	 * dtype written */
+	if ((pc->in == pc->out) != (pd->in == pd->out))
+		return 0;
+	return pc->in == pc->out || strcmp(pc->out, pd->out) == 0;
+}
+
 static char *functor_text(const char *ns_metal, const char *ns_c10,
                           const char *eol, int kind, const char *name,
                           const struct mr_pair *pairs, size_t n,
@@ -299,14 +329,45 @@ static char *functor_text(const char *ns_metal, const char *ns_c10,
 	                                   RG_CLS_COMPLEX, RG_CLS_BOOL};
 	struct buf b;
 	const struct mr_pair *ov[RG_NCLS];
-	int i;
+	int i, j, done[RG_NCLS] = {0}, ntempl = 0;
 	rg_overloads(pairs, n, math ? math->split_bool : 0, ov);
+	for (i = 0; i < RG_NCLS; i++)
+		ntempl += ov[i] && i != RG_CLS_BOOL;
 	buf_init(&b);
 	buf_printf(&b, "struct %s_functor {%s", name, eol);
-	for (i = 0; i < RG_NCLS; i++)
-		if (ov[order[i]])
-			functor_overload(&b, ns_metal, ns_c10, eol, kind, name, order[i],
-			                 ov[order[i]], math);
+	for (i = 0; i < RG_NCLS; i++) {
+		int c = order[i], group[RG_NCLS], ng = 0, excl = -1;
+		char *cond = NULL;
+		if (!ov[c] || done[c])
+			continue;
+		/* the template classes whose translated bodies coincide (same
+		 * text, parameter names and return type) are one overload, as
+		 * PyTorch's kernel files write one template (issue #25) */
+		group[ng++] = c;
+		for (j = i + 1; c != RG_CLS_BOOL && j < RG_NCLS; j++) {
+			int d = order[j];
+			if (ov[d] && d != RG_CLS_BOOL && !done[d] &&
+			    same_overload(math, c, ov[c], d, ov[d]))
+				group[ng++] = d;
+		}
+		if (ng > 1) {
+			if (ng == ntempl)
+				cond = xstrdup("");
+			else {
+				/* ntempl 3, ng 2: all but one class */
+				for (j = 0; j < RG_NCLS; j++)
+					if (ov[j] && j != RG_CLS_BOOL && j != group[0] &&
+					    j != group[1])
+						excl = j;
+				cond = xasprintf("!%s%s<T>", ns_c10, cls_trait[excl]);
+			}
+		}
+		for (j = 0; j < ng; j++)
+			done[group[j]] = 1;
+		functor_overload(&b, ns_metal, ns_c10, eol, kind, name, c, ov[c], math,
+		                 cond);
+		free(cond);
+	}
 	buf_printf(&b, "};%s", eol);
 	return b.data;
 }

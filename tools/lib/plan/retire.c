@@ -494,6 +494,20 @@ static void plan_includes(struct work *w, const struct rt_request *rq)
 
 /* ---- test lists ---- */
 
+int rt_xfail_of_op(const char *key, const struct rt_request *rq)
+{
+	char *o;
+	int same;
+	if (hs_xfail_names_op(key, rq->op))
+		return 1;
+	if (!rq->is_op)
+		return 0;
+	o = hs_xfail_op(key, rq->is_op, rq->op_arg);
+	same = o && strcmp(o, rq->op) == 0;
+	free(o);
+	return same;
+}
+
 static void plan_xfails(struct work *w, const struct rt_request *rq)
 {
 	const struct hs_model *hm = w->hm;
@@ -505,14 +519,8 @@ static void plan_xfails(struct work *w, const struct rt_request *rq)
 		const char *m = masked_of(w, x->at.file);
 		size_t len = hm->files[x->at.file].len, a = x->at.off, b = x->end, c;
 		struct rt_item *it;
-		if (!hs_xfail_names_op(x->key, rq->op)) {
-			char *o = rq->is_op ? hs_xfail_op(x->key, rq->is_op, rq->op_arg)
-			                    : NULL;
-			int same = o && strcmp(o, rq->op) == 0;
-			free(o);
-			if (!same)
-				continue;
-		}
+		if (!rt_xfail_of_op(x->key, rq))
+			continue;
 		/* the comma after it and the blanks up to the next item go with
 		 * it; the last item of a literal written on one line takes the
 		 * comma before it instead */

@@ -94,8 +94,10 @@ struct rt_request {
 	                                    a function is never a helper to
 	                                    delete); NULL: none is */
 	void *arg;
-	int (*is_op)(const char *name, void *op_arg); /* 1 when NAME is an
-	                                    operator's base name, for the
+	int (*is_op)(const char *name, int prefix, void *op_arg); /* 1
+	                                    when NAME is an operator's base
+	                                    name (PREFIX 0), or the start of
+	                                    one (PREFIX 1), for the
 	                                    entries named OpInfo name +
 	                                    variant (hs_xfail_op); NULL: the
 	                                    exact forms only */
@@ -106,6 +108,12 @@ struct rt_request {
  * old path of rq->op deletes from the files of hm.  Never prints. */
 void rt_plan_op(struct rt_plan *p, const struct hs_model *hm,
                 const struct rt_request *rq);
+
+/* rt_xfail_of_op: 1 when the xfail/skip entry KEY is rq->op's, the rule
+ * of the entries rt_plan_op deletes (hs_xfail_names_op, or with rq->is_op
+ * hs_xfail_op), else 0.  Also for counting OP's entries when nothing is
+ * deleted (mps-migrate's plan when no row can move). */
+int rt_xfail_of_op(const char *key, const struct rt_request *rq);
 
 /* rt_apply: the text of hm's file FILE with p's deletions of that file
  * made, malloc'd (caller frees), *len its length; NULL when p deletes

@@ -242,9 +242,9 @@ static int try_kernel(struct tr_overload *ov, const struct ck_kernel *k,
 			ov->line = l->code.line;
 			free(ov->construct);
 			ov->construct = NULL;
-			ov->body = xasprintf("    // translated by mps-migrate from %s:%lu "
-			                     "(%s)\n%s",
-			                     l->code.file, l->code.line, l->call, r.text);
+			/* the code alone: the plan says where it comes from
+			 * (file:line), the kernel file gets no comment of ours */
+			ov->body = xstrdup(r.text);
 			ov->params[0] = r.params[0];
 			ov->params[1] = r.params[1];
 			r.params[0] = r.params[1] = NULL;

@@ -61,6 +61,15 @@ long hs_map_get(const struct hs_map *mp, const char *key)
 	return mp->keys[i] ? mp->vals[i] : -1;
 }
 
+int hs_map_has_prefix(const struct hs_map *mp, const char *start)
+{
+	size_t i, l = strlen(start);
+	for (i = 0; i < mp->cap; i++)
+		if (mp->keys[i] && strncmp(mp->keys[i], start, l) == 0)
+			return 1;
+	return 0;
+}
+
 void hs_map_put(struct hs_map *mp, const char *key, long val)
 {
 	size_t i;
@@ -1536,33 +1545,90 @@ int hs_xfail_names_op(const char *key, const char *op)
 	return key[i] == '\0' && op[i] == '\0' && strchr(key, '.') != NULL;
 }
 
-char *hs_xfail_op(const char *key, int (*is_op)(const char *name, void *arg),
+/* the namespaces of OpInfo names that name an aten operator: the key's
+ * operator is the rest ("nn.functional.gelu" → gelu) or the namespace
+ * joined with '_' ("special.i0e" → special_i0e) */
+static const struct {
+	const char *ns;   /* with its final '.' */
+	int keep;         /* 1: namespace_ + rest; 0: rest alone */
+} xfail_ns[] = {
+	{"nn.functional.", 0}, {"special.", 1}, {"linalg.", 1}, {"fft.", 1},
+};
+
+char *hs_xfail_op(const char *key,
+                  int (*is_op)(const char *name, int prefix, void *arg),
                   void *arg)
 {
-	static const char nnf[] = "nn.functional.";
-	const char *t;
-	char *s, *u, *p;
-	size_t n;
-	if (is_op(key, arg))
+	const char *rest = key;
+	char *s, *p, *v, *w;
+	size_t i, n, pre = 0;
+	int found = 0;
+	/* the exact forms */
+	if (is_op(key, 0, arg))
 		return xstrdup(key);
-	if (strncmp(key, nnf, sizeof nnf - 1) == 0 &&
-	    is_op(key + sizeof nnf - 1, arg))
-		return xstrdup(key + sizeof nnf - 1);
+	for (i = 0; i < sizeof xfail_ns / sizeof *xfail_ns; i++) {
+		size_t l = strlen(xfail_ns[i].ns);
+		if (strncmp(key, xfail_ns[i].ns, l) == 0) {
+			rest = key + l;
+			pre = xfail_ns[i].keep ? l : 0;
+			break;
+		}
+	}
+	if (rest != key && !pre && is_op(rest, 0, arg))
+		return xstrdup(rest);
 	s = xstrdup(key);
 	for (p = s; *p; p++)
 		if (*p == '.')
 			*p = '_';
-	if (is_op(s, arg))
+	if (is_op(s, 0, arg))
 		return s;
-	t = strncmp(key, nnf, sizeof nnf - 1) == 0 ? s + sizeof nnf - 1 : s;
-	u = xstrdup(t);
 	free(s);
-	for (n = strlen(u); n-- > 3;) {
-		u[n] = '\0';
-		if (is_op(u, arg))
-			return u;
+	/* OpInfo name + variant: a dotted name of any other namespace
+	 * ("signal.windows.hann", "masked.amax") is an OpInfo name of its
+	 * own, never an operator's plus a variant */
+	if (strchr(rest, '.'))
+		return NULL;
+	s = pre ? xasprintf("%.*s_%s", (int)pre - 1, key, rest) : xstrdup(rest);
+	/* the longest start, at least 3 characters and at least one of the
+	 * name after its namespace */
+	for (n = strlen(s); n-- > (pre ? pre + 1 : 3);) {
+		char c = s[n];
+		s[n] = '\0';
+		if (!is_op(s, 0, arg)) {
+			s[n] = c;
+			continue;
+		}
+		s[n] = c;
+		v = s + n;
+		/* "resize_": the in-place form of the operator */
+		if (strcmp(v, "_") == 0) {
+			found = 1;
+			break;
+		}
+		/* a variant name starts with a letter: "max_unpool1d",
+		 * "svd_lowrank", "nn.functional.dropout2d" continue the
+		 * operator's name into another OpInfo name */
+		if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z')))
+			goto none;
+		/* a start that ends inside a word the operators go on with:
+		 * "multilabel_soft_margin_loss" is not mul + a variant while
+		 * multilabel_margin_loss is an operator */
+		w = xstrndup(s, n + strcspn(v, "_"));
+		p = xasprintf("%s_", w);
+		free(w);
+		i = (size_t)is_op(p, 1, arg);
+		free(p);
+		if (i)
+			goto none;
+		found = 1;
+		break;
 	}
-	free(u);
+	if (found) {
+		s[n] = '\0';
+		return s;
+	}
+none:
+	free(s);
 	return NULL;
 }
 
