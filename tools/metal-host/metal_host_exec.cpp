@@ -804,6 +804,9 @@ int main(int argc, char **argv) {
 			b->elem = a.elem ? a.elem : 1;
 			if (!b->is_const)
 				b->cells.assign(b->bytes / b->elem + 1, MH_CELL0);
+			if (a.kind == 3) /* a buffer of atomics: written by many threads by design */
+				for (auto &c : b->cells)
+					c.atomic = 1;
 			g_bufs[i] = b;
 		}
 	}
@@ -834,7 +837,7 @@ int main(int argc, char **argv) {
 	if (g_findings != stderr)
 		std::fclose(g_findings);
 	for (int i = 0; i < k->nargs; i++) {
-		if (k->args[i].kind != 0)
+		if (k->args[i].kind != 0 && k->args[i].kind != 3)
 			continue;
 		FILE *f = std::fopen(argpath[i].c_str(), "wb");
 		if (!f || std::fwrite(data[i].data(), 1, data[i].size(), f) != data[i].size() ||

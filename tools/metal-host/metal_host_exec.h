@@ -151,7 +151,8 @@ struct dptr {
  * thread (the positions from cur()). */
 struct arg_desc {
 	int kind;             /* 0 device buffer, 1 const buffer (constant or
-	                         device const), 2 a scalar by reference */
+	                         device const), 2 a scalar by reference, 3 a
+	                         device buffer of atomics */
 	const char *name;
 	unsigned elem;        /* bytes of one element (scalars: of the type) */
 };
