@@ -170,7 +170,7 @@ static unsigned char g_scratch[256];
 /* ---------------------------------------------------------------- */
 
 struct report_key {
-	std::string check, where;
+	std::string check, where, subject;
 	unsigned long count;
 };
 static std::vector<report_key> g_seen;
@@ -194,15 +194,16 @@ static std::string thread_desc(const task *t) {
 	return b;
 }
 
-/* report: one finding; the same check at the same place is printed once
- * and counted. */
-static void report(bool error, const char *check, const std::string &at, const char *fmt, ...) {
+/* report: one finding; the same check at the same place about the same
+ * SUBJECT (a buffer's or array's name) is printed once and counted. */
+static void report(bool error, const char *check, const std::string &at, const char *subject,
+                   const char *fmt, ...) {
 	for (auto &k : g_seen)
-		if (k.check == check && k.where == at) {
+		if (k.check == check && k.where == at && k.subject == subject) {
 			k.count++;
 			return;
 		}
-	g_seen.push_back({check, at, 1});
+	g_seen.push_back({check, at, subject, 1});
 	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
@@ -258,7 +259,7 @@ static void task_exit(task *t) {
 				w = &o;
 				break;
 			}
-		report(true, "divergent-barrier", where(w->at.file, w->at.line),
+		report(true, "divergent-barrier", where(w->at.file, w->at.line), "",
 		       "in kernel '%s', %s returned while %u thread(s) of its group wait at this barrier",
 		       g_kernel->name, thread_desc(t).c_str(), g_tg_arrived);
 		if (g_tg_arrived == g_live)
@@ -381,7 +382,7 @@ static void tg_release() {
 		if (!first)
 			first = &t;
 		else if (!same_site(first->at, t.at)) {
-			report(true, "divergent-barrier", where(t.at.file, t.at.line),
+			report(true, "divergent-barrier", where(t.at.file, t.at.line), "",
 			       "in kernel '%s', %s waits at this barrier while %s waits at the barrier of "
 			       "line %ld: a barrier must be reached by every thread of the group",
 			       g_kernel->name, thread_desc(&t).c_str(), thread_desc(first).c_str(),
@@ -457,7 +458,7 @@ static void resolve(task *t) {
 		cell &c = b->cells[t->t_index];
 		if (wrote && !c.atomic) {
 			if (c.w_tid >= 0 && unordered(c.w_tid, c.w_grp, c.w_ph, c.w_sph, t))
-				report(true, "race", where(nullptr, t->t_line),
+				report(true, "race", where(nullptr, t->t_line), b->name,
 				       "in kernel '%s', %s writes element %zu of buffer '%s' (argument %d), "
 				       "also written by %s without an atomic",
 				       g_kernel->name, thread_desc(t).c_str(), t->t_index, b->name, b->index,
@@ -472,13 +473,13 @@ static void resolve(task *t) {
 		cell &c = s->cells[t->t_index];
 		if (wrote) {
 			if (c.w_tid >= 0 && unordered(c.w_tid, c.w_grp, c.w_ph, c.w_sph, t))
-				report(true, "race", where(nullptr, t->t_line),
+				report(true, "race", where(nullptr, t->t_line), s->name,
 				       "in kernel '%s', %s writes threadgroup '%s'[%zu], written by %s since the "
 				       "last barrier",
 				       g_kernel->name, thread_desc(t).c_str(), s->name, t->t_index,
 				       tid_desc(c.w_tid, c.w_grp).c_str());
 			else if (c.r_tid == -2 ? c.r_ph == t->ph : unordered(c.r_tid, c.r_grp, c.r_ph, c.r_sph, t))
-				report(true, "race", where(nullptr, t->t_line),
+				report(true, "race", where(nullptr, t->t_line), s->name,
 				       "in kernel '%s', %s writes threadgroup '%s'[%zu], read by %s since the "
 				       "last barrier",
 				       g_kernel->name, thread_desc(t).c_str(), s->name, t->t_index,
@@ -490,12 +491,12 @@ static void resolve(task *t) {
 			c.init = 1;
 		} else {
 			if (!c.init)
-				report(true, "uninitialized-read", where(nullptr, t->t_line),
+				report(true, "uninitialized-read", where(nullptr, t->t_line), s->name,
 				       "in kernel '%s', %s reads threadgroup '%s'[%zu], which no thread of the "
 				       "group has written",
 				       g_kernel->name, thread_desc(t).c_str(), s->name, t->t_index);
 			else if (unordered(c.w_tid, c.w_grp, c.w_ph, c.w_sph, t))
-				report(true, "race", where(nullptr, t->t_line),
+				report(true, "race", where(nullptr, t->t_line), s->name,
 				       "in kernel '%s', %s reads threadgroup '%s'[%zu], written by %s since the "
 				       "last barrier",
 				       g_kernel->name, thread_desc(t).c_str(), s->name, t->t_index,
@@ -521,7 +522,7 @@ void *access(buffer *b, const void *addr, unsigned size, int line) {
 	const unsigned char *a = static_cast<const unsigned char *>(addr);
 	if (a < b->data || a + size > b->data + b->bytes || size > sizeof g_scratch) {
 		long idx = (long)((a - b->data) / (long)(b->elem ? b->elem : 1));
-		report(true, "out-of-bounds", where(nullptr, line),
+		report(true, "out-of-bounds", where(nullptr, line), b->name,
 		       "in kernel '%s', %s accesses element %ld of buffer '%s' (argument %d), which has "
 		       "%zu elements",
 		       g_kernel->name, thread_desc(t).c_str(), idx, b->name, b->index,
@@ -567,7 +568,7 @@ void *tg_access(tg_shadow *s, long index, int line) {
 		return base + index * (long)s->elem;
 	resolve(t);
 	if (index < 0 || (size_t)index >= s->n) {
-		report(true, "out-of-bounds", where(nullptr, line),
+		report(true, "out-of-bounds", where(nullptr, line), s->name,
 		       "in kernel '%s', %s accesses threadgroup '%s'[%ld], which has %zu elements",
 		       g_kernel->name, thread_desc(t).c_str(), s->name, index, s->n);
 		std::memset(g_scratch, 0, sizeof g_scratch);
@@ -825,15 +826,16 @@ int main(int argc, char **argv) {
 			if (!b->cells[i].touched && miss++ == 0)
 				first = i;
 		if (miss)
-			report(false, "unwritten-output", g_file + ":" + std::to_string(1 + g_lineoff),
+			report(false, "unwritten-output", g_file + ":" + std::to_string(k->line + g_lineoff), b->name,
 			       "kernel '%s' left %zu of the %zu elements of buffer '%s' (argument %d) untouched, "
 			       "the first at index %zu (threads given as a number of groups?)",
 			       k->name, miss, n, b->name, b->index, first);
 	}
 	for (auto &s : g_seen)
 		if (s.count > 1)
-			std::fprintf(g_findings, "mps-run: %s: note: [%s] found %lu times in all at this place\n",
-			             s.where.c_str(), s.check.c_str(), s.count);
+			std::fprintf(g_findings, "mps-run: %s: note: [%s]%s%s%s found %lu times in all here\n",
+			             s.where.c_str(), s.check.c_str(), s.subject.empty() ? "" : " on '",
+			             s.subject.c_str(), s.subject.empty() ? "" : "'", s.count);
 	if (g_findings != stderr)
 		std::fclose(g_findings);
 	for (int i = 0; i < k->nargs; i++) {

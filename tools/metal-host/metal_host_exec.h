@@ -158,6 +158,7 @@ struct arg_desc {
 };
 struct kernel_desc {
 	const char *name;
+	int line;             /* of the kernel in its source */
 	int nargs;
 	const arg_desc *args;
 	void (*run)(void *const *data, buffer *const *bufs);

@@ -555,9 +555,10 @@ char *run_driver(const struct run_kernel *ks, size_t n, const char *host_name)
 	}
 	buf_puts(&o, "\nextern const kernel_desc kernels[] = {\n");
 	for (size_t i = 0; i < n; i++)
-		buf_printf(&o, "\t{\"%s\", %zu, mh_a%zu, mh_r%zu},\n", ks[i].name, ks[i].nslots, i, i);
+		buf_printf(&o, "\t{\"%s\", %lu, %zu, mh_a%zu, mh_r%zu},\n", ks[i].name, ks[i].line,
+		           ks[i].nslots, i, i);
 	if (n == 0)
-		buf_puts(&o, "\t{\"\", 0, nullptr, nullptr},\n");
+		buf_puts(&o, "\t{\"\", 0, 0, nullptr, nullptr},\n");
 	buf_printf(&o, "};\nextern const int nkernels = %zu;\n\n} /* namespace exec */\n"
 	               "} /* namespace metal_host */\n", n);
 	return o.data;
