@@ -86,6 +86,48 @@ static void test_rule1(void **state)
 
 /* every line break is kept, whatever the text: the #line directives of the
  * harness and the compiler's line numbers depend on it */
+/* rule 3: `constant` beside `constexpr` and `const` beside `constant`
+ * (either side, blanks and backslash-newlines between) become spaces;
+ * elsewhere they stay */
+static void test_rule3(void **state)
+{
+	(void)state;
+	rw_is("constant constexpr unsigned n = 16;", "         constexpr unsigned n = 16;");
+	rw_is("constexpr constant bool v = true;", "constexpr          bool v = true;");
+	rw_is("static constant constexpr const int S = 32;", "static          constexpr const int S = 32;");
+	rw_is("#define C10_C constant \\\n  constexpr\n", "#define C10_C          \\\n  constexpr\n");
+	rw_is("constexpr /* x */ constant int k = 1;", "constexpr /* x */          int k = 1;");
+	/* const beside constant */
+	rw_is("constant const char* src, const constant int* p", "constant       char* src,       constant int* p");
+	rw_is("constant const char* const s; const char* t;", "constant       char* const s; const char* t;");
+	rw_is("constexpr constant const int k = 1;", "constexpr                int k = 1;");
+	/* not beside constexpr, or not the word */
+	rw_is("constant float* p; constant int& n;", "constant float* p; constant int& n;");
+	rw_is("constant int x = 1; constexpr int y = 2;", "constant int x = 1; constexpr int y = 2;");
+	rw_is("constants constexpr; constant constexpr_x; myconstexpr constant;",
+	      "constants constexpr; constant constexpr_x; myconstexpr constant;");
+	rw_is("\"constant constexpr\" // constant constexpr\n", "\"constant constexpr\" // constant constexpr\n");
+}
+
+/* rule 4: swizzles after `.` or `->`, read or assigned */
+static void test_rule4(void **state)
+{
+	(void)state;
+	rw_is("ctr.zw = f(i);", "ctr.template mh_swizzle_ref<123>() = f(i);");
+	rw_is("a = v.xy + p->yx;", "a = v.template mh_swizzle<101>() + p->template mh_swizzle<110>();");
+	rw_is("c.rgb *= 2; d.xxyy == e.wzyx", "c.template mh_swizzle_ref<1012>() *= 2; d.template mh_swizzle<10011>() == e.template mh_swizzle<13210>()");
+	rw_is("v . xy <<= 1", "v . template mh_swizzle_ref<101>() <<= 1");
+	rw_is("#define S(v) (v).xy \\\n + 1\n", "#define S(v) (v).template mh_swizzle<101>() \\\n + 1\n");
+	/* one number, no comma: a swizzle inside a macro's argument stays one argument */
+	rw_is("EQ(v.xy.x, 1)", "EQ(v.template mh_swizzle<101>().x, 1)");
+	/* not swizzles: one letter, five, mixed sets, other letters, no
+	 * member access, in comments and strings */
+	rw_is("v.x + v.xyzwx + v.xg + v.xq + xy + s.bar_ + f(zw)",
+	      "v.x + v.xyzwx + v.xg + v.xq + xy + s.bar_ + f(zw)");
+	rw_is("// v.xy\n\"v.xy\"", "// v.xy\n\"v.xy\"");
+	rw_is("1.xy", "1.xy");
+}
+
 static void test_lines_kept(void **state)
 {
 	static const char *const texts[] = {
@@ -225,6 +267,8 @@ int main(void)
 		cmocka_unit_test(test_rule2_examples),
 		cmocka_unit_test(test_rule2_edges),
 		cmocka_unit_test(test_rule1),
+		cmocka_unit_test(test_rule3),
+		cmocka_unit_test(test_rule4),
 		cmocka_unit_test(test_lines_kept),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_none_value),

@@ -116,15 +116,36 @@
 #include <utility>
 
 #include "metal_host_math.h"
+#include "metal_host_array.h"
+#include "metal_host_simd.h"
+#include "metal_host_atomic.h"
 
 /* ---- address spaces, function qualifiers, attributes (MSL "Address spaces", "Attributes") ---------- */
-/* `constant` becomes const, not nothing: c10/metal/indexing.h overloads
- * val_at_offs on `constant void*` and `device void*`. */
+/* Address spaces.  Metal overloads on them: c10/metal/indexing.h has
+ * val_at_offs(constant void*, long) beside val_at_offs(device const void*,
+ * long), and a `device void*` argument picks the second.  On the host
+ * `constant` is `const volatile` and `device`, `thread`, `threadgroup` are
+ * nothing, so the two become `const volatile void*` and `const void*`:
+ * distinct overloads, each picked as in Metal (a constant pointer reaches
+ * only the first; a device pointer, const or not, prefers the second, the
+ * less qualified conversion).  As in Metal, a constant pointer does not
+ * convert to a device or thread one.  What it costs, and what the layer
+ * does about it:
+ *   - reads through a constant pointer or reference are volatile reads;
+ *     half, bfloat, the vectors and metal::array are built from volatile
+ *     lvalues (constructor templates, which keep them trivially copyable);
+ *     a struct of the source's own cannot be copied whole from constant
+ *     memory (`S s = params;`: read its members);
+ *   - a `constant T&` parameter binds lvalues only (a host caller passes
+ *     a variable, as a Metal buffer always is one);
+ *   - a volatile variable is no constant expression: REWRITES.md rule 3
+ *     removes `constant` beside `constexpr` (`constant constexpr unsigned
+ *     max_ndim = 16;` in c10/metal/common.h sizes arrays). */
 #define kernel
 #define device
 #define thread
 #define threadgroup
-#define constant const
+#define constant const volatile
 #define METAL_FUNC inline
 
 /* What the Metal compiler predefines, and sources test before they

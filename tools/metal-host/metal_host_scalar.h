@@ -277,6 +277,15 @@ constexpr T narrow_out(uint16_t b) {
 	constexpr NAME(I v)                                                    \
 	    : NAME(metal_host::int_to_double_odd(v)) {}                        \
 	explicit NAME(OTHER o);                                                \
+	/* from a volatile lvalue (a read from `constant` memory): a template,\
+	 * so not a copy constructor, and NAME stays trivially copyable */     \
+	template <class U, std::enable_if_t<std::is_same<U, NAME>::value, int> = 0> \
+	NAME(const volatile U &o) : bits(o.bits) {}                            \
+	template <class U, std::enable_if_t<std::is_same<U, NAME>::value, int> = 0> \
+	NAME &operator=(const volatile U &o) {                                 \
+		bits = o.bits;                                                 \
+		return *this;                                                  \
+	}                                                                      \
 	/* implicit conversions out: to float, and to the integer types other \
 	 * than int (int64_t parameters take half in Metal); none to int, so \
 	 * that `c ? h : 0` is half; explicit: int, bool, double */            \
@@ -286,10 +295,22 @@ constexpr T narrow_out(uint16_t b) {
 		return metal_host::narrow_out<T, FMT>(bits);                   \
 	}                                                                      \
 	template <class T,                                                     \
+	          std::enable_if_t<metal_host::implicit_out<T>::value, int> = 0> \
+	operator T() const volatile {                                          \
+		return metal_host::narrow_out<T, FMT>(bits);                   \
+	}                                                                      \
+	template <class T,                                                     \
 	          std::enable_if_t<std::is_arithmetic<T>::value &&             \
 	                               !metal_host::implicit_out<T>::value,    \
 	                           long> = 0>                                  \
 	constexpr explicit operator T() const {                                \
+		return metal_host::narrow_out<T, FMT>(bits);                   \
+	}                                                                      \
+	template <class T,                                                     \
+	          std::enable_if_t<std::is_arithmetic<T>::value &&             \
+	                               !metal_host::implicit_out<T>::value,    \
+	                           long> = 0>                                  \
+	explicit operator T() const volatile {                                 \
 		return metal_host::narrow_out<T, FMT>(bits);                   \
 	}                                                                      \
 	constexpr float to_float() const {                                     \

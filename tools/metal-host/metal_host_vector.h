@@ -6,7 +6,13 @@
  *
  * Layout as on the GPU: TN is N*sizeof(T) bytes aligned to that size, T3
  * takes the room (and alignment) of T4.  Components are the members x, y
- * (z, w) and v[i]; swizzles (.xy, .yx, .xyz) are not provided.
+ * (z, w) and v[i].  Swizzles (.xy, .zw, .xyz, .yx, .xxyy, .rgba ...) are
+ * written by REWRITES.md rule 4 as v.template mh_swizzle<C>(), a new
+ * vector of the components, or, when assigned to (`v.zw = ...`, `v.xy +=
+ * ...`), v.template mh_swizzle_ref<C>(), a reference to them (no component
+ * twice, as in Metal); C is 1 followed by the component indices (`.zw`:
+ * 123, `.xxyy`: 10011), one number so that no comma appears inside a
+ * macro's argument.
  *
  * Construction, as MSL: TN(s) and an implicit conversion from a scalar
  * replicate it; TN(a, b, ...) takes N scalars or smaller vectors whose
@@ -97,10 +103,114 @@ struct filler {
 		for (int i = 0; i < N; i++)                                    \
 			(*this)[i] = tmp[i];                                   \
 	}                                                                      \
+	/* from a volatile lvalue (`constant` memory): a template, so the     \
+	 * vector stays trivially copyable */                                  \
+	template <class V, std::enable_if_t<std::is_same<V, vec>::value, int> = 0> \
+	vec(const volatile V &o) : vec(splat_tag{}, T{}) {                     \
+		for (int i = 0; i < N; i++)                                    \
+			(*this)[i] = o[i];                                     \
+	}                                                                      \
+	template <class V, std::enable_if_t<std::is_same<V, vec>::value, int> = 0> \
+	vec &operator=(const volatile V &o) {                                  \
+		for (int i = 0; i < N; i++)                                    \
+			(*this)[i] = o[i];                                     \
+		return *this;                                                  \
+	}                                                                      \
 	constexpr const T &operator[](int i) const { return ref(*this, i); }   \
-	constexpr T &operator[](int i) { return ref(*this, i); }
+	constexpr T &operator[](int i) { return ref(*this, i); }               \
+	const volatile T &operator[](int i) const volatile { return ref(*this, i); } \
+	/* swizzles (REWRITES.md rule 4 writes `.zw` as these; C is 1 then  \
+	 * the component indices, `.zw` 123): the components as a new       \
+	 * vector, or a reference that assigns them */                         \
+	template <int C>                                                       \
+	constexpr auto mh_swizzle() const {                                    \
+		return swz_code<C, N>::get(*this, std::make_integer_sequence<int, swz_code<C, N>::len>{}); \
+	}                                                                      \
+	template <int C>                                                       \
+	auto mh_swizzle() const volatile {                                     \
+		return swz_code<C, N>::get(*this, std::make_integer_sequence<int, swz_code<C, N>::len>{}); \
+	}                                                                      \
+	template <int C>                                                       \
+	constexpr auto mh_swizzle_ref() {                                      \
+		return swz_code<C, N>::ref(this, std::make_integer_sequence<int, swz_code<C, N>::len>{}); \
+	}
 
 struct splat_tag {};
+
+template <class T, int N, int... I>
+struct swizzle_ref;
+
+/* a swizzle code of rule 4: 1 then 2 to 4 component indices (decimal
+ * digits), for a vector of N components */
+template <int C, int N>
+struct swz_code {
+	static_assert(C >= 100 && C < 20000, "swizzle: 2 to 4 components");
+	static constexpr int len = C >= 10000 ? 4 : C >= 1000 ? 3 : 2;
+	static constexpr int at(int k) {
+		int p = 1;
+		for (int j = k + 1; j < len; j++)
+			p *= 10;
+		return C / p % 10;
+	}
+	template <class V, int... K>
+	static constexpr auto get(const V &v, std::integer_sequence<int, K...>) {
+		static_assert(((at(K) < N) && ...), "swizzle: a component the vector does not have");
+		using T = std::remove_cv_t<std::remove_reference_t<decltype(v[0])>>;
+		return vec<T, len>(T(v[at(K)])...);
+	}
+	template <class T, int... K>
+	static constexpr swizzle_ref<T, N, at(K)...> ref(vec<T, N> *v, std::integer_sequence<int, K...>) {
+		return swizzle_ref<T, N, at(K)...>{v};
+	}
+};
+
+/* an assignable swizzle, `v.zw = uint2(a, b)` (REWRITES.md rule 4): the
+ * components I... of *v; as in Metal, no component twice */
+template <class T, int N, int... I>
+struct swizzle_ref {
+	static constexpr int M = int(sizeof...(I));
+	vec<T, N> *v;
+	static constexpr bool distinct() {
+		const int ix[] = {I...};
+		for (int a = 0; a < M; a++)
+			for (int b = a + 1; b < M; b++)
+				if (ix[a] == ix[b])
+					return false;
+		return true;
+	}
+	static_assert(distinct(), "a swizzle assigned to names each component at most once");
+	static_assert(((I >= 0 && I < N) && ...), "swizzle: a component the vector does not have");
+	constexpr vec<T, M> get() const { return vec<T, M>((*v)[I]...); }
+	constexpr operator vec<T, M>() const { return get(); }
+	constexpr swizzle_ref &operator=(const vec<T, M> &o) {
+		const vec<T, M> c = o; /* o may be a swizzle of *v itself */
+		int k = 0;
+		(((*v)[I] = c[k++]), ...);
+		return *this;
+	}
+	template <class S, std::enable_if_t<std::is_convertible<S, T>::value && !is_vec<S>::value, int> = 0>
+	constexpr swizzle_ref &operator=(const S &s) { return *this = vec<T, M>(static_cast<T>(s)); }
+	template <class S>
+	constexpr swizzle_ref &operator+=(const S &s) { return *this = get() + s; }
+	template <class S>
+	constexpr swizzle_ref &operator-=(const S &s) { return *this = get() - s; }
+	template <class S>
+	constexpr swizzle_ref &operator*=(const S &s) { return *this = get() * s; }
+	template <class S>
+	constexpr swizzle_ref &operator/=(const S &s) { return *this = get() / s; }
+	template <class S>
+	constexpr swizzle_ref &operator%=(const S &s) { return *this = get() % s; }
+	template <class S>
+	constexpr swizzle_ref &operator&=(const S &s) { return *this = get() & s; }
+	template <class S>
+	constexpr swizzle_ref &operator|=(const S &s) { return *this = get() | s; }
+	template <class S>
+	constexpr swizzle_ref &operator^=(const S &s) { return *this = get() ^ s; }
+	template <class S>
+	constexpr swizzle_ref &operator<<=(const S &s) { return *this = get() << s; }
+	template <class S>
+	constexpr swizzle_ref &operator>>=(const S &s) { return *this = get() >> s; }
+};
 
 template <class T>
 struct alignas(2 * sizeof(T)) vec<T, 2> {

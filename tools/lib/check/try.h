@@ -244,7 +244,7 @@ double try_ulp(const char *dt, double a, double b);
  * bfloat; others: D). */
 double try_round_to(const char *dt, double d);
 
-/* try_rewrite (tryrewrite.c): TEXT (len bytes) with the two rewrites of
+/* try_rewrite (tryrewrite.c): TEXT (len bytes) with the four rewrites of
  * the host layer's tools/metal-host/REWRITES.md applied, outside comments,
  * string and character literals and the rest of #include lines, inside
  * #define bodies too, every line break kept:
@@ -253,7 +253,18 @@ double try_round_to(const char *dt, double d);
  *      backslash continuing its line kept; elsewhere it stays;
  *   2. a floating literal (decimal with a '.' or an exponent, or
  *      hexadecimal with a binary exponent; digit separators allowed) not
- *      followed by a letter, digit, '_', '.' or '\'' gets an `f`.
+ *      followed by a letter, digit, '_', '.' or '\'' gets an `f`;
+ *   3. the word `constant` with the word `constexpr` right before or
+ *      after it, and the word `const` with the word `constant` right
+ *      before or after it (whitespace and backslash-newlines between),
+ *      become spaces (`constant` is `const volatile` on the host: a
+ *      volatile variable cannot be read in a constant expression, and
+ *      `const` twice is an error);
+ *   4. a swizzle after `.` or `->` (2 to 4 letters, all of xyzw or all of
+ *      rgba) becomes `template mh_swizzle<C>()`, or
+ *      `template mh_swizzle_ref<C>()` when an assignment operator (`=`,
+ *      `+=`, ...; not `==`) follows it; C is 1 followed by the component
+ *      indices (`.zw`: 123).
  * Malloc'd (caller frees), *out_len its length. */
 char *try_rewrite(const char *text, size_t len, size_t *out_len);
 

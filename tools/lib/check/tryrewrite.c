@@ -1,6 +1,6 @@
-/* tryrewrite.c — try.h's try_rewrite: the two textual rewrites of the
+/* tryrewrite.c — try.h's try_rewrite: the four textual rewrites of the
  * Metal host layer's REWRITES.md, applied to every Metal source mps-try
- * copies before the host compiler reads it.  Both keep every line break.
+ * copies before the host compiler reads it.  All keep every line break.
  *
  * Code is told from comments by mask_code (scan.h: comments become
  * spaces, literals are kept); literals are skipped with lex_skip_literal
@@ -28,12 +28,9 @@ static int include_line(const char *m, size_t n, size_t i, size_t *end)
 	       (j + 7 == n || !idc((unsigned char)m[j + 7]));
 }
 
-/* m[i..] after the word `template`: the index of `[[` when whitespace and
- * backslash-newlines, then `[[`, blanks, and the word host_name follow
- * (rule 1), else 0 */
-static size_t host_name_after(const char *m, size_t n, size_t i)
+/* m[i..]: the index after whitespace and backslash-newlines */
+static size_t skip_blanks(const char *m, size_t n, size_t i)
 {
-	size_t j;
 	for (;;) {
 		if (i < n && isspace((unsigned char)m[i]))
 			i++;
@@ -41,8 +38,90 @@ static size_t host_name_after(const char *m, size_t n, size_t i)
 		         (m[i + 1] == '\n' || (m[i + 1] == '\r' && i + 2 < n && m[i + 2] == '\n')))
 			i += 2;
 		else
+			return i;
+	}
+}
+
+/* is the whole word W at m[i] (i < n)? */
+static int word_at(const char *m, size_t n, size_t i, const char *w)
+{
+	size_t k = strlen(w);
+	return n - i >= k && strncmp(m + i, w, k) == 0 && (i + k == n || !idc((unsigned char)m[i + k])) &&
+	       (i == 0 || !idc((unsigned char)m[i - 1]));
+}
+
+/* rule 3: the word at m[i..i+k) has the word W right before or right
+ * after it (only whitespace and backslash-newlines between) */
+static int beside(const char *m, size_t n, size_t i, size_t k, const char *w)
+{
+	size_t a = skip_blanks(m, n, i + k), b = i, wl = strlen(w);
+	if (a < n && word_at(m, n, a, w))
+		return 1;
+	/* backwards: blanks, and a backslash before a newline */
+	while (b > 0) {
+		unsigned char c = (unsigned char)m[b - 1];
+		if (isspace(c))
+			b--;
+		else if (c == '\\' && b < i && (m[b] == '\n' || m[b] == '\r'))
+			b--;
+		else
 			break;
 	}
+	return b >= wl && word_at(m, n, b - wl, w);
+}
+
+/* rule 4: the word at m[i..i+k) is a swizzle (2 to 4 letters, all of
+ * "xyzw" or all of "rgba") right after a member access `.` or `->`
+ * (blanks between allowed): writes its component indices to idx and
+ * returns 1 */
+static int swizzle_at(const char *m, size_t n, size_t i, size_t k, int *idx)
+{
+	static const char *const sets[2] = {"xyzw", "rgba"};
+	size_t b = i, q;
+	int s;
+	(void)n;
+	if (k < 2 || k > 4)
+		return 0;
+	for (s = 0; s < 2; s++) {
+		for (q = 0; q < k; q++) {
+			const char *p = strchr(sets[s], m[i + q]);
+			if (!p || !m[i + q])
+				break;
+			idx[q] = (int)(p - sets[s]);
+		}
+		if (q == k)
+			break;
+	}
+	if (s == 2)
+		return 0;
+	while (b > 0 && isspace((unsigned char)m[b - 1]))
+		b--;
+	if (b >= 1 && m[b - 1] == '.')
+		return !(b >= 2 && (m[b - 2] == '.' || isdigit((unsigned char)m[b - 2])));
+	return b >= 2 && m[b - 1] == '>' && m[b - 2] == '-';
+}
+
+/* rule 4: m[e..] (after a swizzle) starts an assignment: `=` (not `==`)
+ * or a compound assignment */
+static int assigned_at(const char *m, size_t n, size_t e)
+{
+	static const char *const ops[] = {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+	size_t j = skip_blanks(m, n, e), q;
+	if (j < n && m[j] == '=')
+		return !(j + 1 < n && m[j + 1] == '=');
+	for (q = 0; q < sizeof ops / sizeof *ops; q++)
+		if (n - j >= strlen(ops[q]) && !strncmp(m + j, ops[q], strlen(ops[q])))
+			return 1;
+	return 0;
+}
+
+/* m[i..] after the word `template`: the index of `[[` when whitespace and
+ * backslash-newlines, then `[[`, blanks, and the word host_name follow
+ * (rule 1), else 0 */
+static size_t host_name_after(const char *m, size_t n, size_t i)
+{
+	size_t j;
+	i = skip_blanks(m, n, i);
 	if (i + 1 >= n || m[i] != '[' || m[i + 1] != '[')
 		return 0;
 	j = i + 2;
@@ -169,8 +248,21 @@ char *try_rewrite(const char *text, size_t len, size_t *out_len)
 		}
 		if (isalpha(c) || c == '_') {
 			size_t e = i, at, end;
+			int idx[4];
 			while (e < len && idc((unsigned char)m[e]))
 				e++;
+			if (swizzle_at(m, len, i, e - i, idx)) {
+				/* rule 4: `.zw` becomes `.template mh_swizzle<123>()`
+				 * (read) or `.template mh_swizzle_ref<123>()` (assigned):
+				 * 1, then the component indices */
+				size_t q;
+				buf_puts(&o, assigned_at(m, len, e) ? "template mh_swizzle_ref<1" : "template mh_swizzle<1");
+				for (q = 0; q < e - i; q++)
+					buf_printf(&o, "%d", idx[q]);
+				buf_puts(&o, ">()");
+				i = e;
+				continue;
+			}
 			buf_add(&o, text + i, e - i);
 			if (e - i == 8 && !strncmp(m + i, "template", 8) &&
 			    (at = host_name_after(m, len, e)) != 0 &&
@@ -195,6 +287,15 @@ char *try_rewrite(const char *text, size_t len, size_t *out_len)
 				}
 				i = end;
 				continue;
+			}
+			if ((e - i == 8 && !strncmp(m + i, "constant", 8) &&
+			     beside(m, len, i, 8, "constexpr")) ||
+			    (e - i == 5 && !strncmp(m + i, "const", 5) &&
+			     beside(m, len, i, 5, "constant"))) {
+				/* rule 3: `constant` beside `constexpr`, and `const`
+				 * beside `constant`, become spaces */
+				o.len -= e - i;
+				buf_add(&o, "        ", e - i);
 			}
 			i = e;
 			continue;
