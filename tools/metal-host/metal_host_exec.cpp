@@ -5,7 +5,7 @@
  *
  * Compiled WITHOUT the layer's FLAGS (the contract's item 3: plain C++17,
  * any system header), linked with the Metal unit, which supplies the
- * kernel table (metal_host::exec::kernels).
+ * kernel table (metal_host::model::kernels).
  *
  * The task switch: a few instructions of assembly on x86-64 (System V)
  * and arm64 (AAPCS64, Linux and macOS): the callee-saved registers pushed
@@ -45,7 +45,7 @@
 #include "metal_host_exec.h"
 
 namespace metal_host {
-namespace exec {
+namespace model {
 
 
 /* ---------------------------------------------------------------- */
@@ -85,11 +85,13 @@ __asm__(".text\n.globl " MH_SYM "\n.p2align 2\n" MH_SYM ":\n"
 
 enum { READY, WAIT_TG, WAIT_SG, DONE };
 
-struct site {
-	const char *fn;       /* SIMD function name, NULL for a barrier */
+struct wait_site {
+	const char *fn;       /* "simd" for a SIMD-group exchange, NULL for a barrier */
 	const char *file;
 	int line;
 };
+
+#define MH_SLOT 128       /* bytes of one lane's value in an exchange */
 
 struct task {
 #ifdef MH_UCONTEXT
@@ -102,7 +104,9 @@ struct task {
 	pos p;
 	unsigned long gtid;   /* linear index in the grid */
 	unsigned ph, sph;     /* threadgroup barriers passed; + SIMD barriers */
-	site at;              /* where it waits */
+	wait_site at;              /* where it waits */
+	int site_line;        /* the line site() gave for the next call */
+	bool fresh;           /* an exchange just ended: rel_mask is this one's */
 	/* the last touch not yet told apart (read or write) */
 	void *t_addr;
 	unsigned t_size;
@@ -137,8 +141,8 @@ struct buffer {
 
 struct simd_state {
 	unsigned live, arrived;
-	unsigned char slots[64 * 64];
-	unsigned char rel[64 * 64];
+	unsigned char slots[64 * MH_SLOT];
+	unsigned char rel[64 * MH_SLOT];
 	uint64_t rel_mask;
 };
 
@@ -310,7 +314,7 @@ static void task_start(task *t) {
 
 /* ---- SIMD-group exchanges ---- */
 
-static bool same_site(const site &a, const site &b) {
+static bool same_site(const wait_site &a, const wait_site &b) {
 	return a.line == b.line && ((a.fn == b.fn) || (a.fn && b.fn && !std::strcmp(a.fn, b.fn))) &&
 	       ((a.file == b.file) || (a.file && b.file && !std::strcmp(a.file, b.file)));
 }
@@ -331,7 +335,7 @@ static void simd_release(unsigned sg) {
 		if (!same_site(first->at, t.at))
 			continue;
 		mask |= uint64_t(1) << l;
-		std::memcpy(s.rel + l * 64, s.slots + l * 64, 64);
+		std::memcpy(s.rel + l * MH_SLOT, s.slots + l * MH_SLOT, MH_SLOT);
 		t.state = READY;
 		s.arrived--;
 		if (!first->at.fn)
@@ -340,17 +344,22 @@ static void simd_release(unsigned sg) {
 	s.rel_mask = mask;
 }
 
-xchg simd_exchange(const void *v, unsigned size, const char *fn, const char *file, int line) {
+/* one exchange of SIZE bytes at V (NULL: a SIMD barrier); the lanes'
+ * values are in the SIMD-group's rel afterwards, the mask in rel_mask */
+static simd_state &exchange_raw(const void *v, size_t size) {
 	task *t = g_cur;
 	if (!t)
 		std::abort();
 	simd_state &s = g_simd[t->p.sgitg];
 	unsigned lane = t->p.tiisg;
-	if (size > 64)
-		size = 64;
+	if (size > MH_SLOT) {
+		std::fprintf(stderr, "mps-run: internal error: a SIMD-group value of %zu bytes (at most %d)\n",
+		             size, MH_SLOT);
+		std::exit(3);
+	}
 	if (v)
-		std::memcpy(s.slots + lane * 64, v, size);
-	t->at = {fn, file, line};
+		std::memcpy(s.slots + lane * MH_SLOT, v, size);
+	t->at = {v ? "simd" : nullptr, nullptr, t->site_line};
 	t->state = WAIT_SG;
 	s.arrived++;
 	if (s.arrived == s.live)
@@ -359,17 +368,38 @@ xchg simd_exchange(const void *v, unsigned size, const char *fn, const char *fil
 		to_sched(t);
 	else
 		resolve(t);
-	xchg x;
-	x.slots = s.rel;
-	x.stride = 64;
-	x.width = g_width;
-	x.lane = lane;
-	x.mask = s.rel_mask;
-	return x;
+	t->fresh = true;
+	return s;
 }
 
-void sg_barrier(const char *file, int line) {
-	simd_exchange(nullptr, 0, nullptr, file, line);
+void lanes_exchange(const void *mine, void *all, size_t size) {
+	simd_state &s = exchange_raw(mine, size);
+	unsigned char *o = static_cast<unsigned char *>(all);
+	for (unsigned l = 0; l < g_width; l++)
+		std::memcpy(o + l * size, s.rel + l * MH_SLOT, size);
+}
+
+uint64_t active_lanes() {
+	task *t = g_cur;
+	if (!t)
+		return 1;
+	if (!t->fresh) {
+		char none = 0;
+		exchange_raw(&none, 1);
+	}
+	t->fresh = false;
+	return g_simd[t->p.sgitg].rel_mask;
+}
+
+void site(int line) {
+	if (g_cur) {
+		g_cur->site_line = line;
+		g_cur->fresh = false;
+	}
+}
+
+void sg_barrier() {
+	exchange_raw(nullptr, 0);
 }
 
 /* ---- the threadgroup barrier ---- */
@@ -398,11 +428,12 @@ static void tg_release() {
 	g_tg_arrived = 0;
 }
 
-void tg_barrier(const char *file, int line) {
+void tg_barrier() {
 	task *t = g_cur;
 	if (!t)
 		std::abort();
-	t->at = {nullptr, file, line};
+	t->fresh = false;
+	t->at = {nullptr, nullptr, t->site_line};
 	t->state = WAIT_TG;
 	g_tg_arrived++;
 	if (g_tg_arrived == g_live)
@@ -693,10 +724,10 @@ static int dispatch(const unsigned threads[3], const unsigned gs[3]) {
 	return 0;
 }
 
-} /* namespace exec */
+} /* namespace model */
 } /* namespace metal_host */
 
-using namespace metal_host::exec;
+using namespace metal_host::model;
 
 static int bad(const char *path, unsigned long line, const char *what) {
 	std::fprintf(stderr, "mps-run: %s:%lu: error: %s\n", path, line, what);

@@ -9,7 +9,7 @@
  * <metal_stdlib>.  The scheduler, the task switch and the reports live in
  * metal_host_exec.cpp, a second unit compiled WITHOUT the layer's FLAGS
  * (the contract's item 3) and linked with the Metal unit.  The two talk
- * through the functions of namespace metal_host::exec below, on plain
+ * through the functions of namespace metal_host::model below, on plain
  * types.
  *
  * The model (what the GPU does, as the Metal Shading Language
@@ -23,17 +23,22 @@
  *     switched only where a thread waits: at threadgroup_barrier,
  *     simdgroup_barrier and every SIMD-group function.
  *   - SIMD-groups: consecutive linear thread indices in the group, WIDTH
- *     lanes (32 unless the run says 8, 16 or 64).  A SIMD-group function
- *     waits for every lane of the SIMD-group that has not returned; the
- *     lanes that arrived are the active ones (ballot, broadcast_first).
+ *     lanes (32 unless the run says 8, 16 or 64).  The layer's SIMD-group
+ *     and quad functions (metal_host_simd.h) reach the model through its
+ *     execution hook (metal_host::exec_current, set by MH_ENTER below): an
+ *     exchange waits for every lane of the SIMD-group that has not
+ *     returned; the lanes that arrived are the active ones (ballot,
+ *     broadcast_first).  When no thread can go on, the lanes waiting at an
+ *     exchange go on alone: the others diverged (wait at a barrier or at
+ *     another exchange), as a divergent branch runs on the GPU.
  *   - threadgroup memory: a `threadgroup T name[N];` of a kernel body
  *     becomes a static tg_array (one per kernel, the groups run in turn);
  *     its contents at the start of each group are a fill pattern.
  *
  * Where a diagnostic points: buffer and threadgroup-array accesses carry
  * the source line through .at(__LINE__) (the rewrite mps-run applies to
- * the kernel's body); barriers and SIMD functions take their caller's line
- * by default arguments (__builtin_LINE, g++ and clang++ alike).
+ * the kernel's body); each call of a barrier or a SIMD-group function is
+ * wrapped as (metal_host::model::site(__LINE__), CALL) by the same rewrite.
  */
 #ifndef METAL_HOST_EXEC_H
 #define METAL_HOST_EXEC_H
@@ -44,7 +49,7 @@
 #include <type_traits>
 
 namespace metal_host {
-namespace exec {
+namespace model {
 
 /* The positions of the running thread (all three components; unused ones
  * 0, or 1 for sizes). */
@@ -66,29 +71,22 @@ struct pos {
 /* cur: the running thread's positions (never NULL while a kernel runs). */
 const pos *cur();
 
-/* A SIMD-group exchange: every lane's value, WIDTH slots of STRIDE bytes,
- * MASK the lanes that took part (bit i: lane i), LANE the caller's. */
-struct xchg {
-	const unsigned char *slots;
-	unsigned stride, width, lane;
-	uint64_t mask;
-	template <class T>
-	T at(unsigned l) const {
-		T v;
-		std::memcpy(static_cast<void *>(&v), slots + (size_t)l * stride, sizeof(T));
-		return v;
-	}
-	bool active(unsigned l) const { return l < width && ((mask >> l) & 1u); }
-};
+/* The hook's side (metal_host_simd.h's exec, implemented by the runtime):
+ * lanes_exchange: deposit SIZE bytes (<= 128) of MINE for this lane, wait
+ * until every lane of the SIMD-group still running there has deposited,
+ * and copy every lane's bytes into ALL (lane order, SIZE bytes each);
+ * active_lanes: the lanes of the SIMD-group active with this one (those
+ * of the last exchange when asked right after it, else a new exchange);
+ * the barriers wait for the group / the SIMD-group. */
+void lanes_exchange(const void *mine, void *all, size_t size);
+uint64_t active_lanes();
+void tg_barrier();
+void sg_barrier();
 
-/* simd_exchange: deposit SIZE bytes of V (<= 64) for this lane and wait
- * until every lane of the SIMD-group still running has deposited; then
- * returns the slots.  FN names the function for divergence reports. */
-xchg simd_exchange(const void *v, unsigned size, const char *fn, const char *file, int line);
-
-/* The barriers: wait for the group / the SIMD-group. */
-void tg_barrier(const char *file, int line);
-void sg_barrier(const char *file, int line);
+/* site: the source line of the barrier or SIMD-group function about to be
+ * called (mps-run's rewrite wraps each call as (site(__LINE__), call)),
+ * for the reports. */
+void site(int line);
 
 /* ---- checked memory ---- */
 
@@ -184,226 +182,40 @@ struct tg_array {
 	T *operator+(long i) { return data() + i; }
 };
 
-} /* namespace exec */
+} /* namespace model */
 } /* namespace metal_host */
 
 #ifdef __METAL__ /* the Metal unit only (metal_host.h defines it) */
 
 /* The source's threadgroup arrays: `MH_TG(T, N, name)` (the rewrite). */
 #define MH_TG(T, N, NAME)                                                          \
-	static ::metal_host::exec::tg_array<T, (N)> NAME;                           \
+	static ::metal_host::model::tg_array<T, (N)> NAME;                           \
 	NAME.bind(#NAME)
 
-/* ---- Metal's barrier and SIMD-group functions over the model ---- */
-namespace metal {
-
-enum class mem_flags : unsigned {
-	mem_none = 0,
-	mem_device = 1,
-	mem_threadgroup = 2,
-	mem_texture = 4,
-	mem_threadgroup_imageblock = 8,
-};
-inline constexpr mem_flags operator|(mem_flags a, mem_flags b) {
-	return static_cast<mem_flags>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
-}
-constexpr mem_flags mem_none = mem_flags::mem_none;
-constexpr mem_flags mem_device = mem_flags::mem_device;
-constexpr mem_flags mem_threadgroup = mem_flags::mem_threadgroup;
-constexpr mem_flags mem_texture = mem_flags::mem_texture;
-
-inline void threadgroup_barrier(mem_flags = mem_none, const char *file = __builtin_FILE(),
-                                int line = __builtin_LINE()) {
-	::metal_host::exec::tg_barrier(file, line);
-}
-inline void simdgroup_barrier(mem_flags = mem_none, const char *file = __builtin_FILE(),
-                              int line = __builtin_LINE()) {
-	::metal_host::exec::sg_barrier(file, line);
-}
-
-/* the result of simd_ballot: a mask of the lanes */
-struct simd_vote {
-	uint64_t v;
-	explicit constexpr simd_vote(uint64_t m = 0) : v(m) {}
-	explicit constexpr operator uint64_t() const { return v; }
-	constexpr bool all() const { return v != 0 && (v & (v + 1)) == 0; }
-	constexpr bool any() const { return v != 0; }
-};
-
-namespace mh_detail {
-using ::metal_host::exec::xchg;
-#define MH_XCHG(x, fn) ::metal_host::exec::simd_exchange(&(x), sizeof(x), fn, file, line)
-#define MH_LOC const char *file = __builtin_FILE(), int line = __builtin_LINE()
-/* the segment a lane's function works in: the SIMD-group, or its quad */
-inline unsigned seg_base(const xchg &c, unsigned w) { return c.lane - c.lane % w; }
-template <class T, class Op>
-T reduce(const xchg &c, unsigned w, Op op) {
-	unsigned b = seg_base(c, w);
-	bool have = false;
-	T r{};
-	for (unsigned l = b; l < b + w && l < c.width; l++)
-		if (c.active(l)) {
-			r = have ? op(r, c.at<T>(l)) : c.at<T>(l);
-			have = true;
-		}
-	return r;
-}
-template <class T, class Op>
-T scan(const xchg &c, unsigned w, Op op, T id, bool inclusive) {
-	unsigned b = seg_base(c, w);
-	T r = id;
-	for (unsigned l = b; l < c.lane + (inclusive ? 1u : 0u); l++)
-		if (c.active(l))
-			r = op(r, c.at<T>(l));
-	return r;
-}
-} /* namespace mh_detail */
-
-#define MH_SIMD_FAMILY(PFX, W)                                                        \
-	template <class T> T PFX##sum(T x, MH_LOC) {                                   \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "sum");                                       \
-		return mh_detail::reduce<T>(c, W, [](T a, T b) { return T(a + b); }); \
-	}                                                                              \
-	template <class T> T PFX##product(T x, MH_LOC) {                               \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "product");                                   \
-		return mh_detail::reduce<T>(c, W, [](T a, T b) { return T(a * b); }); \
-	}                                                                              \
-	template <class T> T PFX##min(T x, MH_LOC) {                                   \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "min");                                       \
-		return mh_detail::reduce<T>(c, W, [](T a, T b) { return T(metal::min(a, b)); }); \
-	}                                                                              \
-	template <class T> T PFX##max(T x, MH_LOC) {                                   \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "max");                                       \
-		return mh_detail::reduce<T>(c, W, [](T a, T b) { return T(metal::max(a, b)); }); \
-	}                                                                              \
-	template <class T> T PFX##and(T x, MH_LOC) {                                   \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "and");                                       \
-		return mh_detail::reduce<T>(c, W, [](T a, T b) { return T(a & b); }); \
-	}                                                                              \
-	template <class T> T PFX##or(T x, MH_LOC) {                                    \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "or");                                        \
-		return mh_detail::reduce<T>(c, W, [](T a, T b) { return T(a | b); }); \
-	}                                                                              \
-	template <class T> T PFX##xor(T x, MH_LOC) {                                   \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "xor");                                       \
-		return mh_detail::reduce<T>(c, W, [](T a, T b) { return T(a ^ b); }); \
-	}                                                                              \
-	template <class T> T PFX##prefix_inclusive_sum(T x, MH_LOC) {                  \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "prefix_inclusive_sum");                      \
-		return mh_detail::scan<T>(c, W, [](T a, T b) { return T(a + b); }, T(0), true); \
-	}                                                                              \
-	template <class T> T PFX##prefix_exclusive_sum(T x, MH_LOC) {                  \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "prefix_exclusive_sum");                      \
-		return mh_detail::scan<T>(c, W, [](T a, T b) { return T(a + b); }, T(0), false); \
-	}                                                                              \
-	template <class T> T PFX##prefix_inclusive_product(T x, MH_LOC) {              \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "prefix_inclusive_product");                  \
-		return mh_detail::scan<T>(c, W, [](T a, T b) { return T(a * b); }, T(1), true); \
-	}                                                                              \
-	template <class T> T PFX##prefix_exclusive_product(T x, MH_LOC) {              \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "prefix_exclusive_product");                  \
-		return mh_detail::scan<T>(c, W, [](T a, T b) { return T(a * b); }, T(1), false); \
-	}                                                                              \
-	/* lane L of the segment; outside it or inactive: undefined on the GPU, \
-	   the caller's own value here */                                          \
-	template <class T> T PFX##shuffle(T x, unsigned short l, MH_LOC) {            \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "shuffle");                                   \
-		unsigned src = mh_detail::seg_base(c, W) + l;                          \
-		return l < W && c.active(src) ? c.at<T>(src) : x;                      \
-	}                                                                              \
-	template <class T> T PFX##shuffle_xor(T x, unsigned short m, MH_LOC) {        \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "shuffle_xor");                               \
-		unsigned b = mh_detail::seg_base(c, W), src = b + (((c.lane - b) ^ m) % W); \
-		return c.active(src) ? c.at<T>(src) : x;                               \
-	}                                                                              \
-	/* up: lane - delta; the lowest delta lanes keep their own value */      \
-	template <class T> T PFX##shuffle_up(T x, unsigned short d, MH_LOC) {         \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "shuffle_up");                                \
-		unsigned i = c.lane - mh_detail::seg_base(c, W);                       \
-		return i >= d && c.active(c.lane - d) ? c.at<T>(c.lane - d) : x;       \
-	}                                                                              \
-	template <class T> T PFX##shuffle_down(T x, unsigned short d, MH_LOC) {       \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "shuffle_down");                              \
-		unsigned i = c.lane - mh_detail::seg_base(c, W);                       \
-		return i + d < W && c.active(c.lane + d) ? c.at<T>(c.lane + d) : x;    \
-	}                                                                              \
-	template <class T> T PFX##shuffle_rotate_up(T x, unsigned short d, MH_LOC) {  \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "shuffle_rotate_up");                         \
-		unsigned b = mh_detail::seg_base(c, W), i = c.lane - b;                \
-		return c.at<T>(b + (i + W - d % W) % W);                               \
-	}                                                                              \
-	template <class T> T PFX##shuffle_rotate_down(T x, unsigned short d, MH_LOC) { \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "shuffle_rotate_down");                       \
-		unsigned b = mh_detail::seg_base(c, W), i = c.lane - b;                \
-		return c.at<T>(b + (i + d) % W);                                       \
-	}                                                                              \
-	/* data and filling concatenated: [filling | data] shifted up by delta, \
-	   within segments of MOD lanes (default: the whole width) */            \
-	template <class T> T PFX##shuffle_and_fill_up(T x, T fill, unsigned short d,  \
-	                                              unsigned short mod = W, MH_LOC) { \
-		struct two { T a, b; } v{x, fill};                                     \
-		mh_detail::xchg c = MH_XCHG(v, #PFX "shuffle_and_fill_up");                       \
-		unsigned b = c.lane - c.lane % mod, i = c.lane - b;                    \
-		return i >= d ? c.at<two>(c.lane - d).a : c.at<two>(b + i + mod - d).b; \
-	}                                                                              \
-	template <class T> T PFX##shuffle_and_fill_down(T x, T fill, unsigned short d, \
-	                                                unsigned short mod = W, MH_LOC) { \
-		struct two { T a, b; } v{x, fill};                                     \
-		mh_detail::xchg c = MH_XCHG(v, #PFX "shuffle_and_fill_down");                     \
-		unsigned b = c.lane - c.lane % mod, i = c.lane - b;                    \
-		return i + d < mod ? c.at<two>(c.lane + d).a : c.at<two>(b + i + d - mod).b; \
-	}                                                                              \
-	template <class T> T PFX##broadcast(T x, unsigned short l, MH_LOC) {          \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "broadcast");                                 \
-		unsigned src = mh_detail::seg_base(c, W) + l;                          \
-		return c.active(src) ? c.at<T>(src) : x;                               \
-	}                                                                              \
-	inline bool PFX##all(bool x, MH_LOC) {                                         \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "all");                                       \
-		return mh_detail::reduce<bool>(c, W, [](bool a, bool b) { return a && b; }); \
-	}                                                                              \
-	inline bool PFX##any(bool x, MH_LOC) {                                         \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "any");                                       \
-		return mh_detail::reduce<bool>(c, W, [](bool a, bool b) { return a || b; }); \
-	}                                                                              \
-	inline bool PFX##is_first(MH_LOC) {                                            \
-		char x = 0;                                                            \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "is_first");                                  \
-		unsigned b = mh_detail::seg_base(c, W);                                \
-		for (unsigned l = b; l < c.lane; l++)                                  \
-			if (c.active(l))                                               \
-				return false;                                          \
-		return true;                                                   \
-	}                                                                              \
-	template <class T> T PFX##broadcast_first(T x, MH_LOC) {                       \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "broadcast_first");                           \
-		unsigned b = mh_detail::seg_base(c, W);                                \
-		for (unsigned l = b; l < b + W && l < c.width; l++)                    \
-			if (c.active(l))                                               \
-				return c.at<T>(l);                                     \
-		return x;                                                      \
-	}                                                                              \
-	inline simd_vote PFX##ballot(bool x, MH_LOC) {                                 \
-		mh_detail::xchg c = MH_XCHG(x, #PFX "ballot");                                    \
-		unsigned b = mh_detail::seg_base(c, W);                                \
-		uint64_t m = 0;                                                        \
-		for (unsigned l = b; l < b + W && l < c.width; l++)                    \
-			if (c.active(l) && c.at<bool>(l))                              \
-				m |= uint64_t(1) << (l - b);                           \
-		return simd_vote(m);                                                   \
-	}                                                                              \
-	inline simd_vote PFX##active_threads_mask(MH_LOC) {                            \
-		return PFX##ballot(true, file, line);                                  \
+/* The model behind the host layer's execution hook (metal_host_simd.h:
+ * metal_host::exec, metal_host::exec_current): every SIMD-group function
+ * and barrier of the layer reaches the runtime through this one object.
+ * The driver's entry of each kernel thread installs it (MH_ENTER). */
+namespace metal_host {
+namespace model {
+struct hook final : ::metal_host::exec {
+	unsigned lane() override { return cur()->tiisg; }
+	unsigned lanes() override { return cur()->tpsg; }
+	uint64_t active() override { return active_lanes(); }
+	void exchange(const void *mine, void *all, size_t size) override {
+		lanes_exchange(mine, all, size);
 	}
-
-#define MH_SIMD_W (::metal_host::exec::cur()->tpsg)
-MH_SIMD_FAMILY(simd_, MH_SIMD_W)
-MH_SIMD_FAMILY(quad_, 4u)
-#undef MH_SIMD_W
-#undef MH_XCHG
-#undef MH_LOC
-
-} /* namespace metal */
+	void barrier(int scope, unsigned) override {
+		if (scope)
+			tg_barrier();
+		else
+			sg_barrier();
+	}
+};
+inline hook the_hook;
+} /* namespace model */
+} /* namespace metal_host */
+#define MH_ENTER() (::metal_host::exec_current = &::metal_host::model::the_hook)
 
 #endif /* __METAL__ */
 #endif /* METAL_HOST_EXEC_H */

@@ -206,7 +206,7 @@ static int param(const char *t, size_t a, size_t b, struct run_kernel *k, long *
 			p.kind = RUN_SCALAR;
 		} else {
 			p.kind = (cst || cq) ? RUN_CBUF : RUN_BUF;
-			char *w = xasprintf("::metal_host::exec::dptr<%s%s> %s", p.kind == RUN_CBUF ? "const " : "",
+			char *w = xasprintf("::metal_host::model::dptr<%s%s> %s", p.kind == RUN_CBUF ? "const " : "",
 			                    type, name);
 			edit_add(es, a, b, keep_lines(w, t, a, b));
 		}
@@ -311,6 +311,66 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 		free(names[q]);
 	free(names);
 	return 0;
+}
+
+/* a barrier or a SIMD-group / quad-group function of the layer */
+static int sync_name(const char *t, size_t n)
+{
+	if (lex_span_is(t, n, "threadgroup_barrier") || lex_span_is(t, n, "simdgroup_barrier"))
+		return 1;
+	if (lex_span_is(t, n, "simd_vote"))
+		return 0;
+	return (n > 5 && !strncmp(t, "simd_", 5)) || (n > 5 && !strncmp(t, "quad_", 5));
+}
+
+/* every call NAME(...) of sync_name in the code of m[0, n) (outside
+ * directives other than #define) becomes
+ * (::metal_host::model::site(__LINE__), NAME(...)), the qualifier kept */
+static void sites(const char *m, size_t n, struct edits *es)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = m[i];
+		if (c == '"' || c == '\'') {
+			i = lex_skip_literal(m, n, i) - 1;
+			continue;
+		}
+		if (c == '#' && !lex_word_at(m, n, lex_skip_ws(m, n, i + 1), "define")) {
+			i = lex_directive_end(m, n, i) - 1;
+			continue;
+		}
+		if (!lex_id0(c))
+			continue;
+		size_t e = lex_ident_end(m, n, i);
+		if ((i > 0 && (lex_idc(m[i - 1]) || m[i - 1] == '.' || m[i - 1] == '>')) ||
+		    !sync_name(m + i, e - i)) {
+			i = e - 1;
+			continue;
+		}
+		size_t st = i, q = lex_skip_ws(m, n, e);
+		if (q < n && m[q] == '<')
+			q = lex_skip_ws(m, n, lex_match_close(m, n, q, '<', '>') + 1);
+		if (q >= n || m[q] != '(') {
+			i = e - 1;
+			continue;
+		}
+		size_t cl = lex_match_close(m, n, q, '(', ')');
+		if (cl >= n) {
+			i = e - 1;
+			continue;
+		}
+		/* metal::NAME, ::metal::NAME */
+		if (st >= 2 && m[st - 1] == ':' && m[st - 2] == ':') {
+			size_t b = st - 2;
+			if (b >= 5 && !strncmp(m + b - 5, "metal", 5))
+				b -= 5;
+			if (b >= 2 && m[b - 1] == ':' && m[b - 2] == ':')
+				b -= 2;
+			st = b;
+		}
+		edit_add(es, st, st, xstrdup("(::metal_host::model::site(__LINE__), "));
+		edit_add(es, cl + 1, cl + 1, xstrdup(")"));
+		i = e - 1;
+	}
 }
 
 static int cmp_edit(const void *x, const void *y)
@@ -432,6 +492,7 @@ long run_parse(const char *text, size_t len, struct run_kernel **out, char **hos
 			goto fail;
 		i = cb;
 	}
+	sites(m, n, &es);
 	/* apply the edits */
 	qsort(es.e, es.n, sizeof *es.e, cmp_edit);
 	struct buf o;
@@ -500,7 +561,7 @@ char *run_driver(const struct run_kernel *ks, size_t n, const char *host_name)
 	buf_init(&o);
 	buf_printf(&o, "/* mps-run's driver: the kernel table of metal_host_exec.h */\n"
 	               "#include <metal_stdlib>\n#include \"metal_host_exec.h\"\n"
-	               "#include \"%s\"\n\nnamespace metal_host {\nnamespace exec {\n", host_name);
+	               "#include \"%s\"\n\nnamespace metal_host {\nnamespace model {\n", host_name);
 	for (size_t i = 0; i < n; i++) {
 		const struct run_kernel *k = &ks[i];
 		/* the slots in order */
@@ -517,7 +578,7 @@ char *run_driver(const struct run_kernel *ks, size_t n, const char *host_name)
 		if (k->nslots == 0)
 			buf_puts(&o, "\t{2, \"\", 1},\n");
 		buf_printf(&o, "};\nstatic void mh_r%zu(void *const *d, buffer *const *b) {\n"
-		               "\tconst pos *p = cur();\n\t(void)p;\n\t(void)d;\n\t(void)b;\n\t::%s(",
+		               "\tMH_ENTER();\n\tconst pos *p = cur();\n\t(void)p;\n\t(void)d;\n\t(void)b;\n\t::%s(",
 		           i, k->name);
 		for (size_t j = 0; j < k->np; j++) {
 			const struct run_param *p = &k->p[j];
@@ -559,7 +620,7 @@ char *run_driver(const struct run_kernel *ks, size_t n, const char *host_name)
 		           ks[i].nslots, i, i);
 	if (n == 0)
 		buf_puts(&o, "\t{\"\", 0, 0, nullptr, nullptr},\n");
-	buf_printf(&o, "};\nextern const int nkernels = %zu;\n\n} /* namespace exec */\n"
+	buf_printf(&o, "};\nextern const int nkernels = %zu;\n\n} /* namespace model */\n"
 	               "} /* namespace metal_host */\n", n);
 	return o.data;
 }

@@ -54,7 +54,7 @@ struct run_kernel {
  * `kernel void NAME(...)` at file level that is not a template.  *HOST
  * (malloc'd): the text the host compiles — try_rewrite's rules, then in
  * each kernel the buffer parameters written as
- * ::metal_host::exec::dptr<T> (const T for constant and const buffers),
+ * ::metal_host::model::dptr<T> (const T for constant and const buffers),
  * each `threadgroup T NAME[N];` of the body as MH_TG(T, N, NAME); and each
  * `NAME[` of those names as `NAME.at(__LINE__)[`; line breaks kept.
  * Returns the number of kernels (*out malloc'd, run_kernels_free), or -1
@@ -69,7 +69,7 @@ void run_kernels_free(struct run_kernel *k, size_t n);
 
 /* run_driver: the driver unit (malloc'd) for kernels K[0..N): includes
  * <metal_stdlib>, metal_host_exec.h and the host copy HOST_NAME, and
- * defines metal_host::exec::kernels and nkernels (metal_host_exec.h). */
+ * defines metal_host::model::kernels and nkernels (metal_host_exec.h). */
 char *run_driver(const struct run_kernel *k, size_t n, const char *host_name);
 
 /* run_table: the kernel table the Python side reads (malloc'd): per
