@@ -53,8 +53,8 @@ static const char details[] =
 	"buffer or an array are not checked.\n"
 	"\n"
 	"Safety.  It runs python, the C++ compiler and the programs it builds,\n"
-	"each from an argv (no shell), the compiler and each kernel call with a\n"
-	"time limit (--timeout), in a private folder under $TMPDIR or /tmp that\n"
+	"each from an argv (no shell), each kernel call with a time limit\n"
+	"(--timeout) and each compile with one of 300 s, in a private folder under $TMPDIR or /tmp that\n"
 	"is also the script's $TMPDIR, removed afterwards.  It writes nothing\n"
 	"else (python runs with -B).  --emit prints each generated host copy,\n"
 	"driver and compile command on stderr before it compiles.  No network.\n"
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 		{"python", 0, OPT_STRING, &python, "PATH", "the python that runs the script (default: python3, /usr/bin/python3)"},
 		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
 		{"simd-width", 0, OPT_STRING, &simd_s, "8|16|32|64", "lanes of a SIMD-group (default 32, as Apple GPUs)"},
-		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each compile and kernel call (default 60)"},
+		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each kernel call (default 60)"},
 		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
 		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated host code and compile commands on stderr"},
 		CLI_OPT_END,

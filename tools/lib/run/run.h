@@ -90,6 +90,9 @@ int run_pos_attr(const char *attr, size_t len);
  * README.md, mps-run). */
 #define RUN_OPT "-O1"
 
+/* The time limit of each compile (the kernel calls have --timeout). */
+#define RUN_COMPILE_LIMIT 300.0
+
 /* What a run knows: the host layer, compiler, time limit (env, from
  * try_env_setup), the python, the SIMD width, --emit, the session folder
  * (internal modes). */

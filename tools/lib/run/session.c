@@ -75,9 +75,10 @@ static void relay_compiler(const char *errpath, const char *file, long off, int 
 		char *e = strstr(l, ": error: ");
 		if (e) {
 			if (k) {
+				/* the line is the source's (the rewrites keep lines); the
+				 * column is the host copy's, so it is left out */
 				long ln = strtol(k + 13, NULL, 10);
-				char *rest = strchr(k + 13, ':');
-				fprintf(stderr, "mps-run: %s:%ld%s\n", file, ln + off, rest ? rest : "");
+				fprintf(stderr, "mps-run: %s:%ld%s\n", file, ln + off, e);
 			} else {
 				fprintf(stderr, "mps-run: %s\n", l);
 			}
@@ -185,9 +186,9 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 				fprintf(stderr, "%s%s", i ? " " : "", dv[i]);
 			fprintf(stderr, "\n");
 		}
-		if (compile(dv, p_err, c->env.timeout, &pd) != 0)
+		if (compile(dv, p_err, RUN_COMPILE_LIMIT, &pd) != 0)
 			bad = 1;
-		else if (need_rt && compile(rv, p_rterr, c->env.timeout, &pr) != 0)
+		else if (need_rt && compile(rv, p_rterr, RUN_COMPILE_LIMIT, &pr) != 0)
 			bad = 1;
 		if (!bad && finished(&pd, "the kernels", p_err, file, off) != 0)
 			bad = 1;
@@ -198,7 +199,7 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 		if (bad)
 			goto out;
 		char *lv[] = {(char *)c->env.cxx, p_o, p_rt, "-o", p_prog, NULL};
-		if (compile(lv, p_err, c->env.timeout, &pd) != 0 ||
+		if (compile(lv, p_err, RUN_COMPILE_LIMIT, &pd) != 0 ||
 		    finished(&pd, "the link", p_err, file, off) != 0)
 			goto out;
 	}
