@@ -138,6 +138,8 @@ static int param(const char *t, size_t a, size_t b, struct run_kernel *k, long *
 {
 	size_t i, aa = 0, ab = 0;
 	long slot = -1;
+	a = lex_skip_ws(t, b, a);
+	b = lex_back_ws(t, a, b);
 	/* the attribute [[...]] */
 	for (i = a; i + 1 < b; i++)
 		if (t[i] == '[' && t[i + 1] == '[') {
