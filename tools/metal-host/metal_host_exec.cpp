@@ -30,8 +30,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
-#include <vector>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -82,6 +80,46 @@ __asm__(".text\n.globl " MH_SYM "\n.p2align 2\n" MH_SYM ":\n"
         "\tadd sp, sp, #160\n\tret\n");
 #endif
 #endif
+
+/* a growable array and a fixed string: the runtime avoids <vector> and
+ * <string>, whose parsing took most of its compile time (measured in
+ * README.md, mps-run) */
+template <class T>
+struct arr {
+	T *v = nullptr;
+	size_t n = 0, cap = 0;
+	size_t size() const { return n; }
+	T *data() { return v; }
+	T *begin() { return v; }
+	T *end() { return v + n; }
+	T &operator[](size_t i) { return v[i]; }
+	void reserve(size_t k) {
+		if (k <= cap)
+			return;
+		cap = k < 2 * cap ? 2 * cap : k;
+		v = static_cast<T *>(std::realloc(static_cast<void *>(v), cap * sizeof(T)));
+		if (!v) {
+			std::fprintf(stderr, "mps-run: out of memory\n");
+			std::exit(3);
+		}
+	}
+	void assign(size_t k, const T &x) {
+		reserve(k);
+		for (size_t i = 0; i < k; i++)
+			std::memcpy(static_cast<void *>(v + i), static_cast<const void *>(&x), sizeof(T));
+		n = k;
+	}
+	void push_back(const T &x) {
+		reserve(n + 1);
+		std::memcpy(static_cast<void *>(v + n), static_cast<const void *>(&x), sizeof(T));
+		n++;
+	}
+};
+
+struct text {
+	char s[1200];
+	const char *c_str() const { return s; }
+};
 
 enum { READY, WAIT_TG, WAIT_SG, DONE };
 
@@ -135,7 +173,7 @@ struct buffer {
 	int is_const;
 	unsigned char *data;
 	size_t bytes, elem;
-	std::vector<cell> cells;
+	arr<cell> cells;
 	bool any_touched = false;
 };
 
@@ -148,9 +186,9 @@ struct simd_state {
 
 /* ---- the run's state ---- */
 static const kernel_desc *g_kernel;
-static std::vector<buffer *> g_bufs;
-static std::vector<task> g_tasks;
-static std::vector<simd_state> g_simd;
+static arr<buffer *> g_bufs;
+static arr<task> g_tasks;
+static arr<simd_state> g_simd;
 static task *g_cur;
 static unsigned g_width = 32;
 static unsigned g_live, g_tg_arrived;
@@ -164,7 +202,7 @@ static ucontext_t g_sched_uc;
 static void *g_sched_sp;
 #endif
 static FILE *g_findings;
-static std::string g_file, g_src;
+static char g_file[1024], g_src[1024];
 static long g_lineoff;
 static unsigned long g_nerr, g_nwarn, g_switches;
 static unsigned char g_scratch[256];
@@ -174,40 +212,47 @@ static unsigned char g_scratch[256];
 /* ---------------------------------------------------------------- */
 
 struct report_key {
-	std::string check, where, subject;
+	const char *check, *subject;
+	text where;
 	unsigned long count;
 };
-static std::vector<report_key> g_seen;
+static arr<report_key> g_seen;
 
-static std::string where(const char *file, int line) {
-	char b[64];
-	if (file && !g_src.empty() && g_src != file && std::strstr(file, g_src.c_str()) == nullptr) {
-		std::snprintf(b, sizeof b, ":%d", line);
-		return std::string(file) + b;
-	}
-	std::snprintf(b, sizeof b, ":%ld", line + g_lineoff);
-	return g_file + b;
+static text where(const char *file, int line) {
+	text r;
+	if (file && g_src[0] && std::strcmp(g_src, file) && std::strstr(file, g_src) == nullptr)
+		std::snprintf(r.s, sizeof r.s, "%s:%d", file, line);
+	else
+		std::snprintf(r.s, sizeof r.s, "%s:%ld", g_file, line + g_lineoff);
+	return r;
 }
 
-static std::string thread_desc(const task *t) {
-	char b[160];
+static text thread_desc(const task *t) {
+	text r;
 	const pos &p = t->p;
-	std::snprintf(b, sizeof b, "thread (%u,%u,%u) of group (%u,%u,%u), grid position (%u,%u,%u)",
-	              p.tptg[0], p.tptg[1], p.tptg[2], p.tgpig[0], p.tgpig[1], p.tgpig[2], p.tpig[0],
-	              p.tpig[1], p.tpig[2]);
-	return b;
+	std::snprintf(r.s, sizeof r.s,
+	              "thread (%u,%u,%u) of group (%u,%u,%u), grid position (%u,%u,%u)", p.tptg[0],
+	              p.tptg[1], p.tptg[2], p.tgpig[0], p.tgpig[1], p.tgpig[2], p.tpig[0], p.tpig[1],
+	              p.tpig[2]);
+	return r;
 }
 
 /* report: one finding; the same check at the same place about the same
  * SUBJECT (a buffer's or array's name) is printed once and counted. */
-static void report(bool error, const char *check, const std::string &at, const char *subject,
+static void report(bool error, const char *check, const text &at, const char *subject,
                    const char *fmt, ...) {
 	for (auto &k : g_seen)
-		if (k.check == check && k.where == at && k.subject == subject) {
+		if (!std::strcmp(k.check, check) && !std::strcmp(k.where.s, at.s) &&
+		    !std::strcmp(k.subject, subject)) {
 			k.count++;
 			return;
 		}
-	g_seen.push_back({check, at, subject, 1});
+	report_key nk;
+	nk.check = check;
+	nk.subject = subject;
+	nk.where = at;
+	nk.count = 1;
+	g_seen.push_back(nk);
 	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
@@ -472,12 +517,12 @@ static bool unordered(int a_tid, unsigned a_grp, unsigned a_ph, unsigned a_sph, 
 	return true;
 }
 
-static std::string tid_desc(int tid, unsigned grp) {
+static text tid_desc(int tid, unsigned grp) {
 	if (grp == g_group_lin && tid >= 0 && (size_t)tid < g_tasks.size())
 		return thread_desc(&g_tasks[(size_t)tid]);
-	char b[64];
-	std::snprintf(b, sizeof b, "a thread of another group (the %u-th run)", grp);
-	return b;
+	text r;
+	std::snprintf(r.s, sizeof r.s, "a thread of another group (the %u-th run)", grp);
+	return r;
 }
 
 static void resolve(task *t) {
@@ -734,16 +779,25 @@ static int bad(const char *path, unsigned long line, const char *what) {
 	return 2;
 }
 
-static bool read_file(const std::string &path, std::vector<unsigned char> &out) {
-	FILE *f = std::fopen(path.c_str(), "rb");
+/* the bytes of PATH, malloc'd with ROOM more bytes zeroed; NULL when it
+ * cannot be read */
+static unsigned char *read_all(const char *path, size_t *len, size_t room) {
+	FILE *f = std::fopen(path, "rb");
 	if (!f)
-		return false;
+		return nullptr;
+	arr<unsigned char> o;
 	unsigned char b[65536];
 	size_t k;
-	while ((k = std::fread(b, 1, sizeof b, f)) > 0)
-		out.insert(out.end(), b, b + k);
+	while ((k = std::fread(b, 1, sizeof b, f)) > 0) {
+		o.reserve(o.n + k);
+		std::memcpy(o.v + o.n, b, k);
+		o.n += k;
+	}
 	std::fclose(f);
-	return true;
+	o.reserve(o.n + room + 1);
+	std::memset(o.v + o.n, 0, room + 1);
+	*len = o.n;
+	return o.v;
 }
 
 int main(int argc, char **argv) {
@@ -756,11 +810,14 @@ int main(int argc, char **argv) {
 		std::fprintf(stderr, "mps-run: cannot open '%s': %s\n", argv[1], std::strerror(errno));
 		return 2;
 	}
-	std::string kname, findings;
+	char kname[256] = "", findings[1024] = "";
 	unsigned threads[3] = {1, 1, 1}, gs[3] = {1, 1, 1};
-	std::vector<std::string> argpath;
+	enum { MAXARG = 256 };
+	static char argpath[MAXARG][1024];
+	int nargs = 0;
 	char line[4096];
 	unsigned long ln = 0;
+#define MH_SET(dst, v) std::snprintf(dst, sizeof dst, "%s", v)
 	while (std::fgets(line, sizeof line, cf)) {
 		ln++;
 		line[std::strcspn(line, "\n")] = 0;
@@ -768,81 +825,84 @@ int main(int argc, char **argv) {
 		if (!sp)
 			continue;
 		*sp = 0;
-		const char *v = sp + 1;
-		std::string key = line;
-		if (key == "kernel")
-			kname = v;
-		else if (key == "file")
-			g_file = v;
-		else if (key == "src")
-			g_src = v;
-		else if (key == "lineoff")
+		const char *v = sp + 1, *key = line;
+		if (!std::strcmp(key, "kernel"))
+			MH_SET(kname, v);
+		else if (!std::strcmp(key, "file"))
+			MH_SET(g_file, v);
+		else if (!std::strcmp(key, "src"))
+			MH_SET(g_src, v);
+		else if (!std::strcmp(key, "lineoff"))
 			g_lineoff = std::strtol(v, nullptr, 10);
-		else if (key == "findings")
-			findings = v;
-		else if (key == "simd")
+		else if (!std::strcmp(key, "findings"))
+			MH_SET(findings, v);
+		else if (!std::strcmp(key, "simd"))
 			g_width = (unsigned)std::strtoul(v, nullptr, 10);
-		else if (key == "stack")
+		else if (!std::strcmp(key, "stack"))
 			g_stack_size = (size_t)std::strtoul(v, nullptr, 10);
-		else if (key == "threads" || key == "group") {
-			unsigned *o = key == "threads" ? threads : gs;
+		else if (!std::strcmp(key, "threads") || !std::strcmp(key, "group")) {
+			unsigned *o = !std::strcmp(key, "threads") ? threads : gs;
 			if (std::sscanf(v, "%u %u %u", &o[0], &o[1], &o[2]) != 3)
 				return bad(argv[1], ln, "three numbers expected");
-		} else if (key == "arg") {
+		} else if (!std::strcmp(key, "arg")) {
 			unsigned long i = std::strtoul(v, &sp, 10);
 			if (*sp == ' ')
 				sp++;
-			if (argpath.size() <= i)
-				argpath.resize(i + 1);
-			argpath[i] = sp;
+			if (i >= MAXARG)
+				return bad(argv[1], ln, "too many arguments");
+			MH_SET(argpath[i], sp);
+			if ((int)i + 1 > nargs)
+				nargs = (int)i + 1;
 		}
 	}
+#undef MH_SET
 	std::fclose(cf);
 	const kernel_desc *k = nullptr;
 	for (int i = 0; i < nkernels; i++)
-		if (kname == kernels[i].name)
+		if (!std::strcmp(kname, kernels[i].name))
 			k = &kernels[i];
 	if (!k)
 		return bad(argv[1], 1, "no such kernel");
-	if ((int)argpath.size() != k->nargs)
+	if (nargs != k->nargs)
 		return bad(argv[1], 1, "wrong number of arguments");
 	if (g_width != 8 && g_width != 16 && g_width != 32 && g_width != 64)
 		return bad(argv[1], 1, "SIMD width must be 8, 16, 32 or 64");
 	for (int d = 0; d < 3; d++)
 		if (gs[d] == 0)
 			return bad(argv[1], 1, "a group size is 0");
-	g_findings = findings.empty() ? stderr : std::fopen(findings.c_str(), "a");
+	g_findings = !findings[0] ? stderr : std::fopen(findings, "a");
 	if (!g_findings)
 		g_findings = stderr;
 	g_kernel = k;
-	std::vector<std::vector<unsigned char>> data(k->nargs);
-	std::vector<void *> ptrs(k->nargs);
-	g_bufs.assign(k->nargs, nullptr);
+	static unsigned char *data[MAXARG];
+	static size_t size[MAXARG];
+	static void *ptrs[MAXARG];
+	g_bufs.assign((size_t)k->nargs, nullptr);
 	for (int i = 0; i < k->nargs; i++) {
-		if (!read_file(argpath[i], data[i]))
-			return bad(argv[1], 1, "cannot read an argument file");
 		const arg_desc &a = k->args[i];
-		if (a.kind == 2 && data[i].size() < a.elem)
-			data[i].resize(a.elem, 0); /* a shorter scalar: the low bytes (little-endian) */
-		data[i].reserve(data[i].size() + 64);
-		ptrs[i] = data[i].data();
+		/* room for a scalar shorter than its type (the low bytes,
+		 * little-endian: a Python int bound to `constant int&`) */
+		data[i] = read_all(argpath[i], &size[i], a.elem + 64);
+		if (!data[i])
+			return bad(argv[1], 1, "cannot read an argument file");
+		ptrs[i] = data[i];
 		if (a.kind != 2) {
 			buffer *b = new buffer();
 			b->index = i;
 			b->name = a.name;
 			b->is_const = a.kind == 1;
-			b->data = data[i].data();
-			b->bytes = data[i].size();
+			b->data = data[i];
+			b->bytes = size[i];
 			b->elem = a.elem ? a.elem : 1;
 			if (!b->is_const)
 				b->cells.assign(b->bytes / b->elem + 1, MH_CELL0);
 			if (a.kind == 3) /* a buffer of atomics: written by many threads by design */
 				for (auto &c : b->cells)
 					c.atomic = 1;
-			g_bufs[i] = b;
+			g_bufs[(size_t)i] = b;
 		}
 	}
-	g_argdata = ptrs.data();
+	g_argdata = ptrs;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = threads[0] && threads[1] && threads[2] ? dispatch(threads, gs) : 0;
@@ -857,7 +917,7 @@ int main(int argc, char **argv) {
 			if (!b->cells[i].touched && miss++ == 0)
 				first = i;
 		if (miss)
-			report(false, "unwritten-output", g_file + ":" + std::to_string(k->line + g_lineoff), b->name,
+			report(false, "unwritten-output", where(nullptr, k->line), b->name,
 			       "kernel '%s' left %zu of the %zu elements of buffer '%s' (argument %d) untouched, "
 			       "the first at index %zu (threads given as a number of groups?)",
 			       k->name, miss, n, b->name, b->index, first);
@@ -865,15 +925,15 @@ int main(int argc, char **argv) {
 	for (auto &s : g_seen)
 		if (s.count > 1)
 			std::fprintf(g_findings, "mps-run: %s: note: [%s]%s%s%s found %lu times in all here\n",
-			             s.where.c_str(), s.check.c_str(), s.subject.empty() ? "" : " on '",
-			             s.subject.c_str(), s.subject.empty() ? "" : "'", s.count);
+			             s.where.s, s.check, s.subject[0] ? " on '" : "", s.subject,
+			             s.subject[0] ? "'" : "", s.count);
 	if (g_findings != stderr)
 		std::fclose(g_findings);
 	for (int i = 0; i < k->nargs; i++) {
 		if (k->args[i].kind != 0 && k->args[i].kind != 3)
 			continue;
-		FILE *f = std::fopen(argpath[i].c_str(), "wb");
-		if (!f || std::fwrite(data[i].data(), 1, data[i].size(), f) != data[i].size() ||
+		FILE *f = std::fopen(argpath[i], "wb");
+		if (!f || std::fwrite(data[i], 1, size[i], f) != size[i] ||
 		    std::fclose(f) != 0)
 			return bad(argv[1], 1, "cannot write an argument file back");
 	}
