@@ -73,6 +73,7 @@ static const struct tool_info info = {
 int main(int argc, char **argv)
 {
 	const char *python = NULL, *cxx = NULL, *timeout_s = NULL, *host_opt = NULL, *simd_s = NULL;
+	const char *switch_s = NULL;
 	int emit = 0, n, status;
 	struct opt opts[] = {
 		{"python", 0, OPT_STRING, &python, "PATH", "the python that runs the script (default: python3, /usr/bin/python3)"},
@@ -81,6 +82,7 @@ int main(int argc, char **argv)
 		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each kernel call (default 60)"},
 		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
 		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated host code and compile commands on stderr"},
+		{"task-switch", 0, OPT_STRING, &switch_s, "native|ucontext", "how tasks switch: registers swapped by a few instructions (x86-64, arm64; default) or makecontext/swapcontext"},
 		CLI_OPT_END,
 	};
 	struct run_ctx c;
@@ -146,6 +148,11 @@ int main(int argc, char **argv)
 		}
 	}
 	c.emit = emit;
+	if (switch_s && strcmp(switch_s, "native") && strcmp(switch_s, "ucontext")) {
+		warnx_("error: --task-switch '%s': native or ucontext", switch_s);
+		return MK_EXIT_ERROR;
+	}
+	c.ucontext = switch_s && !strcmp(switch_s, "ucontext");
 	switch (try_env_setup(&c.env, c.argv0, host_opt, cxx, python, 1)) {
 	case TRY_ENV_NO_HOST_LAYER:
 		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",

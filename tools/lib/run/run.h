@@ -102,6 +102,8 @@ struct run_ctx {
 	const char *const *pythons; /* the candidates, NULL-terminated (env.pythons) */
 	int simd;
 	int emit;
+	int ucontext;             /* --task-switch ucontext: the runtime built
+	                             with -DMH_UCONTEXT */
 	const char *session;
 };
 
@@ -116,7 +118,7 @@ int run_script(struct run_ctx *c, const char *script, char *const *args, size_t 
 
 /* run_ctx_from_env: the context of an internal mode, from the variables
  * run_script sets (MPS_RUN_SESSION, MPS_RUN_HOST_LAYER, MPS_RUN_CXX,
- * MPS_RUN_TIMEOUT, MPS_RUN_EMIT).  0, or -1 after a diagnostic. */
+ * MPS_RUN_TIMEOUT, MPS_RUN_EMIT, MPS_RUN_UCONTEXT).  0, or -1 after a diagnostic. */
 int run_ctx_from_env(struct run_ctx *c);
 
 /* run_build_lib: build LIBDIR (source.metal, origin) into LIBDIR/prog and

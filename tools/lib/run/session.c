@@ -179,7 +179,8 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 		dv[k++] = p_o;
 		dv[k] = NULL;
 		char *rt_src = xasprintf("%s/metal_host_exec.cpp", c->env.host_layer);
-		char *rv[] = {(char *)c->env.cxx, "-std=c++17", RUN_OPT, inc, "-c", rt_src, "-o", p_rt, NULL};
+		char *rv[] = {(char *)c->env.cxx, "-std=c++17", RUN_OPT, inc, "-c", rt_src, "-o", p_rt,
+		              c->ucontext ? "-DMH_UCONTEXT" : NULL, NULL};
 		if (c->emit) {
 			fprintf(stderr, "==> compile <==\n");
 			for (size_t i = 0; dv[i]; i++)
@@ -346,7 +347,8 @@ int run_script(struct run_ctx *c, const char *script, char *const *args, size_t 
 	if (!self || setenv("MPS_RUN_SESSION", dir, 1) || setenv("MPS_RUN_TOOL", self, 1) ||
 	    setenv("MPS_RUN_HOST_LAYER", c->env.host_layer, 1) || setenv("MPS_RUN_CXX", c->env.cxx, 1) ||
 	    setenv("MPS_RUN_TIMEOUT", tbuf, 1) || setenv("MPS_RUN_SIMD", sbuf, 1) ||
-	    setenv("MPS_RUN_EMIT", c->emit ? "1" : "0", 1) || setenv("TMPDIR", dir, 1)) {
+	    setenv("MPS_RUN_EMIT", c->emit ? "1" : "0", 1) ||
+	    setenv("MPS_RUN_UCONTEXT", c->ucontext ? "1" : "0", 1) || setenv("TMPDIR", dir, 1)) {
 		warnx_("error: cannot set up the environment of the script");
 		goto out;
 	}
@@ -416,7 +418,7 @@ int run_ctx_from_env(struct run_ctx *c)
 {
 	const char *s = getenv("MPS_RUN_SESSION"), *h = getenv("MPS_RUN_HOST_LAYER");
 	const char *x = getenv("MPS_RUN_CXX"), *t = getenv("MPS_RUN_TIMEOUT");
-	const char *e = getenv("MPS_RUN_EMIT");
+	const char *e = getenv("MPS_RUN_EMIT"), *u = getenv("MPS_RUN_UCONTEXT");
 	if (!s || !h || !x || !t) {
 		warnx_("error: --internal-* modes are for mps-run's own Python side");
 		return -1;
@@ -431,5 +433,6 @@ int run_ctx_from_env(struct run_ctx *c)
 	c->env.timeout = strtod(t, NULL);
 	c->session = s;
 	c->emit = e && !strcmp(e, "1");
+	c->ucontext = u && !strcmp(u, "1");
 	return 0;
 }
