@@ -15,6 +15,7 @@
 #include "mh_test.h"
 
 #include <metal_stdlib>
+#define SAME(...) static_assert(std::is_same<__VA_ARGS__>::value, #__VA_ARGS__)
 using namespace metal;
 
 static mh_table HT, BT;
@@ -307,6 +308,80 @@ int main() {
 		CHECK(r2 == -INFINITY, "c ? 0 : -INFINITY");
 		CHECK(as_type<ushort>(r3) == 0, "c ? h : 0");
 	}
+
+	/* 8b. ?: as REWRITES.md rule 5 writes it: each operand through
+	 * tern_a / tern_b, told the other's type; Metal's types */
+	{
+#define TERN(c, a, b) ((c) ? ::metal_host::tern_a<decltype((b))>((a)) : ::metal_host::tern_b<decltype((a))>((b)))
+		volatile bool c = true;
+		half h = 1.5f;
+		float f = 0.25f;
+		bfloat bf = 3.0f;
+		int i = 7;
+		SAME(decltype(TERN(c, h, f)), float);
+		SAME(decltype(TERN(c, f, h)), float);
+		SAME(decltype(TERN(c, h, bf)), float);
+		SAME(decltype(TERN(c, h, 0)), half);
+		SAME(decltype(TERN(c, 0, h)), half);
+		SAME(decltype(TERN(c, bf, i)), bfloat);
+		SAME(decltype(TERN(c, NAN, h)), half);
+		SAME(decltype(TERN(c, h, h)), half &);
+		SAME(decltype(TERN(c, 1, 2.0f)), float);
+		SAME(decltype(TERN(c, h, 2.0)), double);
+		checks += 9;
+		CHECK(TERN(c, h, f) == 1.5f && TERN(!c, h, f) == 0.25f, "c ? half : float");
+		CHECK(TERN(!c, f, h) == 1.5f, "c ? float : half");
+		CHECK(TERN(c, h, bf) == 1.5f && TERN(!c, h, bf) == 3.0f, "c ? half : bfloat is float");
+		CHECK(as_type<ushort>(TERN(!c, h, 0)) == 0, "c ? half : 0");
+		/* lvalues stay lvalues: (c ? x : y) = v */
+		int x = 1, y = 2;
+		TERN(c, x, y) = 5;
+		CHECK(x == 5 && y == 2, "an lvalue ?: assigns");
+		/* heaviside's floating overload as mps-migrate translates it:
+		 * `a == 0 ? b : static_cast<T>(a > 0)`, a and b float, T half */
+		const float a0 = 0.0f, an = -2.0f, b = 0.5f;
+		SAME(decltype(TERN(a0 == 0, b, static_cast<half>(a0 > 0))), float);
+		CHECK(static_cast<half>(TERN(a0 == 0, b, static_cast<half>(a0 > 0))) == half(0.5f), "heaviside(0, 0.5)");
+		CHECK(static_cast<half>(TERN(an == 0, b, static_cast<half>(an > 0))) == half(0.0f), "heaviside(-2, 0.5)");
+		/* angle's form: `isnan(x) ? x : x < 0 ? M_PI_F : 0.0`, x half: float */
+		const half hx = -1.0f;
+		SAME(decltype(TERN(isnan(hx), hx, TERN(hx < 0, M_PI_F, 0.0f))), float);
+		CHECK(TERN(isnan(hx), hx, TERN(hx < 0, M_PI_F, 0.0f)) == M_PI_F, "angle(-1) is pi in float");
+		/* a half read from constant memory */
+		constant half *ch = &h;
+		SAME(decltype(TERN(c, *ch, f)), float);
+		CHECK(TERN(c, *ch, f) == 1.5f, "c ? constant half : float");
+#undef TERN
+	}
+
+	/* 8c. mixed arithmetic types (metal_host_scalar.h, "Mixed operands") */
+	SAME(decltype(half() * 2), half);
+	SAME(decltype(2 * half()), half);
+	SAME(decltype(half() + 1.0f), float);
+	SAME(decltype(half() - bfloat()), float);
+	SAME(decltype(bfloat() / 3u), bfloat);
+	SAME(decltype(bfloat() * true), bfloat);
+	SAME(decltype(half() == 1.0f), bool);
+	SAME(decltype(half2() * half(2.0f)), half2);
+	SAME(decltype(float2() * 2.0f), float2);
+	{
+		/* compound assignment with a half on the right (igamma.h's `float /= half`) */
+		float f = 3.0f;
+		f /= half(2.0f);
+		int i = 7;
+		i += half(0.5f); /* 7 + 0.5 in half is 7.5, back to int: 7 */
+		int j = 3;
+		j *= bfloat(2.5f);
+		SAME(decltype(f -= half()), float &);
+		checks += 3;
+		CHECK(f == 1.5f, "float /= half");
+		CHECK(i == 7, "int += half");
+		CHECK(j == 7, "int *= bfloat (7.5 truncated)");
+	}
+	checks += 3;
+	CHECK(half(0.1f) * 3 == half(half(0.1f) * half(3.0f)), "half * int: int converted to half, product rounded to half");
+	CHECK(half(0.1f) + 0.2f == float(half(0.1f)) + 0.2f, "half + float is computed in float");
+	CHECK(half(1.0f) + bfloat(1.0f / 128) == 1.0f + 1.0f / 128, "half + bfloat in float, exact");
 
 	/* 9. literals */
 	static_assert(std::is_same<decltype(0.5h), half>::value, "0.5h is half");

@@ -128,6 +128,31 @@ static void test_rule4(void **state)
 	rw_is("1.xy", "1.xy");
 }
 
+/* rule 5: the operands of `?:` go through tern_a / tern_b, each told the
+ * other's type; lines kept; not in #if lines */
+static void test_rule5(void **state)
+{
+	(void)state;
+	rw_is("r = c ? a : b;",
+	      "r = c ? ::metal_host::tern_a<decltype(( b))>(( a )) : ::metal_host::tern_b<decltype(( a ))>(( b));");
+	/* the third operand ends at `,` `)` `;`; the middle may hold `::` */
+	rw_is("f(c ? ::x : y, z)",
+	      "f(c ? ::metal_host::tern_a<decltype(( y))>(( ::x )) : ::metal_host::tern_b<decltype(( ::x ))>(( y)), z)");
+	/* nested in the third operand: rewritten inside, and in the copy */
+	rw_is("c?a:d?e:g;",
+	      "c? ::metal_host::tern_a<decltype((d? ::metal_host::tern_a<decltype((g))>((e)) : ::metal_host::tern_b<decltype((e))>((g))))>((a)) : "
+	      "::metal_host::tern_b<decltype((a))>((d? ::metal_host::tern_a<decltype((g))>((e)) : ::metal_host::tern_b<decltype((e))>((g))));");
+	/* a line break in an operand stays in place, the copy is on one line
+	 * without the comment */
+	rw_is("c ? a // x\n : b;",
+	      "c ? ::metal_host::tern_a<decltype(( b))>(( a // x\n )) : ::metal_host::tern_b<decltype(( a       ))>(( b));");
+	/* in a #define body (continued lines), not in #if */
+	rw_is("#define M(c) (c ? 1 : \\\n 2.)\n#if A ? 1 : 0\n#endif\n",
+	      "#define M(c) (c ? ::metal_host::tern_a<decltype((    2.f))>(( 1 )) : ::metal_host::tern_b<decltype(( 1 ))>(( \\\n 2.f)))\n#if A ? 1 : 0\n#endif\n");
+	/* not a ternary: no colon before the statement ends; in literals */
+	rw_is("a ? b; '?' \"x ? y : z\"", "a ? b; '?' \"x ? y : z\"");
+}
+
 static void test_lines_kept(void **state)
 {
 	static const char *const texts[] = {
@@ -269,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_rule1),
 		cmocka_unit_test(test_rule3),
 		cmocka_unit_test(test_rule4),
+		cmocka_unit_test(test_rule5),
 		cmocka_unit_test(test_lines_kept),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_none_value),

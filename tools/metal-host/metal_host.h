@@ -11,10 +11,13 @@
  *    checkout's layout, the .metal file and every header of the checkout
  *    it includes (in practice every .h of c10/metal and of
  *    aten/src/ATen/native/mps/kernels), and applies to every copied
- *    file exactly the rewrites of REWRITES.md (two of them).  The rewrites
- *    must reach the headers too (c10/metal/special_math.h has unsuffixed
- *    literals; c10/metal/indexing.h has [[host_name]] in its macros), so
- *    the checkout's own folders are never on the include path.
+ *    file exactly the rewrites of REWRITES.md (five of them: [[host_name]]
+ *    after template, the f of floating literals, `constant` beside
+ *    `constexpr` and `const` beside `constant`, swizzles, the operands of
+ *    ?:).  The rewrites must reach the headers too (c10/metal/special_math.h
+ *    has unsuffixed literals; c10/metal/indexing.h has [[host_name]] in its
+ *    macros; c10/metal/common.h has `constant constexpr`; random.h a
+ *    swizzle), so the checkout's own folders are never on the include path.
  * 2. Command.  For the translation unit holding the Metal sources:
  *        CXX <the lines of FLAGS> -I<skill>/tools/metal-host
  *            -I<TMP> -I<TMP>/aten/src ... metal_unit.cpp
@@ -71,6 +74,12 @@
  *                        point) and numeric_limits
  *   metal_host_math.h    metal::, metal::precise::, metal::fast:: math;
  *                        integer, relational, geometric functions; as_type
+ *   metal_host_array.h   metal::array<T, N>, array_ref, metal::vec<T, N>
+ *   metal_host_simd.h    SIMD-group and quad-group functions, barriers,
+ *                        mem_flags; the execution hook
+ *                        metal_host::exec_current (null: one lane alone;
+ *                        an execution model, issue #26, sets it)
+ *   metal_host_atomic.h  metal::atomic<T>, atomic_*_explicit, memory_order
  *   metal_host_guard.h   the per-element trap guard (item 5)
  *
  * =====================================================================
@@ -95,9 +104,14 @@
  * - Out-of-range float -> integer conversions: undefined in C++ (x86
  *   gives INT_MIN), the GPU saturates; shifts by the width or more: also
  *   undefined, the GPU's result is not specified.
- * - `cond ? half_value : float_value` does not compile on the host (see
- *   metal_host_scalar.h); Metal gives it type float.  Nor do swizzles
- *   (v.xy), atomics, simdgroup and threadgroup functions, textures.
+ * - SIMD functions see one lane unless an execution model sets
+ *   metal_host::exec_current (metal_host_simd.h).
+ * - Constant memory is volatile here (address spaces, below): a struct of
+ *   the source's own is not copied whole out of it, a `constant T&`
+ *   binds lvalues only.
+ * - `cond ? half_value : float_value` is float only through REWRITES.md
+ *   rule 5 (see its limits); swizzles exist only through rule 4.
+ * - Not provided: textures, simdgroup_matrix, metal::matrix.
  */
 #ifndef METAL_HOST_H
 #define METAL_HOST_H

@@ -478,10 +478,14 @@ METAL_HOST_VEC_SET
 #undef METAL_HOST_VEC1
 #undef METAL_HOST_VEC2
 
-/* mixed scalar arguments: the promoted type (header comment) */
+/* mixed scalar arguments: the promoted type (header comment).  The empty
+ * trailing pack makes each of these templates less specialised than a
+ * source's own two-argument template (c10/metal/utils.h's pow(T, U) since
+ * 2.14.1, called as ::pow(float, half) by igamma.h), which wins, as it does
+ * in Metal against the non-template float and half overloads. */
 #define METAL_HOST_MIXED2(NAME)                                                 \
-	template <class A, class B, ::metal_host::enable_mixed2<A, B> = 0>     \
-	::metal_host::math_promote_t<A, B> NAME(A a, B b) {                    \
+	template <class A, class B, ::metal_host::enable_mixed2<A, B> = 0, class... Rest> \
+	::metal_host::math_promote_t<A, B> NAME(A a, B b, Rest...) {           \
 		using R = ::metal_host::math_promote_t<A, B>;                  \
 		return NAME(R(a), R(b));                                       \
 	}
@@ -498,8 +502,8 @@ METAL_HOST_MIXED2(max)
 METAL_HOST_MIXED2(min)
 #undef METAL_HOST_MIXED2
 #define METAL_HOST_MIXED3(NAME)                                                 \
-	template <class A, class B, class C, ::metal_host::enable_mixed3<A, B, C> = 0> \
-	::metal_host::math_promote_t<A, B, C> NAME(A a, B b, C c) {            \
+	template <class A, class B, class C, ::metal_host::enable_mixed3<A, B, C> = 0, class... Rest> \
+	::metal_host::math_promote_t<A, B, C> NAME(A a, B b, C c, Rest...) {   \
 		using R = ::metal_host::math_promote_t<A, B, C>;               \
 		return NAME(R(a), R(b), R(c));                                 \
 	}

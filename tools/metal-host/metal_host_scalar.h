@@ -49,15 +49,20 @@
  *   between half and bfloat: explicit only, both ways.
  * Because both float -> half and half -> float are implicit, C++ cannot
  * give `cond ? half_value : float_value` a type (each operand converts to
- * the other's type, [expr.cond]/4): that form does not compile on the
- * host, whatever conversions are chosen (with float -> half explicit
- * instead, `return float_expr;` in a function returning T = half fails,
- * which is far more common: some sixty errors against one on main's
- * UnaryKernel.metal).  NAN is a constant of a class type that converts to
+ * the other's type, [expr.cond]/4), whatever conversions are chosen
+ * (with float -> half explicit instead, `return float_expr;` in a
+ * function returning T = half fails, which is far more common: some
+ * sixty errors against one on main's UnaryKernel.metal).  REWRITES.md
+ * rule 5 therefore passes each operand of ?: through tern_a / tern_b
+ * (below), which convert it to Metal's type (float there).  Reads from
+ * `constant` memory are volatile (metal_host.h): constructor and
+ * assignment templates take volatile lvalues, and the conversions out
+ * have const volatile twins; templates, so that half and bfloat stay
+ * trivially copyable.  NAN is a constant of a class type that converts to
  * float, half and bfloat, so `isunordered(a, b) ? NAN : max(a, b)`
  * (c10::metal::max) has the type of max(a, b); INFINITY and M_*_F are
- * floats, so that `x ? 0 : -INFINITY` is float.
- * README.md lists what does not compile.
+ * floats, so that `x ? 0 : -INFINITY` is float (rule 5 leaves NAN's
+ * class alone).  README.md lists what does not compile.
  */
 #ifndef METAL_HOST_SCALAR_H
 #define METAL_HOST_SCALAR_H
@@ -379,6 +384,35 @@ using enable_narrow_op = std::enable_if_t<
         is_host_scalar<B>::value,
     int>;
 
+/* `c ? a : b` (REWRITES.md rule 5 writes it `c ? tern_a<decltype((b))>((a))
+ * : tern_b<decltype((a))>((b))`): when the operands' types A and B differ,
+ * both are host scalars (arithmetic, half, bfloat; not NAN's class) and one
+ * is half or bfloat, each operand becomes narrow_result_t<A, B>, the type
+ * Metal gives the expression (half vs float: float; half vs int: half;
+ * half vs bfloat: float); otherwise the operand is passed on unchanged (an
+ * lvalue as the same lvalue, anything else as a prvalue of its type), so
+ * C++'s own rules apply. */
+template <class A, class B>
+struct tern_mixed
+    : std::integral_constant<bool, !std::is_same<A, B>::value && (is_narrow<A>::value || is_narrow<B>::value) &&
+                                       (std::is_arithmetic<A>::value || is_narrow<A>::value) &&
+                                       (std::is_arithmetic<B>::value || is_narrow<B>::value)> {};
+template <class Other, class X>
+constexpr decltype(auto) tern_pass(X &&x) {
+	using A = std::remove_cv_t<std::remove_reference_t<X>>;
+	using B = std::remove_cv_t<std::remove_reference_t<Other>>;
+	if constexpr (tern_mixed<A, B>::value)
+		return static_cast<typename narrow_result<A, B>::type>(x);
+	else if constexpr (std::is_lvalue_reference<X>::value)
+		return static_cast<X &>(x);
+	else
+		return A(static_cast<X &&>(x));
+}
+template <class Other, class X>
+constexpr decltype(auto) tern_a(X &&x) { return tern_pass<Other>(static_cast<X &&>(x)); }
+template <class Other, class X>
+constexpr decltype(auto) tern_b(X &&x) { return tern_pass<Other>(static_cast<X &&>(x)); }
+
 /* Convert an operand to the result type R exactly as Metal does, then to
  * double (exact for every R here but double itself). */
 template <class R, class X>
@@ -476,6 +510,24 @@ METAL_HOST_NARROW_COMPOUND(bfloat, -)
 METAL_HOST_NARROW_COMPOUND(bfloat, *)
 METAL_HOST_NARROW_COMPOUND(bfloat, /)
 #undef METAL_HOST_NARROW_COMPOUND
+
+/* ... and with a built-in arithmetic left operand and a half or bfloat on
+ * the right (`float /= half` in c10/metal/igamma.h): the result of `a op
+ * b` (Metal's type) converted back to the left operand's type.  Without
+ * these, the built-in candidates are ambiguous (half converts to float and
+ * to several integer types). */
+#define METAL_HOST_NARROW_COMPOUND_L(OP)                                        \
+	template <class A, class B,                                            \
+	          std::enable_if_t<std::is_arithmetic<A>::value && metal_host::is_narrow<B>::value, int> = 0> \
+	constexpr A &operator OP##=(A &a, B b) {                               \
+		a = static_cast<A>(a OP b);                                    \
+		return a;                                                      \
+	}
+METAL_HOST_NARROW_COMPOUND_L(+)
+METAL_HOST_NARROW_COMPOUND_L(-)
+METAL_HOST_NARROW_COMPOUND_L(*)
+METAL_HOST_NARROW_COMPOUND_L(/)
+#undef METAL_HOST_NARROW_COMPOUND_L
 
 constexpr half &operator++(half &a) { return a += 1; }
 constexpr half &operator--(half &a) { return a -= 1; }

@@ -57,6 +57,43 @@ int main() {
 	       double(c10::metal::simd_sum(3.5f)), double(c10::metal::simd_prod(-2.0f)),
 	       c10::metal::simd_max(long(1) << 40), double(am.first), unsigned(am.second), double(ts));
 
+	/* igamma.h (half computes in float and divides a float by a half):
+	 * P(2, 1) = 1 - 2/e = 0.2642411..., Q(2, 1) = 2/e = 0.7357588... */
+	printf("igamma(2, 1): float %.5f, half %.3f; igammac(2, 1): float %.5f, half %.3f\n",
+	       double(c10::metal::igamma(2.0f, 1.0f)), double(float(c10::metal::igamma(half(2.0f), half(1.0f)))),
+	       double(c10::metal::igammac(2.0f, 1.0f)), double(float(c10::metal::igammac(half(2.0f), half(1.0f)))));
+
+	/* special_math.h: every function instantiated for float and half at
+	 * x = 0.5 (a = 0.5, b = 2 for the two-argument ones, n = 3 for the
+	 * polynomials); 4 significant digits, checked against torch's float64 */
+	printf("special_math at 0.5 (float | half):\n");
+#define SM1(F)                                                                  \
+	printf("  %s %.4g | %.3g\n", #F, double(float(c10::metal::F(0.5f))),   \
+	       double(float(c10::metal::F(half(0.5f)))))
+#define SMN(F)                                                                  \
+	printf("  %s %.4g | %.3g\n", #F, double(float(c10::metal::F(0.5f, 3))), \
+	       double(float(c10::metal::F(half(0.5f), 3))))
+#define SM2(F)                                                                  \
+	printf("  %s %.4g | %.3g\n", #F, double(float(c10::metal::F(0.5f, 2.0f))), \
+	       double(float(c10::metal::F(half(0.5f), half(2.0f)))))
+	SM1(erf); SM1(erfc); SM1(erfinv); SM1(erfcx); SM1(i0); SM1(i0e); SM1(i1); SM1(i1e);
+	SM1(gamma); SM1(log_gamma); SM1(digamma); SM1(trigamma); SM1(spherical_bessel_j0); SM1(entr);
+	SM1(bessel_j0_forward); SM1(bessel_y0_forward); SM1(bessel_j1_forward); SM1(bessel_y1_forward);
+	SM1(modified_bessel_i0_forward); SM1(modified_bessel_i1_forward);
+	SM1(modified_bessel_k0_forward); SM1(modified_bessel_k1_forward);
+	SM1(scaled_modified_bessel_k0_forward); SM1(scaled_modified_bessel_k1_forward);
+	SMN(chebyshev_polynomial_t_forward); SMN(chebyshev_polynomial_u_forward);
+	SMN(chebyshev_polynomial_v_forward); SMN(chebyshev_polynomial_w_forward);
+	SMN(shifted_chebyshev_polynomial_t_forward); SMN(shifted_chebyshev_polynomial_u_forward);
+	SMN(shifted_chebyshev_polynomial_v_forward); SMN(shifted_chebyshev_polynomial_w_forward);
+	SMN(hermite_polynomial_h_forward); SMN(hermite_polynomial_he_forward);
+	SM2(logaddexp2); SM2(xlogy); SM2(xlog1py);
+	printf("  zeta(2, 0.5) %.4g, polygamma(1, 0.5) %.4g\n", double(c10::metal::zeta(2.0f, 0.5f)),
+	       double(c10::metal::polygamma(1, 0.5f)));
+#undef SM1
+#undef SMN
+#undef SM2
+
 	/* error.h: one message through the atomic counter */
 	static c10::metal::ErrorMessages msgs;
 	TORCH_REPORT_ERROR(&msgs, "index ", 42, " out of range");

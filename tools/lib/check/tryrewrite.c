@@ -221,27 +221,165 @@ static size_t float_literal_end(const char *t, size_t n, size_t i)
 	}
 }
 
-char *try_rewrite(const char *text, size_t len, size_t *out_len)
-{
-	char *m = mask_code(text, len, LANG_C);
-	struct buf o;
-	size_t i = 0;
+/* the text and its code mask (comments as spaces), for the range pass */
+struct rw {
+	const char *text, *m;
+	size_t len;
+};
 
-	buf_init(&o);
+/* copy text[i, i + n) to O; flat (the copy inside rule 5's decltype): from
+ * the mask, so no comment comes along, with every line break and the
+ * backslash before it made a space, so that no line is added */
+static void emit(const struct rw *r, struct buf *o, size_t i, size_t n, int flat)
+{
+	size_t q;
+	if (!flat) {
+		buf_add(o, r->text + i, n);
+		return;
+	}
+	for (q = i; q < i + n; q++) {
+		char ch = r->m[q];
+		if (ch == '\n' || ch == '\r' ||
+		    (ch == '\\' && q + 1 < r->len && (r->m[q + 1] == '\n' || r->m[q + 1] == '\r')))
+			ch = ' ';
+		buf_add(o, &ch, 1);
+	}
+}
+
+/* the start of the logical line holding m[i] (lines continued by a
+ * backslash belong to the line they continue) */
+static size_t logical_line_start(const char *m, size_t i)
+{
+	size_t s = text_line_start(m, i);
+	while (s >= 2) {
+		size_t b = s - 1; /* the '\n' ending the previous line */
+		if (b > 0 && m[b - 1] == '\r')
+			b--;
+		if (b == 0 || m[b - 1] != '\\')
+			break;
+		s = text_line_start(m, b - 1);
+	}
+	return s;
+}
+
+/* rule 5: is m[i] in a preprocessor directive, and is it #define? */
+static int in_directive(const char *m, size_t i, int *is_define)
+{
+	size_t s = logical_line_start(m, i), j;
+	while (s < i && (m[s] == ' ' || m[s] == '\t'))
+		s++;
+	if (s >= i || m[s] != '#')
+		return 0;
+	j = s + 1;
+	while (j < i && (m[j] == ' ' || m[j] == '\t'))
+		j++;
+	*is_define = i - j >= 6 && strncmp(m + j, "define", 6) == 0;
+	return 1;
+}
+
+/* rule 5: scan m[i, b) for the end of a ternary operand: for the middle
+ * operand (mid) the index of its `:`, for the third the index after it:
+ * stops at a `)`, `]`, `}`, `;` (and `,`, or a `:` of an enclosing `?`,
+ * for the third) outside brackets, or at the end of a directive line (dir);
+ * returns 0 when the middle operand has no `:` */
+static size_t operand_end(const char *m, size_t n, size_t i, size_t b, int mid, int dir)
+{
+	long depth = 0, nested = 0;
+	(void)n;
+	while (i < b) {
+		char c = m[i];
+		if (c == '"' || c == '\'') {
+			size_t e = lex_skip_literal(m, b, i);
+			i = e > i ? e : i + 1;
+			continue;
+		}
+		if (c == ':' && i + 1 < b && m[i + 1] == ':') {
+			i += 2;
+			continue;
+		}
+		if (c == '\n' && dir && !(i > 0 && (m[i - 1] == '\\' || (m[i - 1] == '\r' && i > 1 && m[i - 2] == '\\'))))
+			return mid ? 0 : i;
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if (c == ')' || c == ']' || c == '}') {
+			if (depth == 0)
+				return mid ? 0 : i;
+			depth--;
+		} else if (depth == 0) {
+			if (c == ';')
+				return mid ? 0 : i;
+			if (c == '?')
+				nested++;
+			else if (c == ':') {
+				if (nested == 0)
+					return i; /* mid: its colon; third: an enclosing one's */
+				nested--;
+			} else if (c == ',' && !mid)
+				return i;
+		}
+		i++;
+	}
+	return mid ? 0 : b;
+}
+
+static void rw_range(const struct rw *r, size_t a, size_t b, struct buf *o, int flat, int nest);
+
+/* rule 5 at the `?` m[i] (range end b): writes the rewritten ternary
+ * operands and returns the index after the third, or 0 when the ternary
+ * is not rewritten */
+static size_t ternary(const struct rw *r, size_t i, size_t b, struct buf *o, int flat, int nest)
+{
+	int dir = 0, def = 0;
+	size_t colon, end;
+	if (nest >= 3)
+		return 0;
+	dir = in_directive(r->m, i, &def);
+	if (dir && !def)
+		return 0;
+	colon = operand_end(r->m, r->len, i + 1, b, 1, dir);
+	if (!colon)
+		return 0;
+	end = operand_end(r->m, r->len, colon + 1, b, 0, dir);
+	buf_puts(o, "? ::metal_host::tern_a<decltype((");
+	rw_range(r, colon + 1, end, o, 1, nest + 1);
+	buf_puts(o, "))>((");
+	rw_range(r, i + 1, colon, o, flat, nest + 1);
+	buf_puts(o, ")) : ::metal_host::tern_b<decltype((");
+	rw_range(r, i + 1, colon, o, 1, nest + 1);
+	buf_puts(o, "))>((");
+	rw_range(r, colon + 1, end, o, flat, nest + 1);
+	buf_puts(o, "))");
+	return end;
+}
+
+/* every rule on text[a, b), appended to O (flat: see emit) */
+static void rw_range(const struct rw *r, size_t a, size_t b, struct buf *o, int flat, int nest)
+{
+	const char *m = r->m;
+	const size_t len = b;
+	size_t i = a;
+
 	while (i < len) {
 		unsigned char c = (unsigned char)m[i];
 		if (c == '"' || c == '\'') {
 			size_t e = lex_skip_literal(m, len, i);
 			if (e <= i)
 				e = i + 1;
-			buf_add(&o, text + i, e - i);
+			emit(r, o, i, e - i, flat);
 			i = e;
 			continue;
 		}
 		if (c == '#' && text_blank(m, text_line_start(m, i), i)) {
 			size_t e;
 			if (include_line(m, len, i, &e)) {
-				buf_add(&o, text + i, e - i);
+				emit(r, o, i, e - i, flat);
+				i = e;
+				continue;
+			}
+		}
+		if (c == '?') {
+			size_t e = ternary(r, i, b, o, flat, nest);
+			if (e) {
 				i = e;
 				continue;
 			}
@@ -256,47 +394,46 @@ char *try_rewrite(const char *text, size_t len, size_t *out_len)
 				 * (read) or `.template mh_swizzle_ref<123>()` (assigned):
 				 * 1, then the component indices */
 				size_t q;
-				buf_puts(&o, assigned_at(m, len, e) ? "template mh_swizzle_ref<1" : "template mh_swizzle<1");
+				buf_puts(o, assigned_at(m, len, e) ? "template mh_swizzle_ref<1" : "template mh_swizzle<1");
 				for (q = 0; q < e - i; q++)
-					buf_printf(&o, "%d", idx[q]);
-				buf_puts(&o, ">()");
+					buf_printf(o, "%d", idx[q]);
+				buf_puts(o, ">()");
 				i = e;
 				continue;
 			}
-			buf_add(&o, text + i, e - i);
 			if (e - i == 8 && !strncmp(m + i, "template", 8) &&
 			    (at = host_name_after(m, len, e)) != 0 &&
 			    (end = attribute_end(m, len, at)) != 0) {
 				/* rule 1: the attribute becomes spaces; each newline and
 				 * the backslash that continues its line stay */
 				size_t q;
-				buf_add(&o, text + e, at - e);
+				emit(r, o, i, at - i, flat);
 				for (q = at; q < end; q++) {
-					char ch = text[q];
+					char ch = r->text[q];
 					if (ch == '\n')
-						buf_add(&o, "\n", 1);
+						buf_add(o, flat ? " " : "\n", 1);
 					else if (ch == '\\') {
-						size_t r = q + 1;
-						while (r < end && (text[r] == ' ' || text[r] == '\t' || text[r] == '\r'))
-							r++;
-						buf_add(&o, r < end && text[r] == '\n' ? "\\" : " ", 1);
-					} else if (ch == '\r' && q + 1 < end && text[q + 1] == '\n')
-						buf_add(&o, "\r", 1);
+						size_t t = q + 1;
+						while (t < end && (r->text[t] == ' ' || r->text[t] == '\t' || r->text[t] == '\r'))
+							t++;
+						buf_add(o, !flat && t < end && r->text[t] == '\n' ? "\\" : " ", 1);
+					} else if (ch == '\r' && q + 1 < end && r->text[q + 1] == '\n')
+						buf_add(o, flat ? " " : "\r", 1);
 					else
-						buf_add(&o, " ", 1);
+						buf_add(o, " ", 1);
 				}
 				i = end;
 				continue;
 			}
 			if ((e - i == 8 && !strncmp(m + i, "constant", 8) &&
-			     beside(m, len, i, 8, "constexpr")) ||
+			     beside(m, r->len, i, 8, "constexpr")) ||
 			    (e - i == 5 && !strncmp(m + i, "const", 5) &&
-			     beside(m, len, i, 5, "constant"))) {
+			     beside(m, r->len, i, 5, "constant"))) {
 				/* rule 3: `constant` beside `constexpr`, and `const`
 				 * beside `constant`, become spaces */
-				o.len -= e - i;
-				buf_add(&o, "        ", e - i);
-			}
+				buf_add(o, "        ", e - i);
+			} else
+				emit(r, o, i, e - i, flat);
 			i = e;
 			continue;
 		}
@@ -311,21 +448,32 @@ char *try_rewrite(const char *text, size_t len, size_t *out_len)
 			                    strchr("eEpP", m[p - 1]))))
 				p++;
 			if (e) {
-				buf_add(&o, text + i, e - i);
+				emit(r, o, i, e - i, flat);
 				if (!(e < len && (idc((unsigned char)m[e]) || m[e] == '.' || m[e] == '\'')))
-					buf_add(&o, "f", 1);
+					buf_add(o, "f", 1);
 				if (p < e)
 					p = e;
-				buf_add(&o, text + e, p - e);
+				emit(r, o, e, p - e, flat);
 			} else
-				buf_add(&o, text + i, p - i);
+				emit(r, o, i, p - i, flat);
 			i = p;
 			continue;
 		}
-		buf_add(&o, text + i, 1);
+		emit(r, o, i, 1, flat);
 		i++;
 	}
-	free(m);
+}
+
+char *try_rewrite(const char *text, size_t len, size_t *out_len)
+{
+	struct rw r;
+	struct buf o;
+	r.text = text;
+	r.len = len;
+	r.m = mask_code(text, len, LANG_C);
+	buf_init(&o);
+	rw_range(&r, 0, len, &o, 0, 0);
+	free((char *)r.m);
 	*out_len = o.len;
 	return o.data;
 }
