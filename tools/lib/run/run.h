@@ -56,7 +56,9 @@ struct run_kernel {
  * each kernel the buffer parameters written as
  * ::metal_host::model::dptr<T> (const T for constant and const buffers),
  * each `threadgroup T NAME[N];` of the body as MH_TG(T, N, NAME); and each
- * `NAME[` of those names as `NAME.at(__LINE__)[`; line breaks kept.
+ * `NAME[` of those names as `NAME.at(__LINE__)[`; in the whole text, each
+ * call of a barrier or of a simd_* / quad_* function as
+ * `(::metal_host::model::site(__LINE__), CALL)`; line breaks kept.
  * Returns the number of kernels (*out malloc'd, run_kernels_free), or -1
  * with *err (malloc'd message) and *err_line (1-based) for a kernel this
  * slice cannot run (a threadgroup pointer parameter, a threadgroup array
