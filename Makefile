@@ -14,8 +14,8 @@ LDLIBS_ALL := $(SAN) $(PKG_LIBS) -lm $(LDFLAGS) $(LDLIBS)
 
 BUILD   ?= build
 BIN     ?= tools/bin
-TOOLS   := mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate mps-try
-LIB_DIRS := base edit read check plan
+TOOLS   := mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate mps-try mps-run
+LIB_DIRS := base edit read check plan run
 LIB_SRC := $(sort $(wildcard $(LIB_DIRS:%=tools/lib/%/*.c)))
 LIB_HDR := $(sort $(wildcard $(LIB_DIRS:%=tools/lib/%/*.h)))
 LIB_OBJ := $(LIB_SRC:tools/lib/%.c=$(BUILD)/lib/%.o)

@@ -23,7 +23,7 @@ set -u
 prog=install.sh
 repo=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 name=metal-kernel
-tools="mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate mps-try"
+tools="mps-overloads mps-dispatch mps-register mps-verify mps-doctor mps-migrate mps-try mps-run"
 
 die() { echo "$prog: error: $*" >&2; exit 2; }
 

@@ -36,6 +36,11 @@ struct proc {
 	double limit;     /* seconds; <= 0: none */
 };
 
+/* PROC_INHERIT: as OUT_PATH or ERR_PATH, keep the caller's descriptor
+ * (mps-run's script writes to the tool's own stdout and stderr). */
+extern const char proc_inherit[];
+#define PROC_INHERIT proc_inherit
+
 /* proc_start: start ARGV[0] (looked up in PATH when it holds no '/',
  * execvp) with arguments ARGV (NULL-terminated) in folder CWD (NULL: the
  * current one), stdin /dev/null, stdout to the file OUT_PATH and stderr

@@ -1,0 +1,146 @@
+/* test_run.c — cmocka tests of mps-run's reading of a Metal source
+ * (tools/lib/run/kernel.c): the kernels and their parameters, the host
+ * copy (buffers as checked pointers, threadgroup arrays as checked arrays,
+ * accesses carrying their line, barriers and SIMD calls wrapped with
+ * their site; every line kept), the kernel table, and the kernels this
+ * slice refuses, with their line. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run.h"
+
+static const char src[] =
+	"#include <metal_stdlib>\n"                                          /* 1 */
+	"using namespace metal;\n"                                           /* 2 */
+	"// kernel void not_me(device float* x) {}\n"                        /* 3 */
+	"template <typename T> kernel void tpl(device T* x) { x[0] = 1; }\n" /* 4 */
+	"kernel void k(constant float* x [[buffer(0)]],\n"                   /* 5 */
+	"              device float* out [[buffer(1)]],\n"                   /* 6 */
+	"              constant long& n [[buffer(2)]],\n"                    /* 7 */
+	"              uint2 g [[threadgroup_position_in_grid]],\n"          /* 8 */
+	"              uint i [[thread_index_in_threadgroup]]) {\n"          /* 9 */
+	"  threadgroup float t[64];\n"                                       /* 10 */
+	"  t[i] = x[i] * 0.5;\n"                                             /* 11 */
+	"  threadgroup_barrier(mem_flags::mem_threadgroup);\n"               /* 12 */
+	"  out [i] = metal::simd_sum(t[63 - i]);\n"                          /* 13 */
+	"  const char *s = \"x[0]\"; (void)s; float xs = n;\n"               /* 14 */
+	"}\n";                                                               /* 15 */
+
+static void test_parse_kernels(void **state)
+{
+	(void)state;
+	struct run_kernel *k;
+	char *host, *err;
+	unsigned long line;
+	long n = run_parse(src, strlen(src), &k, &host, &err, &line);
+	assert_int_equal(n, 1); /* the comment and the template are not kernels */
+	assert_string_equal(k[0].name, "k");
+	assert_int_equal(k[0].line, 5);
+	assert_int_equal(k[0].np, 5);
+	assert_int_equal(k[0].nslots, 3);
+	assert_int_equal(k[0].p[0].kind, RUN_CBUF);
+	assert_string_equal(k[0].p[0].type, "float");
+	assert_int_equal(k[0].p[1].kind, RUN_BUF);
+	assert_string_equal(k[0].p[1].name, "out");
+	assert_int_equal(k[0].p[2].kind, RUN_SCALAR);
+	assert_string_equal(k[0].p[2].type, "long");
+	assert_int_equal(k[0].p[2].slot, 2);
+	assert_int_equal(k[0].p[3].kind, RUN_POS);
+	assert_string_equal(k[0].p[3].type, "uint2");
+	assert_string_equal(k[0].p[3].attr, "threadgroup_position_in_grid");
+	/* the host copy, line by line */
+	const char *want =
+		"#include <metal_stdlib>\n"
+		"using namespace metal;\n"
+		"// kernel void not_me(device float* x) {}\n"
+		"template <typename T> kernel void tpl(device T* x) { x[0] = 1; }\n"
+		"kernel void k(::metal_host::model::dptr<const float> x,\n"
+		"              ::metal_host::model::dptr<float> out,\n"
+		"              constant long& n [[buffer(2)]],\n"
+		"              uint2 g [[threadgroup_position_in_grid]],\n"
+		"              uint i [[thread_index_in_threadgroup]]) {\n"
+		"  MH_TG(float, 64, t);\n"
+		"  t.at(__LINE__)[i] = x.at(__LINE__)[i] * 0.5f;\n"
+		"  (::metal_host::model::site(__LINE__), threadgroup_barrier(mem_flags::mem_threadgroup));\n"
+		"  out.at(__LINE__) [i] = (::metal_host::model::site(__LINE__), metal::simd_sum(t.at(__LINE__)[63 - i]));\n"
+		"  const char *s = \"x[0]\"; (void)s; float xs = n;\n"
+		"}\n";
+	assert_string_equal(host, want);
+	char *tab = run_table(k, (size_t)n);
+	assert_string_equal(tab, "kernel k 3\narg 0 cbuf x\narg 1 buf out\narg 2 scalar n\n");
+	char *drv = run_driver(k, (size_t)n, "kernel.metal");
+	assert_non_null(strstr(drv, "#include \"kernel.metal\"\n"));
+	assert_non_null(strstr(drv, "\t{1, \"x\", sizeof(float)},\n\t{0, \"out\", sizeof(float)},\n"
+	                            "\t{2, \"n\", sizeof(long)},\n"));
+	assert_non_null(strstr(drv, "::k(dptr<const float>((const float *)d[0], b[0]),\n"
+	                            "\t    dptr<float>((float *)d[1], b[1]),\n"
+	                            "\t    *(long *)d[2],\n"
+	                            "\t    uint2(p->tgpig[0], p->tgpig[1]),\n"
+	                            "\t    uint(p->tiitg));\n"));
+	assert_non_null(strstr(drv, "\t{\"k\", 5, 3, mh_a0, mh_r0},\n"));
+	assert_non_null(strstr(drv, "extern const int nkernels = 1;\n"));
+	free(tab);
+	free(drv);
+	free(host);
+	run_kernels_free(k, (size_t)n);
+}
+
+static void refused(const char *text, unsigned long want_line, const char *want)
+{
+	struct run_kernel *k;
+	char *host, *err;
+	unsigned long line = 0;
+	assert_int_equal(run_parse(text, strlen(text), &k, &host, &err, &line), -1);
+	assert_int_equal(line, want_line);
+	assert_string_equal(err, want);
+	free(err);
+}
+
+static void test_refused(void **state)
+{
+	(void)state;
+	refused("\nkernel void a(device float* x,\n  threadgroup float* t [[threadgroup(0)]]) {}\n", 3,
+	        "kernel 'a': threadgroup parameter 't' is not supported yet by mps-run (declare the "
+	        "array in the kernel's body)");
+	refused("kernel void b(device float* x) {\n  threadgroup float t[4][4];\n}\n", 2,
+	        "kernel 'b': a threadgroup array of more than one dimension or with an initializer is "
+	        "not supported yet by mps-run");
+	refused("kernel void c(device float* x) {\n\n  threadgroup float s;\n}\n", 3,
+	        "kernel 'c': a threadgroup scalar is not supported yet by mps-run (use an array of one "
+	        "element)");
+	refused("kernel void d(float v [[buffer(0)]]) {}\n", 1,
+	        "kernel 'd': parameter 'v' is neither a buffer (T*), a reference (constant T&) nor a "
+	        "thread-position attribute");
+}
+
+static void test_no_kernel(void **state)
+{
+	(void)state;
+	struct run_kernel *k;
+	char *host, *err;
+	unsigned long line;
+	const char *t = "inline float f(float x) { return simd_sum(x); }\n";
+	assert_int_equal(run_parse(t, strlen(t), &k, &host, &err, &line), 0);
+	/* a helper's SIMD call gets its site too */
+	assert_string_equal(host, "inline float f(float x) { return (::metal_host::model::site(__LINE__), "
+	                          "simd_sum(x)); }\n");
+	free(host);
+	free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_kernels),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_no_kernel),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,646 @@
+/* kernel.c — run.h's reading of a Metal source: its kernels, the host copy
+ * and the driver unit.
+ *
+ * Code is told from comments by mask_code (scan.h); string and character
+ * literals are skipped with lex_skip_literal.  Every edit replaces a
+ * span of the text by a text with the same line breaks, so that the
+ * compiler's lines and the checks' lines are the source's. */
+#include "run/run.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "base/scan.h"
+#include "check/try.h"
+
+#include <string.h>
+
+struct edit {
+	size_t a, b;
+	char *with;
+};
+
+struct edits {
+	struct edit *e;
+	size_t n, cap;
+};
+
+static void edit_add(struct edits *es, size_t a, size_t b, char *with)
+{
+	GROW(es->e, es->n, es->cap);
+	es->e[es->n].a = a;
+	es->e[es->n].b = b;
+	es->e[es->n].with = with;
+	es->n++;
+}
+
+/* 1 when offset I lies inside a span an edit replaces */
+static int in_edit(const struct edits *es, size_t i)
+{
+	for (size_t q = 0; q < es->n; q++)
+		if (es->e[q].a <= i && i < es->e[q].b)
+			return 1;
+	return 0;
+}
+
+/* the line breaks of t[a, b) appended to s (which is freed) */
+static char *keep_lines(char *s, const char *t, size_t a, size_t b)
+{
+	struct buf o;
+	buf_init(&o);
+	buf_puts(&o, s);
+	for (size_t i = a; i < b; i++)
+		if (t[i] == '\n')
+			buf_add(&o, "\n", 1);
+	free(s);
+	return o.data;
+}
+
+static unsigned long line_of(const char *t, size_t i)
+{
+	unsigned long l = 1;
+	for (size_t k = 0; k < i; k++)
+		l += t[k] == '\n';
+	return l;
+}
+
+static const char *const pos_attrs[] = {
+	"thread_position_in_grid", "threadgroup_position_in_grid",
+	"thread_position_in_threadgroup", "threads_per_threadgroup",
+	"dispatch_threads_per_threadgroup", "threads_per_grid",
+	"threadgroups_per_grid", "thread_index_in_threadgroup",
+	"thread_index_in_simdgroup", "simdgroup_index_in_threadgroup",
+	"threads_per_simdgroup", "simdgroups_per_threadgroup",
+	"dispatch_simdgroups_per_threadgroup", "thread_index_in_quadgroup",
+	"quadgroup_index_in_threadgroup", "quadgroups_per_threadgroup",
+	"thread_execution_width", NULL,
+};
+
+int run_pos_attr(const char *attr, size_t len)
+{
+	for (size_t i = 0; pos_attrs[i]; i++)
+		if (lex_span_is(attr, len, pos_attrs[i]))
+			return 1;
+	return 0;
+}
+
+/* the words of t[a, b) with brackets [[...]] removed, as one string with
+ * single spaces ("device const float * x") */
+static char *squeeze(const char *t, size_t a, size_t b)
+{
+	struct buf o;
+	buf_init(&o);
+	int sp = 0;
+	for (size_t i = a; i < b; i++) {
+		char c = t[i];
+		if (lex_sp(c)) {
+			sp = o.len > 0;
+			continue;
+		}
+		if (sp)
+			buf_add(&o, " ", 1);
+		sp = 0;
+		if (c == '*' || c == '&') {
+			if (o.len && o.data[o.len - 1] != ' ')
+				buf_add(&o, " ", 1);
+			buf_add(&o, &c, 1);
+			sp = 1;
+			continue;
+		}
+		buf_add(&o, &c, 1);
+	}
+	return o.data ? o.data : xstrdup("");
+}
+
+/* remove the whole word W from S (in place), every occurrence; returns
+ * how many */
+static int drop_word(char *s, const char *w)
+{
+	size_t n = strlen(w);
+	int k = 0;
+	for (char *p = s; (p = strstr(p, w)) != NULL;) {
+		int before = p == s || p[-1] == ' ';
+		int after = p[n] == 0 || p[n] == ' ';
+		if (before && after) {
+			memmove(p, p + n + (p[n] == ' '), strlen(p + n + (p[n] == ' ')) + 1);
+			k++;
+		} else {
+			p += n;
+		}
+	}
+	size_t l = strlen(s);
+	while (l && s[l - 1] == ' ')
+		s[--l] = 0;
+	return k;
+}
+
+/* one parameter t[a, b) of kernel K; edits for a buffer.  -1 with *err */
+static int param(const char *t, size_t a, size_t b, struct run_kernel *k, long *order,
+                 struct edits *es, char **err, size_t *err_at)
+{
+	size_t i, aa = 0, ab = 0;
+	long slot = -1;
+	a = lex_skip_ws(t, b, a);
+	b = lex_back_ws(t, a, b);
+	/* the attribute [[...]] */
+	for (i = a; i + 1 < b; i++)
+		if (t[i] == '[' && t[i + 1] == '[') {
+			aa = i;
+			ab = lex_match_close(t, b, i, '[', ']');
+			break;
+		}
+	size_t te = aa ? aa : b;
+	char *decl = squeeze(t, a, te);
+	char *attr = aa ? lex_trim_dup(t, aa + 2, ab > aa + 2 ? ab - 1 : aa + 2) : NULL;
+	if (attr) {
+		size_t l = strlen(attr);
+		while (l && (attr[l - 1] == ']' || attr[l - 1] == ' '))
+			attr[--l] = 0;
+		if (!strncmp(attr, "buffer(", 7))
+			slot = strtol(attr + 7, NULL, 10);
+	}
+	/* the name: the last word */
+	char *sp = strrchr(decl, ' ');
+	if (!sp) {
+		*err = xasprintf("cannot read the parameter '%s' of kernel '%s'", decl, k->name);
+		*err_at = a;
+		free(decl);
+		free(attr);
+		return -1;
+	}
+	*sp = 0;
+	char *name = xstrdup(sp + 1);
+	char *type = decl;
+	struct run_param p = {0};
+	p.name = name;
+	p.slot = -1;
+	if (attr && run_pos_attr(attr, strlen(attr))) {
+		drop_word(type, "const");
+		p.kind = RUN_POS;
+		p.type = type;
+		p.attr = attr;
+		attr = NULL;
+	} else if (strstr(type, "threadgroup")) {
+		*err = xasprintf("kernel '%s': threadgroup parameter '%s' is not supported yet by mps-run "
+		                 "(declare the array in the kernel's body)", k->name, name);
+		*err_at = a;
+		free(name);
+		free(type);
+		free(attr);
+		return -1;
+	} else {
+		size_t l = strlen(type);
+		int ptr = l > 1 && type[l - 1] == '*', ref = l > 1 && type[l - 1] == '&';
+		if (!ptr && !ref) {
+			*err = xasprintf("kernel '%s': parameter '%s' is neither a buffer (T*), a reference "
+			                 "(constant T&) nor a thread-position attribute", k->name, name);
+			*err_at = a;
+			free(name);
+			free(type);
+			free(attr);
+			return -1;
+		}
+		type[l - 1] = 0;
+		int cst = drop_word(type, "constant");
+		int dev = drop_word(type, "device");
+		int cq = drop_word(type, "const");
+		(void)dev;
+		p.type = type;
+		if (ref) {
+			p.kind = RUN_SCALAR;
+		} else {
+			p.kind = (cst || cq) ? RUN_CBUF : RUN_BUF;
+			char *w = xasprintf("::metal_host::model::dptr<%s%s> %s", p.kind == RUN_CBUF ? "const " : "",
+			                    type, name);
+			edit_add(es, a, b, keep_lines(w, t, a, b));
+		}
+		p.slot = slot >= 0 ? slot : *order;
+		(*order)++;
+	}
+	free(attr);
+	GROW(k->p, k->np, k->cap_);
+	k->p[k->np++] = p;
+	return 0;
+}
+
+/* in the body t[a, b): threadgroup arrays, and the NAME[ of checked names */
+static int body(const char *t, const char *m, size_t a, size_t b, struct run_kernel *k,
+                struct edits *es, char **err, size_t *err_at)
+{
+	char **names = NULL;
+	size_t nn = 0, cap = 0;
+	for (size_t i = 0; i < k->np; i++)
+		if (k->p[i].kind == RUN_BUF || k->p[i].kind == RUN_CBUF) {
+			GROW(names, nn, cap);
+			names[nn++] = k->p[i].name;
+		}
+	/* threadgroup declarations */
+	for (size_t i = a; i < b; i++) {
+		if (m[i] == '"' || m[i] == '\'') {
+			i = lex_skip_literal(m, b, i) - 1;
+			continue;
+		}
+		if (!lex_word_at(m, b, i, "threadgroup")) {
+			if (lex_id0(m[i]))
+				i = lex_ident_end(m, b, i) - 1;
+			continue;
+		}
+		size_t s = i, e = s;
+		while (e < b && m[e] != ';' && m[e] != '=' && m[e] != '*' && m[e] != '[' && m[e] != '&' &&
+		       m[e] != ')' && m[e] != ',')
+			e++;
+		if (e >= b || m[e] == '*' || m[e] == '&' || m[e] == ')' || m[e] == ',') {
+			i = e;
+			continue; /* a pointer or reference, a cast */
+		}
+		if (m[e] != '[') {
+			*err = xasprintf("kernel '%s': a threadgroup scalar is not supported yet by mps-run "
+			                 "(use an array of one element)", k->name);
+			*err_at = s;
+			free(names);
+			return -1;
+		}
+		/* threadgroup TYPE NAME [N] ; */
+		size_t ne = lex_back_ws(m, s, e), nb = ne;
+		while (nb > s && lex_idc(m[nb - 1]))
+			nb--;
+		size_t cl = lex_match_close(m, b, e, '[', ']');
+		size_t after = lex_skip_ws(m, b, cl + 1);
+		if (cl >= b || after >= b || m[after] != ';') {
+			*err = xasprintf("kernel '%s': a threadgroup array of more than one dimension or with "
+			                 "an initializer is not supported yet by mps-run", k->name);
+			*err_at = s;
+			free(names);
+			return -1;
+		}
+		char *ty = lex_trim_dup(t, s + strlen("threadgroup"), nb);
+		char *nm = xstrndup(t + nb, ne - nb);
+		char *dim = lex_trim_dup(t, e + 1, cl);
+		char *w = xasprintf("MH_TG(%s, %s, %s);", ty, dim, nm);
+		edit_add(es, s, after + 1, keep_lines(w, t, s, after + 1));
+		GROW(names, nn, cap);
+		names[nn++] = nm; /* kept until the end of this function */
+		free(ty);
+		free(dim);
+		i = after;
+	}
+	/* NAME[ -> NAME.at(__LINE__)[ */
+	for (size_t i = a; i < b; i++) {
+		if (m[i] == '"' || m[i] == '\'') {
+			i = lex_skip_literal(m, b, i) - 1;
+			continue;
+		}
+		if (!lex_id0(m[i]))
+			continue;
+		size_t e = lex_ident_end(m, b, i);
+		int prev_ok = i == 0 || !(lex_idc(m[i - 1]) || m[i - 1] == '.' ||
+		                          (m[i - 1] == '>' && i > 1 && m[i - 2] == '-') ||
+		                          (m[i - 1] == ':' && i > 1 && m[i - 2] == ':'));
+		size_t nx = lex_skip_ws(m, b, e);
+		if (prev_ok && nx < b && m[nx] == '[' && !(nx + 1 < b && m[nx + 1] == '[') &&
+		    !in_edit(es, i))
+			for (size_t q = 0; q < nn; q++)
+				if (lex_span_is(m + i, e - i, names[q])) {
+					edit_add(es, e, e, xstrdup(".at(__LINE__)"));
+					break;
+				}
+		i = e - 1;
+	}
+	/* the names added for arrays are owned here */
+	size_t nparams = 0;
+	for (size_t i = 0; i < k->np; i++)
+		if (k->p[i].kind == RUN_BUF || k->p[i].kind == RUN_CBUF)
+			nparams++;
+	for (size_t q = nparams; q < nn; q++)
+		free(names[q]);
+	free(names);
+	return 0;
+}
+
+/* a barrier or a SIMD-group / quad-group function of the layer */
+static int sync_name(const char *t, size_t n)
+{
+	if (lex_span_is(t, n, "threadgroup_barrier") || lex_span_is(t, n, "simdgroup_barrier"))
+		return 1;
+	if (lex_span_is(t, n, "simd_vote"))
+		return 0;
+	return (n > 5 && !strncmp(t, "simd_", 5)) || (n > 5 && !strncmp(t, "quad_", 5));
+}
+
+/* every call NAME(...) of sync_name in the code of m[0, n) (outside
+ * directives other than #define) becomes
+ * (::metal_host::model::site(__LINE__), NAME(...)), the qualifier kept */
+static void sites(const char *m, size_t n, struct edits *es)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = m[i];
+		if (c == '"' || c == '\'') {
+			i = lex_skip_literal(m, n, i) - 1;
+			continue;
+		}
+		if (c == '#' && !lex_word_at(m, n, lex_skip_ws(m, n, i + 1), "define")) {
+			i = lex_directive_end(m, n, i) - 1;
+			continue;
+		}
+		if (!lex_id0(c))
+			continue;
+		size_t e = lex_ident_end(m, n, i);
+		if ((i > 0 && (lex_idc(m[i - 1]) || m[i - 1] == '.' || m[i - 1] == '>')) ||
+		    !sync_name(m + i, e - i)) {
+			i = e - 1;
+			continue;
+		}
+		size_t st = i, q = lex_skip_ws(m, n, e);
+		if (q < n && m[q] == '<')
+			q = lex_skip_ws(m, n, lex_match_close(m, n, q, '<', '>') + 1);
+		if (q >= n || m[q] != '(') {
+			i = e - 1;
+			continue;
+		}
+		size_t cl = lex_match_close(m, n, q, '(', ')');
+		if (cl >= n) {
+			i = e - 1;
+			continue;
+		}
+		/* metal::NAME, ::metal::NAME */
+		if (st >= 2 && m[st - 1] == ':' && m[st - 2] == ':') {
+			size_t b = st - 2;
+			if (b >= 5 && !strncmp(m + b - 5, "metal", 5))
+				b -= 5;
+			if (b >= 2 && m[b - 1] == ':' && m[b - 2] == ':')
+				b -= 2;
+			st = b;
+		}
+		edit_add(es, st, st, xstrdup("(::metal_host::model::site(__LINE__), "));
+		edit_add(es, cl + 1, cl + 1, xstrdup(")"));
+		i = e - 1;
+	}
+}
+
+static int cmp_edit(const void *x, const void *y)
+{
+	const struct edit *a = x, *b = y;
+	return a->a < b->a ? -1 : a->a > b->a;
+}
+
+void run_kernels_free(struct run_kernel *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < k[i].np; j++) {
+			free(k[i].p[j].name);
+			free(k[i].p[j].type);
+			free(k[i].p[j].attr);
+		}
+		free(k[i].p);
+		free(k[i].name);
+	}
+	free(k);
+}
+
+long run_parse(const char *text, size_t len, struct run_kernel **out, char **host, char **err,
+               unsigned long *err_line)
+{
+	size_t n;
+	char *t = try_rewrite(text, len, &n);
+	char *m = mask_code(t, n, LANG_C);
+	struct run_kernel *ks = NULL;
+	size_t nk = 0, cap = 0;
+	struct edits es = {0};
+	size_t err_at = 0;
+	*err = NULL;
+	*out = NULL;
+	*host = NULL;
+	int depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = m[i];
+		if (c == '"' || c == '\'') {
+			i = lex_skip_literal(m, n, i) - 1;
+			continue;
+		}
+		if (c == '#') { /* a directive: to its end */
+			i = lex_directive_end(m, n, i) - 1;
+			continue;
+		}
+		if (c == '{') {
+			depth++;
+			continue;
+		}
+		if (c == '}') {
+			depth--;
+			continue;
+		}
+		if (!lex_id0(c))
+			continue;
+		size_t e = lex_ident_end(m, n, i);
+		if (depth != 0 && !lex_span_is(m + i, e - i, "namespace")) {
+			i = e - 1;
+			continue;
+		}
+		if (!lex_span_is(m + i, e - i, "kernel")) {
+			i = e - 1;
+			continue;
+		}
+		/* kernel void NAME ( ... ) { */
+		size_t j = lex_skip_ws(m, n, e);
+		if (!lex_word_at(m, n, j, "void")) {
+			i = e - 1;
+			continue;
+		}
+		j = lex_skip_ws(m, n, j + 4);
+		size_t ne = lex_ident_end(m, n, j);
+		size_t po = lex_skip_ws(m, n, ne);
+		if (ne == j || po >= n || m[po] != '(') {
+			i = e - 1;
+			continue; /* a template instantiation (NAME<...>) or something else */
+		}
+		/* a template kernel (template <...> before): not run in this slice */
+		size_t back = lex_back_ws(m, 0, i);
+		if (back > 0 && m[back - 1] == '>') {
+			i = e - 1;
+			continue;
+		}
+		size_t pc = lex_match_close(m, n, po, '(', ')');
+		size_t ob = lex_skip_ws(m, n, pc + 1);
+		if (pc >= n || ob >= n || m[ob] != '{') {
+			i = e - 1;
+			continue; /* a declaration */
+		}
+		size_t cb = lex_match_close(m, n, ob, '{', '}');
+		GROW(ks, nk, cap);
+		struct run_kernel *k = &ks[nk++];
+		memset(k, 0, sizeof *k);
+		k->name = xstrndup(t + j, ne - j);
+		k->line = line_of(t, i);
+		long order = 0;
+		size_t s = po + 1;
+		int nest = 0;
+		for (size_t q = po + 1; q <= pc; q++) {
+			char d = m[q];
+			if (d == '"' || d == '\'') {
+				q = lex_skip_literal(m, pc, q) - 1;
+				continue;
+			}
+			if (d == '(' || d == '[' || d == '<')
+				nest++;
+			else if ((d == ')' || d == ']' || d == '>') && q < pc)
+				nest--;
+			if ((d == ',' && nest == 0) || q == pc) {
+				if (!text_blank(m, s, q) &&
+				    param(m, s, q, k, &order, &es, err, &err_at) != 0)
+					goto fail;
+				s = q + 1;
+			}
+		}
+		k->nslots = (size_t)order;
+		if (body(t, m, ob, cb, k, &es, err, &err_at) != 0)
+			goto fail;
+		i = cb;
+	}
+	sites(m, n, &es);
+	/* apply the edits */
+	qsort(es.e, es.n, sizeof *es.e, cmp_edit);
+	struct buf o;
+	buf_init(&o);
+	size_t at = 0;
+	for (size_t q = 0; q < es.n; q++) {
+		buf_add(&o, t + at, es.e[q].a - at);
+		buf_puts(&o, es.e[q].with);
+		at = es.e[q].b;
+	}
+	buf_add(&o, t + at, n - at);
+	*host = o.data;
+	for (size_t q = 0; q < es.n; q++)
+		free(es.e[q].with);
+	free(es.e);
+	free(t);
+	free(m);
+	*out = ks;
+	return (long)nk;
+fail:
+	*err_line = line_of(t, err_at);
+	for (size_t q = 0; q < es.n; q++)
+		free(es.e[q].with);
+	free(es.e);
+	run_kernels_free(ks, nk);
+	free(t);
+	free(m);
+	return -1;
+}
+
+/* the field of metal_host::exec::pos an attribute reads, and how many
+ * components it has (1: a scalar field) */
+static const char *pos_expr(const char *attr, int *vec)
+{
+	static const struct { const char *a, *f; int v; } map[] = {
+		{"thread_position_in_grid", "tpig", 3},
+		{"threadgroup_position_in_grid", "tgpig", 3},
+		{"thread_position_in_threadgroup", "tptg", 3},
+		{"threads_per_threadgroup", "tptg_n", 3},
+		{"dispatch_threads_per_threadgroup", "dtptg", 3},
+		{"threads_per_grid", "tpg", 3},
+		{"threadgroups_per_grid", "tgpg", 3},
+		{"thread_index_in_threadgroup", "tiitg", 1},
+		{"thread_index_in_simdgroup", "tiisg", 1},
+		{"simdgroup_index_in_threadgroup", "sgitg", 1},
+		{"threads_per_simdgroup", "tpsg", 1},
+		{"thread_execution_width", "tpsg", 1},
+		{"simdgroups_per_threadgroup", "sgptg", 1},
+		{"dispatch_simdgroups_per_threadgroup", "sgptg", 1},
+		{"thread_index_in_quadgroup", "tiitg % 4", 1},
+		{"quadgroup_index_in_threadgroup", "tiitg / 4", 1},
+		{"quadgroups_per_threadgroup", "sgptg * p->tpsg / 4", 1},
+	};
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (!strcmp(attr, map[i].a)) {
+			*vec = map[i].v;
+			return map[i].f;
+		}
+	*vec = 1;
+	return "tiitg";
+}
+
+char *run_driver(const struct run_kernel *ks, size_t n, const char *host_name)
+{
+	struct buf o;
+	buf_init(&o);
+	buf_printf(&o, "/* mps-run's driver: the kernel table of metal_host_exec.h */\n"
+	               "#include <metal_stdlib>\n#include \"metal_host_exec.h\"\n"
+	               "#include \"%s\"\n\nnamespace metal_host {\nnamespace model {\n", host_name);
+	for (size_t i = 0; i < n; i++) {
+		const struct run_kernel *k = &ks[i];
+		/* the slots in order */
+		buf_printf(&o, "\nstatic const arg_desc mh_a%zu[] = {\n", i);
+		for (size_t s = 0; s < k->nslots; s++)
+			for (size_t j = 0; j < k->np; j++) {
+				const struct run_param *p = &k->p[j];
+				if (p->kind == RUN_POS || p->slot != (long)s)
+					continue;
+				int kind = p->kind == RUN_BUF ? (strstr(p->type, "atomic") ? 3 : 0)
+				           : p->kind == RUN_CBUF ? 1 : 2;
+				buf_printf(&o, "\t{%d, \"%s\", sizeof(%s)},\n", kind, p->name, p->type);
+			}
+		if (k->nslots == 0)
+			buf_puts(&o, "\t{2, \"\", 1},\n");
+		buf_printf(&o, "};\nstatic void mh_r%zu(void *const *d, buffer *const *b) {\n"
+		               "\tMH_ENTER();\n\tconst pos *p = cur();\n\t(void)p;\n\t(void)d;\n\t(void)b;\n\t::%s(",
+		           i, k->name);
+		for (size_t j = 0; j < k->np; j++) {
+			const struct run_param *p = &k->p[j];
+			if (j)
+				buf_puts(&o, ",\n\t    ");
+			switch (p->kind) {
+			case RUN_BUF:
+				buf_printf(&o, "dptr<%s>((%s *)d[%ld], b[%ld])", p->type, p->type, p->slot, p->slot);
+				break;
+			case RUN_CBUF:
+				buf_printf(&o, "dptr<const %s>((const %s *)d[%ld], b[%ld])", p->type, p->type,
+				           p->slot, p->slot);
+				break;
+			case RUN_SCALAR:
+				buf_printf(&o, "*(%s *)d[%ld]", p->type, p->slot);
+				break;
+			default: {
+				int v;
+				const char *f = pos_expr(p->attr, &v);
+				size_t tl = strlen(p->type);
+				int comps = tl && (p->type[tl - 1] == '2' || p->type[tl - 1] == '3')
+				                    ? p->type[tl - 1] - '0' : 1;
+				if (v == 1)
+					buf_printf(&o, "%s(p->%s)", p->type, f);
+				else if (comps == 1)
+					buf_printf(&o, "%s(p->%s[0])", p->type, f);
+				else if (comps == 2)
+					buf_printf(&o, "%s(p->%s[0], p->%s[1])", p->type, f, f);
+				else
+					buf_printf(&o, "%s(p->%s[0], p->%s[1], p->%s[2])", p->type, f, f, f);
+			}
+			}
+		}
+		buf_puts(&o, ");\n}\n");
+	}
+	buf_puts(&o, "\nextern const kernel_desc kernels[] = {\n");
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&o, "\t{\"%s\", %lu, %zu, mh_a%zu, mh_r%zu},\n", ks[i].name, ks[i].line,
+		           ks[i].nslots, i, i);
+	if (n == 0)
+		buf_puts(&o, "\t{\"\", 0, 0, nullptr, nullptr},\n");
+	buf_printf(&o, "};\nextern const int nkernels = %zu;\n\n} /* namespace model */\n"
+	               "} /* namespace metal_host */\n", n);
+	return o.data;
+}
+
+char *run_table(const struct run_kernel *ks, size_t n)
+{
+	struct buf o;
+	buf_init(&o);
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(&o, "kernel %s %zu\n", ks[i].name, ks[i].nslots);
+		for (size_t s = 0; s < ks[i].nslots; s++)
+			for (size_t j = 0; j < ks[i].np; j++) {
+				const struct run_param *p = &ks[i].p[j];
+				if (p->kind != RUN_POS && p->slot == (long)s)
+					buf_printf(&o, "arg %zu %s %s\n", s,
+					           p->kind == RUN_BUF ? "buf" : p->kind == RUN_CBUF ? "cbuf" : "scalar",
+					           p->name);
+			}
+	}
+	return o.data ? o.data : xstrdup("");
+}

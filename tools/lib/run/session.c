@@ -1,0 +1,438 @@
+/* session.c — run.h's runs: a script's session, the build of one library
+ * and one call of a kernel, each from the Python side's re-entry of the
+ * tool (mps-run --internal-build / --internal-call).
+ *
+ * The session folder (tmp_make("mps-run"), the script's $TMPDIR too):
+ *   rt.o            the layer's runtime (metal_host_exec.cpp), built once
+ *   errors          one line per call that reported an error
+ *   libN/           one compile_shader: source.metal, origin (the script
+ *                   file and the line of the source's first line), and
+ *                   what the build writes: kernel.metal (the host copy),
+ *                   driver.cpp, kernels.txt, prog
+ *   libN/callM/     one call: call.txt, one file per argument, findings
+ * Every program runs from an argv (proc.h), under the time limit. */
+#include "run/run.h"
+#include "base/diag.h"
+#include "base/lex.h"
+#include "base/proc.h"
+#include "base/scan.h"
+#include "check/setup.h"
+#include "check/try.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int put_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		warnx_("error: cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* the origin of a library: where its source's lines are in the script */
+static void origin(const char *libdir, char **file, long *lineoff)
+{
+	char *p = xasprintf("%s/origin", libdir), *d;
+	size_t n;
+	*file = NULL;
+	*lineoff = 0;
+	if (read_file(p, &d, &n) == 0) {
+		char *nl = strchr(d, '\n');
+		if (nl) {
+			*nl = 0;
+			*lineoff = strtol(nl + 1, NULL, 10);
+		}
+		*file = xstrdup(d);
+		free(d);
+	}
+	free(p);
+	if (!*file)
+		*file = xstrdup("<shader>");
+}
+
+/* print the compiler's messages about the host copy as the source's:
+ * "kernel.metal:L:C: error: M" -> "mps-run: FILE:L+OFF:C: error: M",
+ * at most MAX of the error lines (notes and context dropped) */
+static void relay_compiler(const char *errpath, const char *file, long off, int max)
+{
+	char *d;
+	size_t n;
+	int shown = 0;
+	if (read_file(errpath, &d, &n) != 0)
+		return;
+	for (char *l = d; l && *l && shown < max;) {
+		char *nl = strchr(l, '\n');
+		if (nl)
+			*nl = 0;
+		char *k = strstr(l, "kernel.metal:");
+		char *e = strstr(l, ": error: ");
+		if (e) {
+			if (k) {
+				/* the line is the source's (the rewrites keep lines); the
+				 * column is the host copy's, so it is left out */
+				long ln = strtol(k + 13, NULL, 10);
+				fprintf(stderr, "mps-run: %s:%ld%s\n", file, ln + off, e);
+			} else {
+				fprintf(stderr, "mps-run: %s\n", l);
+			}
+			shown++;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	if (shown == 0 && n > 0)
+		fprintf(stderr, "%.*s", (int)(n > 2000 ? 2000 : n), d);
+	free(d);
+}
+
+static int compile(char **argv, const char *errpath, double limit, struct proc *p)
+{
+	if (proc_start(p, argv, NULL, NULL, errpath, limit) != 0) {
+		warnx_("error: cannot run '%s': %s", argv[0], strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int finished(struct proc *p, const char *what, const char *errpath, const char *file,
+                    long off)
+{
+	struct proc_result r;
+	if (proc_wait(p, &r) != 0)
+		return -1;
+	if (!r.started) {
+		warnx_("error: cannot run the C++ compiler: %s", strerror(r.errno_));
+		return -1;
+	}
+	if (r.timed_out) {
+		warnx_("error: %s: the C++ compiler did not finish within the time limit", what);
+		return -1;
+	}
+	if (!r.exited || r.status != 0) {
+		relay_compiler(errpath, file, off, 10);
+		return -1;
+	}
+	return 0;
+}
+
+int run_build_lib(const struct run_ctx *c, const char *libdir)
+{
+	char *src_path = xasprintf("%s/source.metal", libdir), *src = NULL, *host = NULL, *err = NULL;
+	char *file = NULL, *drv = NULL, *tab = NULL, *p_host = NULL, *p_drv = NULL, *p_tab = NULL;
+	char *p_o = NULL, *p_prog = NULL, *p_err = NULL, *p_rt = NULL, *p_rterr = NULL, *inc = NULL;
+	char *inc2 = NULL;
+	struct run_kernel *ks = NULL;
+	size_t len;
+	long nk = 0, off;
+	unsigned long eline = 0;
+	int rc = 2;
+	origin(libdir, &file, &off);
+	if (read_file(src_path, &src, &len) != 0) {
+		warnx_("error: cannot read '%s': %s", src_path, strerror(errno));
+		goto out;
+	}
+	nk = run_parse(src, len, &ks, &host, &err, &eline);
+	if (nk < 0) {
+		fprintf(stderr, "mps-run: %s:%lu: error: %s\n", file, eline + (unsigned long)off, err);
+		goto out;
+	}
+	p_host = xasprintf("%s/kernel.metal", libdir);
+	p_drv = xasprintf("%s/driver.cpp", libdir);
+	p_tab = xasprintf("%s/kernels.txt", libdir);
+	drv = run_driver(ks, (size_t)nk, "kernel.metal");
+	tab = run_table(ks, (size_t)nk);
+	if (c->emit) {
+		fprintf(stderr, "==> %s (host copy of %s) <==\n%s\n==> driver.cpp <==\n%s\n", p_host, file,
+		        host, drv);
+	}
+	if (put_file(p_host, host, strlen(host)) || put_file(p_drv, drv, strlen(drv)) ||
+	    put_file(p_tab, tab, strlen(tab)))
+		goto out;
+	/* compile the driver and (once per session) the runtime, side by side */
+	p_o = xasprintf("%s/driver.o", libdir);
+	p_err = xasprintf("%s/driver.err", libdir);
+	p_prog = xasprintf("%s/prog", libdir);
+	p_rt = xasprintf("%s/rt.o", c->session);
+	p_rterr = xasprintf("%s/rt.err", c->session);
+	inc = xasprintf("-I%s", c->env.host_layer);
+	inc2 = xasprintf("-I%s", libdir);
+	{
+		struct proc pd, pr;
+		int need_rt = access(p_rt, F_OK) != 0, bad = 0;
+		char **dv = xcalloc(c->env.nflags + 12, sizeof *dv);
+		size_t k = 0;
+		dv[k++] = (char *)c->env.cxx;
+		for (size_t i = 0; i < c->env.nflags; i++)
+			dv[k++] = c->env.flags[i];
+		dv[k++] = RUN_OPT;
+		dv[k++] = inc;
+		dv[k++] = inc2;
+		dv[k++] = "-c";
+		dv[k++] = p_drv;
+		dv[k++] = "-o";
+		dv[k++] = p_o;
+		dv[k] = NULL;
+		char *rt_src = xasprintf("%s/metal_host_exec.cpp", c->env.host_layer);
+		char *rv[] = {(char *)c->env.cxx, "-std=c++17", RUN_OPT, inc, "-c", rt_src, "-o", p_rt,
+		              c->ucontext ? "-DMH_UCONTEXT" : NULL, NULL};
+		if (c->emit) {
+			fprintf(stderr, "==> compile <==\n");
+			for (size_t i = 0; dv[i]; i++)
+				fprintf(stderr, "%s%s", i ? " " : "", dv[i]);
+			fprintf(stderr, "\n");
+		}
+		if (compile(dv, p_err, RUN_COMPILE_LIMIT, &pd) != 0)
+			bad = 1;
+		else if (need_rt && compile(rv, p_rterr, RUN_COMPILE_LIMIT, &pr) != 0)
+			bad = 1;
+		if (!bad && finished(&pd, "the kernels", p_err, file, off) != 0)
+			bad = 1;
+		if (need_rt && finished(&pr, "the runtime", p_rterr, "metal_host_exec.cpp", 0) != 0)
+			bad = 1;
+		free(dv);
+		free(rt_src);
+		if (bad)
+			goto out;
+		char *lv[] = {(char *)c->env.cxx, p_o, p_rt, "-o", p_prog, NULL};
+		if (compile(lv, p_err, RUN_COMPILE_LIMIT, &pd) != 0 ||
+		    finished(&pd, "the link", p_err, file, off) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	if (ks)
+		run_kernels_free(ks, (size_t)nk);
+	free(src_path);
+	free(src);
+	free(host);
+	free(err);
+	free(file);
+	free(drv);
+	free(tab);
+	free(p_host);
+	free(p_drv);
+	free(p_tab);
+	free(p_o);
+	free(p_prog);
+	free(p_err);
+	free(p_rt);
+	free(p_rterr);
+	free(inc);
+	free(inc2);
+	return rc;
+}
+
+/* the value of KEY in the call file's text (malloc'd), or NULL */
+static char *call_value(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *l = text; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		if (n > kl && !strncmp(l, key, kl) && l[kl] == ' ')
+			return xstrndup(l + kl + 1, n - kl - 1);
+		l = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void note_errors(const struct run_ctx *c, unsigned long n)
+{
+	if (n == 0)
+		return;
+	char *p = xasprintf("%s/errors", c->session);
+	FILE *f = fopen(p, "a");
+	if (f) {
+		fprintf(f, "%lu\n", n);
+		fclose(f);
+	}
+	free(p);
+}
+
+int run_call_lib(const struct run_ctx *c, const char *libdir, const char *callfile)
+{
+	char *text = NULL, *prog = xasprintf("%s/prog", libdir);
+	char *outp = xasprintf("%s.out", callfile), *errp = xasprintf("%s.err", callfile);
+	char *kernel = NULL, *site = NULL, *findings = NULL, *fd = NULL;
+	size_t n;
+	int rc = 2;
+	if (read_file(callfile, &text, &n) != 0) {
+		warnx_("error: cannot read '%s': %s", callfile, strerror(errno));
+		goto out;
+	}
+	kernel = call_value(text, "kernel");
+	site = call_value(text, "callsite");
+	findings = call_value(text, "findings");
+	if (!kernel || !site || !findings) {
+		warnx_("error: '%s' lacks kernel, callsite or findings", callfile);
+		goto out;
+	}
+	char *argv[] = {prog, (char *)callfile, NULL};
+	struct proc_result r;
+	if (proc_run(argv, NULL, outp, errp, c->env.timeout, &r) != 0 || !r.started) {
+		warnx_("error: cannot run '%s'", prog);
+		goto out;
+	}
+	if (read_file(findings, &fd, &n) == 0) {
+		unsigned long errs = 0;
+		fputs(fd, stderr);
+		for (char *l = fd; (l = strstr(l, ": error: ")) != NULL; l++)
+			errs++;
+		note_errors(c, errs);
+	}
+	if (r.timed_out) {
+		fprintf(stderr, "mps-run: %s: error: kernel '%s' still running after %g s [timeout]\n",
+		        site, kernel, c->env.timeout);
+		note_errors(c, 1);
+		rc = 1;
+		goto out;
+	}
+	if (r.signaled || !r.exited || r.status != 0) {
+		char *e = NULL;
+		size_t en;
+		if (read_file(errp, &e, &en) == 0 && en)
+			fputs(e, stderr);
+		free(e);
+		fprintf(stderr, "mps-run: %s: error: kernel '%s' did not run to its end (%s %d)\n", site,
+		        kernel, r.signaled ? "signal" : "status", r.signaled ? r.signal : r.status);
+		note_errors(c, 1);
+		rc = 1;
+		goto out;
+	}
+	{
+		char *e = NULL;
+		size_t en;
+		if (read_file(errp, &e, &en) == 0 && en)
+			fputs(e, stderr); /* MPS_RUN_STATS */
+		free(e);
+	}
+	rc = 0;
+out:
+	free(text);
+	free(prog);
+	free(outp);
+	free(errp);
+	free(kernel);
+	free(site);
+	free(findings);
+	free(fd);
+	return rc;
+}
+
+static const char launcher[] =
+	"import sys\n"
+	"sys.path.insert(0, sys.argv[1])\n"
+	"import mps_run\n"
+	"mps_run._main(sys.argv[2:])\n";
+
+int run_script(struct run_ctx *c, const char *script, char *const *args, size_t nargs)
+{
+	int status = 2;
+	tmp_sweep("mps-run");
+	char *dir = tmp_make("mps-run");
+	if (!dir) {
+		warnx_("error: cannot make a temporary folder in '%s': %s", tmp_base(), strerror(errno));
+		return 2;
+	}
+	char *self = setup_self(c->argv0);
+	char tbuf[64], sbuf[16];
+	snprintf(tbuf, sizeof tbuf, "%g", c->env.timeout);
+	snprintf(sbuf, sizeof sbuf, "%d", c->simd);
+	if (!self || setenv("MPS_RUN_SESSION", dir, 1) || setenv("MPS_RUN_TOOL", self, 1) ||
+	    setenv("MPS_RUN_HOST_LAYER", c->env.host_layer, 1) || setenv("MPS_RUN_CXX", c->env.cxx, 1) ||
+	    setenv("MPS_RUN_TIMEOUT", tbuf, 1) || setenv("MPS_RUN_SIMD", sbuf, 1) ||
+	    setenv("MPS_RUN_EMIT", c->emit ? "1" : "0", 1) ||
+	    setenv("MPS_RUN_UCONTEXT", c->ucontext ? "1" : "0", 1) || setenv("TMPDIR", dir, 1)) {
+		warnx_("error: cannot set up the environment of the script");
+		goto out;
+	}
+	{
+		char **argv = xcalloc(nargs + 8, sizeof *argv);
+		char *nt = xasprintf("%s/no-torch", dir);
+		size_t k = 0, tried = 0;
+		argv[k++] = NULL;
+		argv[k++] = "-B";
+		argv[k++] = "-c";
+		argv[k++] = (char *)launcher;
+		argv[k++] = (char *)c->env.host_layer;
+		argv[k++] = (char *)script;
+		for (size_t i = 0; i < nargs; i++)
+			argv[k++] = args[i];
+		argv[k] = NULL;
+		/* each python in turn until one imports torch (the module says
+		 * which does not by the file no-torch) */
+		for (size_t i = 0; c->pythons[i]; i++) {
+			struct proc_result r;
+			argv[0] = (char *)c->pythons[i];
+			int e = proc_run(argv, NULL, PROC_INHERIT, PROC_INHERIT, 0, &r);
+			if (e != 0 || !r.started)
+				continue;
+			tried++;
+			if (access(nt, F_OK) == 0) {
+				unlink(nt);
+				status = -1;
+				continue;
+			}
+			if (r.signaled) {
+				warnx_("error: the script ended by signal %d", r.signal);
+				status = 2;
+			} else {
+				status = r.status;
+			}
+			break;
+		}
+		free(argv);
+		free(nt);
+		if (status == -1 || tried == 0) {
+			warnx_("error: no python %s (tried %s%s%s; --python PATH)",
+			       tried ? "imports torch" : "could be run", c->pythons[0],
+			       c->pythons[1] ? ", " : "", c->pythons[1] ? c->pythons[1] : "");
+			status = 2;
+			goto out;
+		}
+	}
+	{
+		char *p = xasprintf("%s/errors", dir), *d;
+		size_t n;
+		if (read_file(p, &d, &n) == 0) {
+			if (n > 0 && status != 2)
+				status = 1;
+			free(d);
+		}
+		free(p);
+	}
+out:
+	free(self);
+	rm_tree(dir);
+	free(dir);
+	return status;
+}
+
+int run_ctx_from_env(struct run_ctx *c)
+{
+	const char *s = getenv("MPS_RUN_SESSION"), *h = getenv("MPS_RUN_HOST_LAYER");
+	const char *x = getenv("MPS_RUN_CXX"), *t = getenv("MPS_RUN_TIMEOUT");
+	const char *e = getenv("MPS_RUN_EMIT"), *u = getenv("MPS_RUN_UCONTEXT");
+	if (!s || !h || !x || !t) {
+		warnx_("error: --internal-* modes are for mps-run's own Python side");
+		return -1;
+	}
+	switch (try_env_setup(&c->env, c->argv0, h, x, NULL, 1)) {
+	case TRY_ENV_READY:
+		break;
+	default:
+		warnx_("error: the host layer or the compiler of the session is gone");
+		return -1;
+	}
+	c->env.timeout = strtod(t, NULL);
+	c->session = s;
+	c->emit = e && !strcmp(e, "1");
+	c->ucontext = u && !strcmp(u, "1");
+	return 0;
+}

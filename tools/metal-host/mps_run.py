@@ -1,0 +1,250 @@
+"""mps_run: torch.mps.compile_shader on a machine without an MPS device.
+
+The Python side of mps-run (the skill's tools/bin/mps-run, issue #26).
+mps-run starts the script through _main(), which puts compile_shader into
+torch.mps when torch has no MPS device, then runs the script as __main__.
+A script may also `import mps_run` and call mps_run.compile_shader itself
+(under mps-run: the session's variables must be set).
+
+compile_shader(source) returns a library with one attribute per kernel;
+lib.KERNEL(*args, threads=None, group_size=None) binds the arguments in
+order to the kernel's buffer slots, as PyTorch's compile_shader does:
+  - a tensor (CPU here): its storage from its storage offset (the kernel
+    sees the raw storage: strides are the kernel's business);
+  - a Python float: a 32-bit float; an int or a bool: a 64-bit integer;
+  - a list or tuple of floats / ints: an array of those.
+threads: an int or 1-3 ints, the whole grid (dispatchThreads); default:
+the numel of the first tensor argument.  group_size: the same length; default:
+min(threads, 1024) for the first dimension, 1 for the others.
+The build and each call are done by the tool (mps-run --internal-build,
+--internal-call), which prints the findings; the tensors the kernel may
+write (device, not const) are copied back after the call.
+"""
+import os
+import struct
+import subprocess
+import sys
+
+MAX_THREADS_PER_THREADGROUP = 1024
+
+_state = {"libs": 0, "calls": 0}
+
+
+def _env(name):
+    v = os.environ.get(name)
+    if v is None:
+        raise RuntimeError("mps_run: %s is not set: run the script under mps-run" % name)
+    return v
+
+
+def _caller():
+    """The script's frame that called into this module: (file, line)."""
+    f = sys._getframe(1)
+    here = os.path.abspath(__file__)
+    while f is not None and os.path.abspath(f.f_code.co_filename) == here:
+        f = f.f_back
+    if f is None:
+        return "<unknown>", 0
+    return f.f_code.co_filename, f.f_lineno
+
+
+def _origin(source, file):
+    """Where the source's first line is in FILE: the line offset, or None."""
+    try:
+        with open(file, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    i = text.find(source)
+    if i < 0:
+        return None
+    return text.count("\n", 0, i)
+
+
+class _Kernel:
+    def __init__(self, lib, name, slots):
+        self._lib = lib
+        self._name = name
+        self._slots = slots  # [(kind, name)]
+        self.max_threads_per_threadgroup = MAX_THREADS_PER_THREADGROUP
+        self.thread_execution_width = int(os.environ.get("MPS_RUN_SIMD", "32"))
+        self.static_thread_group_memory_length = 0
+
+    def __call__(self, *args, threads=None, group_size=None, arg_casts=None, error_buf_idx=None):
+        import torch
+        if arg_casts is not None or error_buf_idx is not None:
+            raise NotImplementedError("mps_run: arg_casts and error_buf_idx are not supported yet")
+        if len(args) != len(self._slots):
+            raise ValueError("mps_run: kernel '%s' has %d buffer arguments, %d given"
+                             % (self._name, len(self._slots), len(args)))
+        file, line = _caller()
+        if threads is None:
+            first = next((a for a in args if isinstance(a, torch.Tensor)), None)
+            if first is None:
+                raise ValueError("mps_run: threads is required when no argument is a tensor")
+            threads = first.numel()
+        threads = list(threads) if isinstance(threads, (list, tuple)) else [threads]
+        if not 1 <= len(threads) <= 3 or any(int(t) < 0 for t in threads):
+            raise ValueError("mps_run: threads must be 1-3 non-negative numbers")
+        if group_size is None:
+            group_size = [min(max(int(threads[0]), 1), MAX_THREADS_PER_THREADGROUP)] + [1] * (len(threads) - 1)
+        group_size = list(group_size) if isinstance(group_size, (list, tuple)) else [group_size]
+        if len(group_size) != len(threads):
+            raise ValueError("mps_run: group_size must have as many dimensions as threads")
+        gs = 1
+        for g in group_size:
+            if int(g) <= 0:
+                raise ValueError("mps_run: group_size must be positive")
+            gs *= int(g)
+        if gs > MAX_THREADS_PER_THREADGROUP:
+            raise ValueError("mps_run: group_size %s is over %d threads"
+                             % (group_size, MAX_THREADS_PER_THREADGROUP))
+        _state["calls"] += 1
+        d = os.path.join(self._lib._dir, "call%d" % _state["calls"])
+        os.mkdir(d)
+        out = []
+        lines = ["kernel %s" % self._name,
+                 "file %s" % self._lib._file,
+                 "lineoff %d" % self._lib._lineoff,
+                 "src %s" % os.path.join(self._lib._dir, "kernel.metal"),
+                 "callsite %s:%d" % (file, line),
+                 "findings %s" % os.path.join(d, "findings"),
+                 "simd %s" % os.environ.get("MPS_RUN_SIMD", "32"),
+                 "threads %s" % " ".join(str(int(t)) for t in threads + [1] * (3 - len(threads))),
+                 "group %s" % " ".join(str(int(g)) for g in group_size + [1] * (3 - len(group_size)))]
+        for i, (a, (kind, name)) in enumerate(zip(args, self._slots)):
+            p = os.path.join(d, "a%d" % i)
+            if isinstance(a, torch.Tensor):
+                if a.device.type != "cpu":
+                    raise ValueError("mps_run: argument %d is on %s; mps-run runs CPU tensors" % (i, a.device))
+                flat = _storage_view(a)
+                data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
+                if kind == "buf":
+                    out.append((p, flat))
+            elif isinstance(a, bool) or isinstance(a, int):
+                data = struct.pack("<q", int(a))
+            elif isinstance(a, float):
+                data = struct.pack("<f", a)
+            elif isinstance(a, (list, tuple)) and all(isinstance(x, (int, bool)) for x in a):
+                data = struct.pack("<%dq" % len(a), *[int(x) for x in a])
+            elif isinstance(a, (list, tuple)) and all(isinstance(x, (int, float)) for x in a):
+                data = struct.pack("<%df" % len(a), *[float(x) for x in a])
+            else:
+                raise TypeError("mps_run: argument %d of type %s is not supported" % (i, type(a).__name__))
+            with open(p, "wb") as fh:
+                fh.write(data)
+            lines.append("arg %d %s" % (i, p))
+        callfile = os.path.join(d, "call.txt")
+        with open(callfile, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        r = subprocess.run([_env("MPS_RUN_TOOL"), "--internal-call", self._lib._dir, callfile])
+        if r.returncode == 2:
+            raise RuntimeError("mps_run: kernel '%s' could not be run (see above)" % self._name)
+        if r.returncode == 0:
+            for p, flat in out:
+                with open(p, "rb") as fh:
+                    data = fh.read()
+                if data:
+                    flat.view(torch.uint8).copy_(torch.frombuffer(bytearray(data), dtype=torch.uint8))
+
+
+def _storage_view(t):
+    """A 1-D tensor over T's storage from T's storage offset to its end."""
+    import torch
+    st = t.storage()
+    n = st.size() - t.storage_offset()
+    v = torch.empty(0, dtype=t.dtype)
+    v.set_(st, t.storage_offset(), (max(n, 0),))
+    return v
+
+
+class _Library:
+    def __init__(self, source):
+        if not isinstance(source, str):
+            raise TypeError("compile_shader: the source must be a str")
+        session = _env("MPS_RUN_SESSION")
+        _state["libs"] += 1
+        self._dir = os.path.join(session, "lib%d" % _state["libs"])
+        os.mkdir(self._dir)
+        file, line = _caller()
+        off = _origin(source, file)
+        if off is None:
+            self._file, self._lineoff = "%s:%d(compile_shader source)" % (file, line), 0
+        else:
+            self._file, self._lineoff = file, off
+        with open(os.path.join(self._dir, "source.metal"), "w", encoding="utf-8") as fh:
+            fh.write(source)
+        with open(os.path.join(self._dir, "origin"), "w", encoding="utf-8") as fh:
+            fh.write("%s\n%d\n" % (self._file, self._lineoff))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        r = subprocess.run([_env("MPS_RUN_TOOL"), "--internal-build", self._dir])
+        if r.returncode != 0:
+            raise RuntimeError("compile_shader: the source did not compile on the host (see above)")
+        self._kernels = {}
+        cur = None
+        with open(os.path.join(self._dir, "kernels.txt")) as fh:
+            for ln in fh:
+                w = ln.split()
+                if w and w[0] == "kernel":
+                    cur = w[1]
+                    self._kernels[cur] = []
+                elif w and w[0] == "arg":
+                    self._kernels[cur].append((w[2], w[3]))
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        k = self.__dict__.get("_kernels", {})
+        if name not in k:
+            raise AttributeError("no kernel '%s' in the library (mps-run runs plain kernel void "
+                                 "functions; template kernels are not supported yet)" % name)
+        return _Kernel(self, name, k[name])
+
+    def __dir__(self):
+        return sorted(self.__dict__.get("_kernels", {}))
+
+
+def compile_shader(source):
+    """torch.mps.compile_shader's stand-in (see the module's text)."""
+    return _Library(source)
+
+
+def _install(torch):
+    """Put compile_shader into torch.mps when torch has no MPS device."""
+    import types
+    try:
+        has_mps = bool(torch.backends.mps.is_available())
+    except AttributeError:
+        has_mps = False
+    if has_mps:
+        return False
+    mps = getattr(torch, "mps", None)
+    if mps is None:
+        mps = types.ModuleType("torch.mps")
+        sys.modules["torch.mps"] = mps
+        torch.mps = mps
+    mps.compile_shader = compile_shader
+    return True
+
+
+def _main(argv):
+    import runpy
+    try:
+        import torch
+    except ImportError:
+        # mps-run tries its next python
+        open(os.path.join(_env("MPS_RUN_SESSION"), "no-torch"), "w").close()
+        sys.exit(2)
+    _install(torch)
+    script = argv[0]
+    sys.argv = list(argv)
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    while "" in sys.path:
+        sys.path.remove("")
+    if not os.path.isfile(script):
+        sys.stderr.write("mps-run: error: cannot open '%s'\n" % script)
+        sys.exit(2)
+    runpy.run_path(script, run_name="__main__")

@@ -1,0 +1,177 @@
+/* mps-run — run a Python script whose torch.mps.compile_shader kernels run
+ * on the host under the Metal host layer's execution model, with checks
+ * (issue #26; this is its first slice).  The face: options, output.  The
+ * logic is tools/lib/run (kernel.c: the source, the host copy, the driver;
+ * session.c: the script's session, builds and calls). */
+#include "base/cli.h"
+#include "base/diag.h"
+#include "base/proc.h"
+#include "run/run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char details[] =
+	"What it does.  Runs SCRIPT.py with python (--python, default python3,\n"
+	"then /usr/bin/python3) and ARGS.  When torch has no MPS device,\n"
+	"torch.mps.compile_shader(source) is mps-run's (tools/metal-host/mps_run.py,\n"
+	"importable as mps_run): lib.KERNEL(*args, threads=..., group_size=...)\n"
+	"binds args in order to the kernel's buffer slots as PyTorch does (a CPU\n"
+	"tensor: its storage from its offset; a Python float: float; an int or\n"
+	"bool: long; a list of them: an array), compiles the source as C++17\n"
+	"against the Metal host layer (tools/metal-host beside tools/bin, or\n"
+	"--host-layer) and runs the dispatch: `threads` the whole grid (1-3\n"
+	"numbers, default: the first tensor's numel), `group_size` the threads of\n"
+	"a group (default: min(threads, 1024)); a partial last group as\n"
+	"dispatchThreads gives.  The tensors the kernel may write are copied back.\n"
+	"With an MPS device the real compile_shader is left alone.\n"
+	"\n"
+	"The model.  Each threadgroup's threads run as cooperative tasks on one\n"
+	"OS thread; threadgroup_barrier and simdgroup_barrier wait for the group\n"
+	"and the SIMD-group; SIMD-groups of --simd-width lanes (32); the SIMD-group\n"
+	"and quad functions exchange the lanes' values; threadgroup arrays of the\n"
+	"kernel's body are shared by the group.\n"
+	"\n"
+	"Checks, each as `mps-run: FILE:LINE: error|warning: MESSAGE [CHECK]` with\n"
+	"the kernel, the thread and group positions and the buffer's argument;\n"
+	"FILE:LINE is the script's line when the source is a literal in it:\n"
+	"  out-of-bounds       a buffer or threadgroup array accessed outside it\n"
+	"  race                two threads touch one threadgroup element between\n"
+	"                      the same two barriers, one writing; or two threads\n"
+	"                      write one device element without an atomic\n"
+	"  divergent-barrier   a barrier not reached by every thread of the group\n"
+	"  uninitialized-read  threadgroup memory read before any thread wrote it\n"
+	"  unwritten-output    (warning) elements of a written buffer no thread\n"
+	"                      touched\n"
+	"  timeout             a kernel still running at the time limit\n"
+	"First slice: plain `kernel void` kernels; buffers (device/constant T*),\n"
+	"constant T& scalars, every thread-position attribute.  Not yet: template\n"
+	"kernels ([[host_name]]), threadgroup pointer parameters, threadgroup\n"
+	"arrays of more than one dimension, arg_casts, the error buffer, includes\n"
+	"resolved from a checkout.  Accesses through a raw pointer taken from a\n"
+	"buffer or an array are not checked.\n"
+	"\n"
+	"Safety.  It runs python, the C++ compiler and the programs it builds,\n"
+	"each from an argv (no shell), each kernel call with a time limit\n"
+	"(--timeout) and each compile with one of 300 s, in a private folder under $TMPDIR or /tmp that\n"
+	"is also the script's $TMPDIR, removed afterwards.  It writes nothing\n"
+	"else (python runs with -B).  --emit prints each generated host copy,\n"
+	"driver and compile command on stderr before it compiles.  No network.\n"
+	"\n"
+	"Exit status: 1 when a check reported an error; 2 an error of use (bad\n"
+	"option, no script, no python, no compiler, no host layer); else the\n"
+	"script's own status.\n";
+
+static const struct tool_info info = {
+	"mps-run",
+	"[options] SCRIPT.py [ARGS...]",
+	"Run a script's torch.mps.compile_shader kernels on this machine, with checks.",
+	details,
+};
+
+int main(int argc, char **argv)
+{
+	const char *python = NULL, *cxx = NULL, *timeout_s = NULL, *host_opt = NULL, *simd_s = NULL;
+	const char *switch_s = NULL;
+	int emit = 0, n, status;
+	struct opt opts[] = {
+		{"python", 0, OPT_STRING, &python, "PATH", "the python that runs the script (default: python3, /usr/bin/python3)"},
+		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
+		{"simd-width", 0, OPT_STRING, &simd_s, "8|16|32|64", "lanes of a SIMD-group (default 32, as Apple GPUs)"},
+		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each kernel call (default 60)"},
+		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
+		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated host code and compile commands on stderr"},
+		{"task-switch", 0, OPT_STRING, &switch_s, "native|ucontext", "how tasks switch: registers swapped by a few instructions (x86-64, arm64; default) or makecontext/swapcontext"},
+		CLI_OPT_END,
+	};
+	struct run_ctx c;
+	memset(&c, 0, sizeof c);
+	c.argv0 = argv[0];
+	diag_init(argv[0]);
+
+	/* the Python side's re-entries */
+	if (argc >= 3 && (!strcmp(argv[1], "--internal-build") || !strcmp(argv[1], "--internal-call"))) {
+		int build = !strcmp(argv[1], "--internal-build");
+		if ((build && argc != 3) || (!build && argc != 4)) {
+			warnx_("error: wrong use of %s", argv[1]);
+			return MK_EXIT_ERROR;
+		}
+		if (run_ctx_from_env(&c) != 0) {
+			try_env_free(&c.env);
+			return MK_EXIT_ERROR;
+		}
+		status = build ? run_build_lib(&c, argv[2]) : run_call_lib(&c, argv[2], argv[3]);
+		try_env_free(&c.env);
+		return status;
+	}
+
+	/* options end at the script: what follows is the script's */
+	int end = 1;
+	while (end < argc && argv[end][0] == '-' && argv[end][1]) {
+		if (!strcmp(argv[end], "--")) {
+			end++;
+			break;
+		}
+		int takes = 0;
+		for (const struct opt *o = opts; o->name; o++)
+			if (o->type != OPT_FLAG && !strncmp(argv[end] + 2, o->name, strlen(o->name)) &&
+			    argv[end][2 + strlen(o->name)] == 0)
+				takes = 1;
+		end += takes ? 2 : 1;
+	}
+	if (end > argc)
+		end = argc;
+	int nscript = argc - end;
+	char **rest = argv + end;
+	n = cli_parse(&info, opts, end, argv);
+	if (n != 0 || nscript < 1) {
+		warnx_("error: %s", n ? "unexpected operand before the script" : "no script given");
+		cli_usage(&info, opts);
+	}
+	double timeout = 60;
+	if (timeout_s) {
+		char *e;
+		timeout = strtod(timeout_s, &e);
+		if (timeout <= 0 || *e || !*timeout_s) {
+			warnx_("error: --timeout '%s' is not a number of seconds > 0", timeout_s);
+			return MK_EXIT_ERROR;
+		}
+	}
+	c.simd = 32;
+	if (simd_s) {
+		c.simd = atoi(simd_s);
+		if (strcmp(simd_s, "8") && strcmp(simd_s, "16") && strcmp(simd_s, "32") &&
+		    strcmp(simd_s, "64")) {
+			warnx_("error: --simd-width '%s': 8, 16, 32 or 64", simd_s);
+			return MK_EXIT_ERROR;
+		}
+	}
+	c.emit = emit;
+	if (switch_s && strcmp(switch_s, "native") && strcmp(switch_s, "ucontext")) {
+		warnx_("error: --task-switch '%s': native or ucontext", switch_s);
+		return MK_EXIT_ERROR;
+	}
+	c.ucontext = switch_s && !strcmp(switch_s, "ucontext");
+	switch (try_env_setup(&c.env, c.argv0, host_opt, cxx, python, 1)) {
+	case TRY_ENV_NO_HOST_LAYER:
+		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",
+		       c.env.own_host ? c.env.own_host : "tools/metal-host");
+		status = MK_EXIT_ERROR;
+		goto out;
+	case TRY_ENV_NO_FLAGS:
+		status = MK_EXIT_ERROR;
+		goto out;
+	case TRY_ENV_NO_CXX:
+		warnx_("error: no C++ compiler found (%s%s); --cxx COMPILER",
+		       cxx ? "--cxx " : "looked for $CXX, c++, clang++, g++ on PATH", cxx ? cxx : "");
+		status = MK_EXIT_ERROR;
+		goto out;
+	}
+	c.env.timeout = timeout;
+	c.pythons = c.env.pythons;
+	status = run_script(&c, rest[0], rest + 1, (size_t)(nscript - 1));
+out:
+	try_env_free(&c.env);
+	return status;
+}
