@@ -106,6 +106,25 @@ static void vectors() {
 	EQ(ia.x, 3, "abs(int2)");
 	const float2 vs = sqrt(float2(4.0f, 9.0f));
 	EQ(vs.y, 3.0f, "sqrt(float2)");
+	/* precise:: and fast:: abs/max/min act per component too (UnaryKernel.metal's
+	 * abs_functor calls ::precise::abs(float2(x)) on complex values) */
+	const float2 pa = ::precise::abs(float2(-1.5f, 2.0f));
+	SAME(decltype(::precise::abs(float2())), float2);
+	EQ(pa.x, 1.5f, "precise::abs(float2).x");
+	EQ(pa.y, 2.0f, "precise::abs(float2).y");
+	const float2 fm = fast::max(float2(-1.0f, 3.0f), float2(0.0f));
+	EQ(fm.x, 0.0f, "fast::max(float2, float2).x");
+	EQ(fm.y, 3.0f, "fast::max(float2, float2).y");
+	EQ(precise::min(float2(-1.0f, 3.0f), float2(0.0f)).x, -1.0f, "precise::min(float2, float2).x");
+	/* converting construction from a `constant` (volatile) vector of another
+	 * component type: c10's binary dense kernel does om_t(a[j]), a float2 from
+	 * a constant half2 */
+	static const volatile half2 ch(half(1.5f), half(-2.0f));
+	const float2 cf = float2(ch);
+	EQ(cf.x, 1.5f, "float2(constant half2).x");
+	EQ(cf.y, -2.0f, "float2(constant half2).y");
+	checks++;
+	CHECK(!(std::is_convertible<const volatile half2 &, float2>::value), "float2 from a constant half2 is explicit");
 	const bool2 vn = isnan(float2(NAN, 0.0f));
 	checks++;
 	CHECK(vn.x && !vn.y, "isnan(float2)");

@@ -355,15 +355,22 @@ namespace metal {
 	METAL_HOST_VEC2(fmod)                                                  \
 	METAL_HOST_VEC2(pow) METAL_HOST_VEC2(powr) METAL_HOST_VEC2(nextafter)
 
+/* abs, max, min: element-wise in precise:: and fast:: too (metal:: has its
+ * own vector forms for every component type, further down) */
+#define METAL_HOST_VEC_PF_SET                                                   \
+	METAL_HOST_VEC1(abs) METAL_HOST_VEC2(max) METAL_HOST_VEC2(min)
 #define METAL_HOST_VEC_ENABLE ::metal_host::enable_fonly
 namespace precise {
 METAL_HOST_FLOAT_SET
 METAL_HOST_VEC_SET
+METAL_HOST_VEC_PF_SET
 } // namespace precise
 namespace fast {
 METAL_HOST_FLOAT_SET
 METAL_HOST_VEC_SET
+METAL_HOST_VEC_PF_SET
 } // namespace fast
+#undef METAL_HOST_VEC_PF_SET
 #undef METAL_HOST_VEC_ENABLE
 
 METAL_HOST_FLOAT_SET

@@ -103,6 +103,13 @@ struct filler {
 		for (int i = 0; i < N; i++)                                    \
 			(*this)[i] = tmp[i];                                   \
 	}                                                                      \
+	/* from a volatile vector of another component type (`constant`     \
+	 * memory, as c10's om_t(a[j]) converts a `constant half2`) */        \
+	template <class U, std::enable_if_t<!std::is_same<U, T>::value, int> = 0> \
+	explicit vec(const volatile vec<U, N> &o) : vec(splat_tag{}, T{}) {    \
+		for (int i = 0; i < N; i++)                                    \
+			(*this)[i] = static_cast<T>(o[i]);                     \
+	}                                                                      \
 	/* from a volatile lvalue (`constant` memory): a template, so the     \
 	 * vector stays trivially copyable */                                  \
 	template <class V, std::enable_if_t<std::is_same<V, vec>::value, int> = 0> \

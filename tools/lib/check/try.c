@@ -482,7 +482,9 @@ static const struct nf_func *pick_overload_pass(const struct nf_index *ix,
 				tensors++;
 			else if (is_scalar_type(a[k].type)) {
 				scalars++;
-				if (!a[k].def)
+				/* a scalar --arg gives is no input of the kernel's:
+				 * polygamma(n, self) --arg n=1 for trigamma */
+				if (!a[k].def && !(use_args && arg_given(o, a[k].name)))
 					required_scalars++;
 			} else if (!a[k].def && !(use_args && arg_given(o, a[k].name)))
 				other++;
