@@ -476,6 +476,25 @@ static int gross_miss(int exact, double ore, double oim, double fre, double fim,
 	return d > (10 * rtol > 1e-3 ? 10 * rtol : 1e-3) * mag;
 }
 
+/* one shown difference: element I's inputs, ours and the CPU's, as the
+ * report prints them (the counted list and the "beyond" list alike) */
+static void fill_miss(struct try_miss *m, const struct try_reg *r, size_t i,
+                      int cls, const unsigned char *ina,
+                      const unsigned char *inb, const unsigned char *ours,
+                      double fre, double fim, int cplx, const char *format)
+{
+	m->index = i;
+	m->cls = cls;
+	fmt_value(m->a, sizeof m->a, r->in, ina, i);
+	if (inb)
+		fmt_value(m->b, sizeof m->b, r->in, inb, i);
+	else
+		m->b[0] = '\0';
+	fmt_value(m->ours, sizeof m->ours, r->out, ours, i);
+	fmt_double(m->cpu, sizeof m->cpu, fre, fim, cplx, !strcmp(format, "i64"),
+	           r->out);
+}
+
 static void compare(const struct try_plan *pl, const struct try_case *c,
                     struct try_result *res, const unsigned char *ours,
                     const unsigned char *ref, const char *format,
@@ -560,18 +579,9 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 			res->beyond++;
 			res->beyond_by[cls]++;
 			if (res->nbshown < TRY_SHOWN && per_class[cls] < 2) {
-				struct try_miss *m = &res->bshown[res->nbshown++];
 				per_class[cls]++;
-				m->index = i;
-				m->cls = cls;
-				fmt_value(m->a, sizeof m->a, r->in, ina, i);
-				if (inb)
-					fmt_value(m->b, sizeof m->b, r->in, inb, i);
-				else
-					m->b[0] = '\0';
-				fmt_value(m->ours, sizeof m->ours, r->out, ours, i);
-				fmt_double(m->cpu, sizeof m->cpu, fre, fim, cplx,
-				           !strcmp(format, "i64"), r->out);
+				fill_miss(&res->bshown[res->nbshown++], r, i, cls, ina, inb,
+				          ours, fre, fim, cplx, format);
 			}
 		} else if (!ok) {
 			res->mismatches++;
@@ -579,17 +589,8 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 			               res->rtol))
 				res->gross++;
 			if (res->nshown < TRY_SHOWN) {
-				struct try_miss *m = &res->shown[res->nshown++];
-				m->index = i;
-				m->cls = cls;
-				fmt_value(m->a, sizeof m->a, r->in, ina, i);
-				if (inb)
-					fmt_value(m->b, sizeof m->b, r->in, inb, i);
-				else
-					m->b[0] = '\0';
-				fmt_value(m->ours, sizeof m->ours, r->out, ours, i);
-				fmt_double(m->cpu, sizeof m->cpu, fre, fim, cplx,
-				           !strcmp(format, "i64"), r->out);
+				fill_miss(&res->shown[res->nshown++], r, i, cls, ina, inb,
+				          ours, fre, fim, cplx, format);
 			}
 		}
 	}
