@@ -763,10 +763,12 @@ static void wait_reference(const struct try_plan *pl, const struct try_env *env,
 			}
 		} else if (pr.started && (pr.signaled || pr.timed_out) && stat(nt, &st) != 0) {
 			for (k = 0; k < pl->ncases; k++)
-				if (!out->res[k].ref_error)
+				if (!out->res[k].ref_error) {
 					out->res[k].ref_error =
 						pr.timed_out ? xasprintf("the reference ran past the time limit (%g s)", env->timeout)
 						             : xasprintf("the reference died of signal %d", pr.signal);
+					out->res[k].ref_killed = 1;
+				}
 			out->python = xstrdup(env->pythons[pyi]);
 		} else if (pr.started && pr.exited && pr.status != 0 && stat(nt, &st) != 0) {
 			/* the script failed: its last line, as each case's error */
@@ -1223,7 +1225,7 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 		for (j = 1; j < res->nkernels; j++)
 			if (res->kdiffer[j] > 0)
 				res->verdict = 1;
-		if (!res->compiled || !res->ran || res->verdict == 1)
+		if (!res->compiled || !res->ran || res->verdict == 1 || res->ref_killed)
 			out->status = 1;
 	}
 done:
