@@ -411,6 +411,7 @@ static void test_opinfo(void **state)
 	static const char text[] =
 		"op_db = [\n"
 		"    # UnaryUfuncInfo('log', domain=(-5, None)),\n"
+		"    ForeachFuncInfo('log'),\n"
 		"    UnaryUfuncInfo('logit', domain=(0, 1)),\n"
 		"    UnaryUfuncInfo('log',\n"
 		"                   ref=np.log,  # domain=(7, 8) in a comment\n"
@@ -424,7 +425,7 @@ static void test_opinfo(void **state)
 	struct try_opinfo oi;
 	(void)state;
 	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "log"), 1);
-	assert_int_equal(oi.line, 4);
+	assert_int_equal(oi.line, 5);
 	assert_true(oi.unary && !oi.binary);
 	assert_true(oi.has_low && !oi.has_high);
 	assert_true(oi.low == 0);

@@ -444,7 +444,8 @@ int try_test_lists(struct try_plan *pl, const char *root);
 /* try_opinfo_parse: read into OI the OpInfo entry of OP (its base name:
  * the entry named OP, or the dotted form special.X, nn.functional.X,
  * linalg.X, fft.X of OP = special_X, ...) in TEXT, a Python file of
- * OpInfo entries; FILE is kept in OI->file (copied).  Only literal
+ * OpInfo entries (a ForeachFuncInfo is the _foreach_ operator's: skipped;
+ * so are commented-out lines); FILE is kept in OI->file (copied).  Only literal
  * numbers and None are read as the domain's sides; anything else
  * leaves that domain unread.  Returns 1 found, 0 not (OI zeroed, the
  * defaults set). */

@@ -657,6 +657,9 @@ int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
 		while (kind > text && (isalnum((unsigned char)kind[-1]) || kind[-1] == '_'))
 			kind--;
 		p = open + 1;
+		/* ForeachFuncInfo('log') is the _foreach_ operator's entry */
+		if (!strncmp(kind, "Foreach", 7))
+			continue;
 		{
 			/* not in a comment line */
 			const char *ls = kind;
