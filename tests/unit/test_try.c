@@ -298,7 +298,7 @@ static int cls_of(const char *in, int binary, const char *op, const void *a,
 	r.in = (char *)in;
 	r.out = (char *)in;
 	r.kind = binary ? 2 : 0;
-	return try_classify(&r, op, a, binary ? b : NULL, 0);
+	return try_classify(&r, op, NULL, a, binary ? b : NULL, 0);
 }
 
 static int f1(float x)
@@ -403,6 +403,49 @@ static void test_versions(void **state)
 	tree_remove(root);
 }
 
+/* what an OpInfo entry says (try_opinfo_parse): the entry of the name,
+ * not a commented-out one; the dotted special. form; a domain of literal
+ * numbers or None; handles_large_floats; the kind */
+static void test_opinfo(void **state)
+{
+	static const char text[] =
+		"op_db = [\n"
+		"    # UnaryUfuncInfo('log', domain=(-5, None)),\n"
+		"    ForeachFuncInfo('log'),\n"
+		"    UnaryUfuncInfo('logit', domain=(0, 1)),\n"
+		"    UnaryUfuncInfo('log',\n"
+		"                   ref=np.log,  # domain=(7, 8) in a comment\n"
+		"                   domain=(0, None),\n"
+		"                   sample_kwargs=lambda d, t, x: ({'a': (1, 2)}, {})),\n"
+		"    UnaryUfuncInfo('special.erfcx', domain=(None, 2.5),\n"
+		"                   handles_large_floats=False),\n"
+		"    UnaryUfuncInfo('acos', domain=(-math.pi, 1)),\n"
+		"    BinaryUfuncInfo('pow', supports_one_python_scalar=True),\n"
+		"]\n";
+	struct try_opinfo oi;
+	(void)state;
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "log"), 1);
+	assert_int_equal(oi.line, 5);
+	assert_true(oi.unary && !oi.binary);
+	assert_true(oi.has_low && !oi.has_high);
+	assert_true(oi.low == 0);
+	assert_int_equal(oi.large_floats, 1);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "special_erfcx"), 1);
+	assert_true(!oi.has_low && oi.has_high && oi.high == 2.5);
+	assert_int_equal(oi.large_floats, 0);
+	try_opinfo_free(&oi);
+	/* a side that is no literal: the domain is not read */
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "acos"), 1);
+	assert_true(!oi.has_low && !oi.has_high);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "pow"), 1);
+	assert_true(oi.binary && !oi.unary);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "erfcx"), 0);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "lo"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_half_bfloat),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_versions),
+		cmocka_unit_test(test_opinfo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -539,6 +539,216 @@ static const struct nf_func *pick_overload(const struct nf_index *ix,
 	return f ? f : pick_overload_pass(ix, base, ov, kind, o, 0, why);
 }
 
+/* 1 when DT is one of the Metal dtypes a registration names */
+static int is_metal_scalar(const char *dt)
+{
+	static const char *const names[] = {"float", "half", "bfloat", "long", "int", "short",
+	                                    "char", "uchar", "bool", "float2", "half2", NULL};
+	size_t i;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(dt, names[i]))
+			return 1;
+	return 0;
+}
+
+/* the identifier at T[*I] (spaces skipped) into a new string, or NULL */
+static char *ident_at(const char *t, size_t *i)
+{
+	size_t s;
+	while (t[*i] == ' ' || t[*i] == '\t' || t[*i] == '\n')
+		(*i)++;
+	s = *i;
+	while (ident_char((unsigned char)t[*i]))
+		(*i)++;
+	return *i > s ? xasprintf("%.*s", (int)(*i - s), t + s) : NULL;
+}
+
+/* the members of struct NAME in TEXT (`struct NAME {` then `TYPE m;`
+ * lines, TYPE the template parameter TP or float): into *F; returns how
+ * many, 0 when not found or a member is of another kind */
+static size_t struct_members(const char *text, const char *name, const char *tp,
+                             char ***f)
+{
+	const char *p = text;
+	size_t nl = strlen(name), n = 0;
+	*f = NULL;
+	while ((p = strstr(p, "struct ")) != NULL) {
+		const char *q = p + 7, *e;
+		p = q;
+		while (*q == ' ')
+			q++;
+		if (strncmp(q, name, nl) != 0 || ident_char((unsigned char)q[nl]))
+			continue;
+		q += nl;
+		while (*q == ' ' || *q == '\n')
+			q++;
+		if (*q != '{' || !(e = strchr(q, '}')))
+			continue;
+		q++;
+		while (q < e) {
+			size_t i = 0;
+			char *ty, *m;
+			const char *semi = strchr(q, ';');
+			if (!semi || semi > e)
+				break;
+			ty = ident_at(q, &i);
+			m = ident_at(q, &i);
+			while (q[i] == ' ')
+				i++;
+			if (!ty || !m || q + i != semi ||
+			    !(!strcmp(ty, "float") || (tp && !strcmp(ty, tp)))) {
+				free(ty);
+				free(m);
+				lex_strv_free(*f, n);
+				*f = NULL;
+				return 0;
+			}
+			free(ty);
+			*f = xrealloc(*f, (n + 1) * sizeof **f);
+			(*f)[n++] = m;
+			q = semi + 1;
+			while (q < e && (*q == ' ' || *q == '\n' || *q == '\t'))
+				q++;
+		}
+		return n;
+	}
+	return 0;
+}
+
+/* the members of the struct alpha A: `typedef X<float> A;` or `using A =
+ * X<float>;` with `template <typename T> struct X {...}`, or `struct A
+ * {...}`, looked for in the kernel file and its headers */
+static size_t alpha_members(const struct try_plan *pl, const char *a, char ***f)
+{
+	size_t h, n = 0;
+	for (h = 0; h <= pl->nhdrs && !n; h++) {
+		const char *t = h == 0 ? pl->metal_text : pl->hdrs[h - 1].text;
+		const char *p = t;
+		size_t al = strlen(a);
+		n = struct_members(t, a, NULL, f);
+		while (!n && p && (p = strstr(p, a)) != NULL) {
+			/* typedef BASE<float> A;  /  using A = BASE<float>; */
+			const char *ls = p, *le = strchr(p, ';');
+			char *base = NULL;
+			p += al;
+			while (ls > t && ls[-1] != '\n')
+				ls--;
+			if (!le)
+				break;
+			{
+				char *line = xasprintf("%.*s", (int)(le - ls), ls);
+				char *lt = strchr(line, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+				size_t i = 0;
+				char *w = ident_at(line, &i);
+				if (w && lt && gt && (!strcmp(w, "typedef") || !strcmp(w, "using"))) {
+					size_t j = i;
+					char *x = ident_at(line, &j);
+					if (!strcmp(w, "using")) { /* using A = BASE<...> */
+						while (line[j] == ' ' || line[j] == '=')
+							j++;
+						free(x);
+						x = ident_at(line, &j);
+					}
+					if (x && !strncmp(lt + 1, "float", 5) && gt == lt + 6)
+						base = x;
+					else
+						free(x);
+				}
+				free(w);
+				free(line);
+			}
+			if (base) {
+				size_t h2;
+				for (h2 = 0; h2 <= pl->nhdrs && !n; h2++) {
+					const char *t2 = h2 == 0 ? pl->metal_text : pl->hdrs[h2 - 1].text;
+					const char *tp = strstr(t2, "template <typename ");
+					char *tpn = NULL;
+					if (tp) {
+						size_t i = 19;
+						tpn = ident_at(tp, &i);
+					}
+					n = struct_members(t2, base, tpn, f);
+					free(tpn);
+				}
+				free(base);
+			}
+		}
+	}
+	return n;
+}
+
+/* a struct alpha: its members from the kernel file's headers, each case's
+ * value "v1,v2,..." from the schema scalars of the members' names (given
+ * by --arg, else a default that is not None; a member with neither is an
+ * error of use: what the host computes for None is not read).  Returns 0,
+ * or -1 after a diagnostic. */
+static int struct_alpha_cases(struct try_plan *pl)
+{
+	const char *a = pl->regs[0].alpha;
+	size_t f, c;
+	struct buf b;
+	char *missing = NULL;
+	pl->nalpha_fields = alpha_members(pl, a, &pl->alpha_fields);
+	if (!pl->nalpha_fields) {
+		warnx_("error: %s: the alpha type %s is no Metal scalar and no struct of float members "
+		       "read in the file or its headers", pl->metal_rel, a);
+		return -1;
+	}
+	buf_init(&b);
+	for (f = 0; f < pl->nalpha_fields; f++) {
+		size_t k;
+		const char *v = NULL;
+		for (k = 0; k < pl->nargs; k++)
+			if (pl->args[k].scalar && !strcmp(pl->args[k].name, pl->alpha_fields[f])) {
+				v = pl->args[k].given ? pl->args[k].given
+				    : pl->args[k].def && strcmp(pl->args[k].def, "None") ? pl->args[k].def : NULL;
+				if (!v && !missing)
+					missing = xstrdup(pl->alpha_fields[f]);
+				break;
+			}
+		if (k == pl->nargs) {
+			warnx_("error: %s: member '%s' of the alpha %s is no scalar of %s",
+			       pl->metal_rel, pl->alpha_fields[f], a, pl->func);
+			buf_free(&b);
+			return -1;
+		}
+		if (v) {
+			const char *comma = strchr(v, ',');
+			buf_printf(&b, "%s%.*s", f ? "," : "", (int)(comma ? (size_t)(comma - v) : strlen(v)), v);
+		}
+	}
+	if (missing) {
+		warnx_("error: %s=None: member '%s' of the kernel's alpha %s is a number the host "
+		       "computes for None; give it with --arg %s=VALUE",
+		       missing, missing, a, missing);
+		free(missing);
+		buf_free(&b);
+		return -1;
+	}
+	for (c = 0; c < pl->ncases; c++) {
+		free(pl->cases[c].alpha_value);
+		pl->cases[c].alpha_value = xstrdup(b.data);
+	}
+	buf_free(&b);
+	return 0;
+}
+
+/* 1 when a schema scalar of TYPE (int, float, bool, Scalar; optional or
+ * not) can carry a kernel alpha of Metal dtype DT: a Scalar any, an int
+ * an integer dtype, a float a floating or complex one, a bool bool */
+static int scalar_fits(const char *type, const char *dt)
+{
+	if (!dt || type_is(type, "Scalar"))
+		return 1;
+	if (!strcmp(dt, "bool"))
+		return type_is(type, "bool");
+	if (try_is_integral(dt))
+		return type_is(type, "int");
+	if (try_is_float(dt) || try_is_complex(dt))
+		return type_is(type, "float");
+	return 0;
+}
+
 /* the extra values tried for a scalar of TYPE (beyond its default) */
 static const char *const *extra_values(const char *type, const char *alpha_dt)
 {
@@ -656,6 +866,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	memset(&ms, 0, sizeof ms);
 	pl->alpha_arg = -1;
 	pl->checkout_version = try_checkout_version(o->root);
+	pl->root = o->root ? xstrdup(o->root) : NULL;
 	if (nf_parse_opname(o->op, &base, &ovname, &inplace) != 0) {
 		warnx_("error: '%s' is not an operator name", o->op);
 		return -1;
@@ -907,11 +1118,19 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			goto out;
 		}
 	}
-	/* the scalar ALPHA stands for */
-	if (pl->regs[0].kind == MR_UNARY_ALPHA || pl->regs[0].kind == MR_BINARY_ALPHA) {
+	/* the scalar ALPHA stands for (none for a struct: its members are
+	 * read with the headers, step 5) */
+	if ((pl->regs[0].kind == MR_UNARY_ALPHA || pl->regs[0].kind == MR_BINARY_ALPHA) &&
+	    pl->regs[0].alpha && is_metal_scalar(pl->regs[0].alpha)) {
 		size_t k;
 		for (k = 0; k < pl->nargs; k++)
 			if (pl->args[k].scalar && !strcmp(pl->args[k].name, "alpha"))
+				pl->alpha_arg = (long)k;
+		/* else the first scalar whose type can hold the alpha's dtype
+		 * (huber_loss's float delta, not its int reduction, for a
+		 * float alpha), else the first scalar */
+		for (k = 0; k < pl->nargs && pl->alpha_arg < 0; k++)
+			if (pl->args[k].scalar && scalar_fits(pl->args[k].type, pl->regs[0].alpha))
 				pl->alpha_arg = (long)k;
 		for (k = 0; k < pl->nargs && pl->alpha_arg < 0; k++)
 			if (pl->args[k].scalar)
@@ -952,7 +1171,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			pl->cases[pl->ncases].reg = i;
 			pl->cases[pl->ncases].arg_value = NULL;
 			pl->cases[pl->ncases].alpha_value = NULL;
-			if (r->alpha) /* an alpha kernel with no scalar in the schema */
+			if (r->alpha && is_metal_scalar(r->alpha)) /* an alpha kernel with no scalar in the schema */
 				pl->cases[pl->ncases].alpha_value = xstrdup("1");
 			pl->ncases++;
 		}
@@ -1051,6 +1270,12 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			pl->functor_line = ln;
 		}
 		items[fitem].selected = 1;
+		/* a struct alpha's type name (a typedef of the file) */
+		for (k = 0; k < nitems; k++)
+			if (items[k].declares && items[k].kind == IT_DECL && pl->nregs &&
+			    pl->regs[0].alpha && !is_metal_scalar(pl->regs[0].alpha) &&
+			    !strcmp(items[k].declares, pl->regs[0].alpha))
+				items[k].selected = 1;
 		/* registration calls are not declarations */
 		for (k = 0; k < nitems; k++) {
 			size_t s = skip_ws(masked, items[k].b, items[k].a), e = s;
@@ -1143,6 +1368,12 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 		mr_defs_add(&ms, pl->metal_text, pl->metal_len);
 	}
 
+	/* 5b. a struct alpha: its members, each from the schema scalar of
+	 * its name */
+	if (pl->nregs && pl->regs[0].alpha && !is_metal_scalar(pl->regs[0].alpha) &&
+	    struct_alpha_cases(pl) != 0)
+		goto out;
+
 	/* 6. the kernels of each registration, read from its macro's
 	 * #define: the dense one and the others the driver can run */
 	for (i = 0; i < pl->nregs; i++) {
@@ -1224,6 +1455,8 @@ void try_plan_free(struct try_plan *pl)
 			free(pl->untested[i]);
 	free(pl->untested);
 	free(pl->checkout_version);
+	free(pl->root);
+	lex_strv_free(pl->alpha_fields, pl->nalpha_fields);
 	free(pl->kernel);
 	free(pl->op_base);
 	free(pl->func);
@@ -1484,6 +1717,7 @@ static const char script[] =
 	"    open(os.path.join(d, 'no-torch'), 'w').write(type(e).__name__ + ': ' + str(e) + '\\n')\n"
 	"    sys.exit(0)\n"
 	"open(os.path.join(d, 'torch-version'), 'w').write(torch.__version__ + '\\n')\n"
+	"open(os.path.join(d, 'torch-dir'), 'w').write(os.path.dirname(torch.__file__) + '\\n')\n"
 	"torch.set_num_threads(1)\n"
 	"SIZE = {'float32': 4, 'float16': 2, 'bfloat16': 2, 'int64': 8, 'int32': 4,\n"
 	"        'int16': 2, 'int8': 1, 'uint8': 1, 'bool': 1, 'complex64': 8, 'complex32': 4}\n"

@@ -125,6 +125,26 @@ struct try_arg {
 	char *given;             /* --arg value, or NULL */
 };
 
+/* What OP's OpInfo says about the values its samples draw (read in the
+ * OpInfo's entry of common_methods_invocations.py; opinfo/core.py's
+ * sample_inputs_elementwise_unary and _filter_unary_elementwise_tensor
+ * draw and clamp to [low + 1e-5, high - 1e-5], integers to
+ * [ceil, floor] of that, complex values per component). */
+struct try_opinfo {
+	int found;             /* an entry named OP was read */
+	char *file;            /* the file it was read in (as given) */
+	unsigned long line;    /* the line of its entry, 1-based */
+	int unary;             /* a UnaryUfuncInfo */
+	int binary;            /* a BinaryUfuncInfo: a unary kernel of it
+	                          (a tensor and a scalar) sees only
+	                          make_tensor's range (opinfo/core.py
+	                          generate_elementwise_binary_with_scalar_samples) */
+	int has_low, has_high; /* domain=(low, high): None leaves a side open */
+	double low, high;
+	int large_floats;      /* handles_large_floats (default 1) */
+	int complex_extremal;  /* handles_complex_extremal_values (default 1) */
+};
+
 struct try_plan {
 	char *kernel;            /* NAME */
 	char *op_base;           /* OP's base name */
@@ -140,6 +160,11 @@ struct try_plan {
 	struct try_arg *args;    size_t nargs;
 	long alpha_arg;          /* index in args of the scalar ALPHA stands
 	                            for, -1 none */
+	char **alpha_fields;     /* an alpha that is a struct of float members
+	                            (nan_to_num's NanToNumParams<float>): the
+	                            members in order, each given by the schema
+	                            scalar of its name; else NULL */
+	size_t nalpha_fields;
 	char *source;            /* the .metal text as it is tried: the kept
 	                            parts (the functor, what it uses, the
 	                            #include, using and conditional lines), the
@@ -151,6 +176,7 @@ struct try_plan {
 	char **untested;         /* per registration: why PyTorch's MPS tests
 	                            do not compare its dtype for OP (the test
 	                            lists, try_test_lists), or NULL */
+	char *root;              /* the checkout (o->root) */
 	char *checkout_version;  /* the first line of the checkout's
 	                            version.txt (try_checkout_version), or NULL */
 	char **notes;            /* plan notes (other files' registrations,
@@ -374,6 +400,9 @@ enum try_class {
 	                         one from the range against a large one */
 	TRY_COMPLEX_NONFINITE,/* a complex value with an infinite or NaN
 	                         component, as the tests do not make it */
+	TRY_OPINFO_OUTSIDE,   /* what OP's OpInfo keeps out of its samples:
+	                         values outside its domain, large values when
+	                         it does not handle large floats */
 	TRY_DTYPE_UNTESTED,   /* the whole case: a dtype the tests do not run */
 	TRY_NCLASS
 };
@@ -411,14 +440,42 @@ int try_plan_case_class(const struct try_plan *pl, size_t reg);
  * file cannot be read. */
 int try_test_lists(struct try_plan *pl, const char *root);
 
+
+/* try_opinfo_parse: read into OI the OpInfo entry of OP (its base name:
+ * the entry named OP, or the dotted form special.X, nn.functional.X,
+ * linalg.X, fft.X of OP = special_X, ...) in TEXT, a Python file of
+ * OpInfo entries (a ForeachFuncInfo is the _foreach_ operator's: skipped;
+ * so are commented-out lines); FILE is kept in OI->file (copied).  Only literal
+ * numbers and None are read as the domain's sides; anything else
+ * leaves that domain unread.  Returns 1 found, 0 not (OI zeroed, the
+ * defaults set). */
+int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
+                     const char *op);
+
+/* try_opinfo_load: the OpInfo of OP from the first file that has it:
+ * ROOT/torch/testing/_internal/common_methods_invocations.py and
+ * ROOT/torch/testing/_internal/opinfo/definitions/{special,linalg,fft}.py
+ * (the checkout's), then the same files under TORCH_DIR (the reference
+ * torch's package folder; NULL: not looked at).  Returns 1 found, 0 not
+ * (unreadable files are skipped: the verdict then uses the generic
+ * rules). */
+int try_opinfo_load(struct try_opinfo *oi, const char *root, const char *torch_dir,
+                    const char *op);
+
+void try_opinfo_free(struct try_opinfo *oi);
+
 /* try_classify: the class of input element I of a case of registration
  * REG of operator OP (its base name): A (and B for a binary kernel, else
  * NULL) in REG->in's layout (try_dtype_size).  A binary element is
  * sampled when both operands come from the same sampled set (the tests
  * cross range values with range values, large with large, extremal with
  * extremal), or, for the comparison and logical operators, a range value
- * against an extremal one. */
-int try_classify(const struct try_reg *reg, const char *op,
+ * against an extremal one.  OI (NULL: none read): a unary element outside
+ * the OpInfo's domain, a large one when it does not handle large floats,
+ * and a large or extremal one of a unary kernel whose OpInfo is a
+ * BinaryUfuncInfo (pow.Tensor_Scalar: the tensor-with-scalar samples
+ * draw the tensor from make_tensor's range) is TRY_OPINFO_OUTSIDE. */
+int try_classify(const struct try_reg *reg, const char *op, const struct try_opinfo *oi,
                  const unsigned char *a, const unsigned char *b, size_t i);
 
 /* try_picked_values: the values PyTorch's reference inputs pick by hand
@@ -457,6 +514,9 @@ struct try_result {
 	char *ref_dtype;          /* the CPU result's dtype ("float16") */
 	char *ref_note;           /* how it was computed, when not plainly */
 	char *ref_error;          /* the CPU refused: its message */
+	int ref_killed;           /* the reference ran past its time limit or
+	                             died of a signal: nothing was compared, so
+	                             the status is 1, never a silent 0 */
 	int f64;                  /* no torch: the float64 evaluation compared */
 	size_t trapped;           /* inputs whose call trapped under the host
 	                             layer's metal_host::guard (an integer
@@ -516,6 +576,8 @@ struct try_outcome {
 	                             not build, or NULL */
 	int metal_compiled;       /* --device mps: xcrun metal compiled the
 	                             .metal file */
+	struct try_opinfo opinfo; /* OP's OpInfo (try_opinfo_load: the
+	                             checkout's, else the reference torch's) */
 	int status;               /* 0 every case matches, 1 a mismatch or a
 	                             compile error of the functor */
 };

@@ -71,6 +71,31 @@ static void report_head(FILE *f, const struct try_plan *pl,
 		fprintf(f, "reference: torch %s is older than the checkout (%s, its version.txt): "
 		        "where the CPU kernels changed since, its results are not the checkout's\n",
 		        out->torch_version, pl->checkout_version);
+	if (out->opinfo.found && ((out->opinfo.unary && (out->opinfo.has_low || out->opinfo.has_high)) ||
+	                          !out->opinfo.large_floats ||
+	                          (out->opinfo.binary && pl->nregs &&
+	                           (pl->regs[0].kind == MR_UNARY || pl->regs[0].kind == MR_UNARY_ALPHA)))) {
+		const struct try_opinfo *oi = &out->opinfo;
+		fprintf(f, "opinfo: %s:%lu:", oi->file, oi->line);
+		if (oi->unary && (oi->has_low || oi->has_high)) {
+			fprintf(f, " domain (");
+			if (oi->has_low)
+				fprintf(f, "%g", oi->low);
+			else
+				fprintf(f, "None");
+			if (oi->has_high)
+				fprintf(f, ", %g)", oi->high);
+			else
+				fprintf(f, ", None)");
+		}
+		if (!oi->large_floats)
+			fprintf(f, "%s handles_large_floats=False",
+			        oi->unary && (oi->has_low || oi->has_high) ? "," : "");
+		if (oi->binary)
+			fprintf(f, " a binary OpInfo: its tensor-with-scalar samples draw the tensor "
+			        "from make_tensor's range");
+		fprintf(f, ": the inputs it keeps out of its samples are shown apart\n");
+	}
 	up = out->no_torch ? NULL : upcast_list(pl, out);
 	if (up) {
 		fprintf(f, "reference: computed in float32 and rounded, torch %s having no CPU kernel "

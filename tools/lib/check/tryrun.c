@@ -386,13 +386,29 @@ static int write_folder(const struct try_plan *pl, const char *dir)
 	for (i = 0; i < pl->ncases && rc == 0; i++) {
 		const struct try_case *c = &pl->cases[i];
 		const struct try_reg *r = &pl->regs[c->reg];
-		unsigned char al[8];
+		unsigned char al[8 * 16];
 		char name[32];
+		size_t sz;
 		if (!r->alpha || !c->alpha_value)
 			continue;
-		try_alpha_bytes(r->alpha, c->alpha_value, al);
+		sz = try_dtype_size(r->alpha);
+		if (pl->alpha_fields) {
+			/* a struct of float members: "v1,v2,..." in member order */
+			const char *v = c->alpha_value;
+			size_t k;
+			for (k = 0; k < pl->nalpha_fields && k < 16; k++) {
+				char *one = xasprintf("%.*s", (int)strcspn(v, ","), v);
+				try_alpha_bytes("float", one, al + 4 * k);
+				free(one);
+				v += strcspn(v, ",");
+				if (*v == ',')
+					v++;
+			}
+			sz = 4 * k;
+		} else
+			try_alpha_bytes(r->alpha, c->alpha_value, al);
 		snprintf(name, sizeof name, "c%zu.alpha", i);
-		rc |= put(dir, name, al, try_dtype_size(r->alpha));
+		rc |= put(dir, name, al, sz);
 	}
 	return rc ? -1 : 0;
 }
@@ -500,7 +516,8 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
                     const unsigned char *ref, const char *format,
                     const unsigned char *mask, const unsigned char *ina,
                     const unsigned char *inb, int nan_inf_only,
-                    const unsigned char *trap, int strict)
+                    const unsigned char *trap, int strict,
+                    const struct try_opinfo *oi)
 {
 	const struct try_reg *r = &pl->regs[c->reg];
 	size_t i;
@@ -508,6 +525,12 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 	int cplx = try_is_complex(r->out), integral = try_is_integral(r->out);
 	const char *comp = !strcmp(r->out, "float2") ? "float"
 	                   : !strcmp(r->out, "half2") ? "half" : r->out;
+	/* a complex OUT against a real CPU result (abs of a complex: the
+	 * kernel writes |z| into a complex buffer, the host keeps the real
+	 * parts): the real parts are compared */
+	int real_ref = cplx && strcmp(format, "c128") != 0;
+	if (real_ref)
+		cplx = 0;
 	res->case_class = try_plan_case_class(pl, c->reg);
 	for (i = 0; i < res->n; i++) {
 		double ore, oim, fre = 0, fim = 0;
@@ -515,9 +538,11 @@ static void compare(const struct try_plan *pl, const struct try_case *c,
 		if ((mask && !mask[i]) || (trap && trap[i]))
 			continue;
 		cls = res->case_class != TRY_SAMPLED ? res->case_class
-		                                     : try_classify(r, pl->op_base, ina, inb, i);
+		                                     : try_classify(r, pl->op_base, oi, ina, inb, i);
 		counted = try_class_rules[cls].sampled;
 		try_value(r->out, ours, i, &ore, &oim);
+		if (real_ref)
+			oim = 0;
 		if (!strcmp(format, "i64")) {
 			int64_t v;
 			memcpy(&v, ref + 8 * i, 8);
@@ -738,10 +763,12 @@ static void wait_reference(const struct try_plan *pl, const struct try_env *env,
 			}
 		} else if (pr.started && (pr.signaled || pr.timed_out) && stat(nt, &st) != 0) {
 			for (k = 0; k < pl->ncases; k++)
-				if (!out->res[k].ref_error)
+				if (!out->res[k].ref_error) {
 					out->res[k].ref_error =
 						pr.timed_out ? xasprintf("the reference ran past the time limit (%g s)", env->timeout)
 						             : xasprintf("the reference died of signal %d", pr.signal);
+					out->res[k].ref_killed = 1;
+				}
 			out->python = xstrdup(env->pythons[pyi]);
 		} else if (pr.started && pr.exited && pr.status != 0 && stat(nt, &st) != 0) {
 			/* the script failed: its last line, as each case's error */
@@ -1046,7 +1073,7 @@ static int compare_all(const struct try_plan *pl, const struct try_env *env,
 				res->reference = 1;
 				compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
 				        fmt, (unsigned char *)mask, (unsigned char *)ina,
-				        (unsigned char *)inb, 0, trap, env->strict);
+				        (unsigned char *)inb, 0, trap, env->strict, &out->opinfo);
 			} else if (!res->ref_error)
 				res->ref_error = xasprintf("the CPU result has %zu bytes, not %zu",
 				                           rl, need);
@@ -1090,7 +1117,7 @@ static int compare_all(const struct try_plan *pl, const struct try_env *env,
 					res->f64 = 1;
 					compare(pl, c, res, (unsigned char *)ours, (unsigned char *)ref,
 					        "f64", NULL, (unsigned char *)ina,
-					        (unsigned char *)inb, 1, NULL, env->strict);
+					        (unsigned char *)inb, 1, NULL, env->strict, &out->opinfo);
 				}
 				free(ours);
 				free(ref);
@@ -1179,6 +1206,15 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 		out->reference_older = try_version_older(out->torch_version,
 		                                         pl->checkout_version);
 	}
+	{
+		/* OP's OpInfo: the checkout's, else the reference torch's */
+		char *td = out->python ? slurp(dir, "torch-dir", NULL) : NULL;
+		char *nl = td ? strchr(td, '\n') : NULL;
+		if (nl)
+			*nl = '\0';
+		try_opinfo_load(&out->opinfo, pl->root, td, pl->op_base);
+		free(td);
+	}
 	if (compare_all(pl, env, dir, out) != 0)
 		goto done;
 	rc = 0;
@@ -1189,7 +1225,7 @@ int try_run(const struct try_plan *pl, const struct try_env *env,
 		for (j = 1; j < res->nkernels; j++)
 			if (res->kdiffer[j] > 0)
 				res->verdict = 1;
-		if (!res->compiled || !res->ran || res->verdict == 1)
+		if (!res->compiled || !res->ran || res->verdict == 1 || res->ref_killed)
 			out->status = 1;
 	}
 done:
@@ -1230,5 +1266,6 @@ void try_outcome_free(const struct try_plan *pl, struct try_outcome *out)
 	free(out->python_path);
 	free(out->fallback_why);
 	free(out->f64_msg);
+	try_opinfo_free(&out->opinfo);
 	memset(out, 0, sizeof *out);
 }

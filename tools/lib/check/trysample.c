@@ -11,6 +11,7 @@
 #include "read/hostscan.h"
 #include "read/metalreg.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <math.h>
 #include <stdint.h>
@@ -69,6 +70,18 @@ const struct try_class_rule try_class_rules[TRY_NCLASS] = {
 	 "the unary ones reach complex dtypes only when the OpInfo sets "
 	 "handles_complex_extremal_values (not read here; many complex "
 	 "functions turn it off in common_methods_invocations.py)"},
+	{TRY_OPINFO_OUTSIDE, 0, "outside the OpInfo's samples",
+	 "values the operator's OpInfo keeps out of its samples: outside its "
+	 "domain (each component of a complex value), large values when it "
+	 "sets handles_large_floats=False, large and extremal tensor values "
+	 "of a unary kernel of a BinaryUfuncInfo (a tensor with a scalar)",
+	 "common_methods_invocations.py (the checkout's, else the reference "
+	 "torch's): the entry's domain= and handles_large_floats=; opinfo/core.py "
+	 "sample_inputs_elementwise_unary draws from [low + 1e-5, high - 1e-5], "
+	 "_filter_unary_elementwise_tensor clamps the reference values to it, "
+	 "_reference_inputs_elementwise_unary skips the large values; "
+	 "generate_elementwise_binary_with_scalar_samples draws the tensor "
+	 "with make_tensor"},
 	{TRY_DTYPE_UNTESTED, 0, "dtype not tested",
 	 "a dtype test_output_match does not run: complex32",
 	 "test/test_mps.py MPS_DTYPES: common_dtype.py get_all_dtypes(), "
@@ -226,15 +239,62 @@ static int extremal_scalars(const char *op)
 	return 0;
 }
 
-int try_classify(const struct try_reg *reg, const char *op,
+/* 1 when the real value V of dtype DT is outside OI's domain as the
+ * samples draw it: [low + eps, high - eps], integers [ceil, floor] of
+ * that, uint8 from 0; NaN is kept (the clamp keeps it), an infinity past
+ * a closed side is not (clamped to it) */
+static int outside_domain(const struct try_opinfo *oi, const char *dt, double v)
+{
+	const double eps = 1e-5; /* opinfo/core.py _domain_eps */
+	double lo = oi->low + eps, hi = oi->high - eps;
+	if (isnan(v))
+		return 0;
+	if (!try_is_float(dt) && !try_is_complex(dt)) {
+		lo = ceil(lo);
+		hi = floor(hi);
+		if (!strcmp(dt, "uchar") && lo < 0)
+			lo = 0;
+	}
+	return (oi->has_low && v < lo) || (oi->has_high && v > hi);
+}
+
+/* the class OI gives element I of A (dtype DT) of a unary case, or -1 */
+static int opinfo_class(const struct try_opinfo *oi, const char *dt,
+                        const unsigned char *a, size_t i, int cls)
+{
+	double re, im;
+	if (!oi || !oi->found || !strcmp(dt, "bool"))
+		return -1;
+	if (cls == TRY_SAMPLED_LARGE && !oi->large_floats &&
+	    (try_is_float(dt) || try_is_complex(dt)))
+		return TRY_OPINFO_OUTSIDE;
+	if (oi->binary && (cls == TRY_SAMPLED_LARGE || cls == TRY_SAMPLED_EXTREMAL))
+		return TRY_OPINFO_OUTSIDE;
+	if (!oi->unary || (!oi->has_low && !oi->has_high))
+		return -1;
+	if (try_is_float(dt) || try_is_complex(dt))
+		try_value(dt, a, i, &re, &im);
+	else {
+		re = (double)try_ivalue(dt, a, i);
+		im = 0;
+	}
+	if (outside_domain(oi, dt, re) || (try_is_complex(dt) && outside_domain(oi, dt, im)))
+		return TRY_OPINFO_OUTSIDE;
+	return -1;
+}
+
+int try_classify(const struct try_reg *reg, const char *op, const struct try_opinfo *oi,
                  const unsigned char *a, const unsigned char *b, size_t i)
 {
 	int binary = b != NULL, ca, cb;
 	if (try_case_class(reg->in) != TRY_SAMPLED)
 		return try_case_class(reg->in);
 	ca = operand_class(reg->in, a, i, binary);
-	if (!binary)
-		return ca;
+	if (!binary) {
+		int o = ca == TRY_SAMPLED || ca == TRY_SAMPLED_LARGE || ca == TRY_SAMPLED_EXTREMAL
+		            ? opinfo_class(oi, reg->in, a, i, ca) : -1;
+		return o >= 0 ? o : ca;
+	}
 	cb = operand_class(reg->in, b, i, binary);
 	if (!is_sampled(ca) || !is_sampled(cb))
 		return worse(is_sampled(ca) ? cb : ca, is_sampled(cb) ? ca : cb);
@@ -459,4 +519,238 @@ int try_test_lists(struct try_plan *pl, const char *root)
 	}
 	hs_free(&m);
 	return 0;
+}
+
+/* ---- OpInfo entries (common_methods_invocations.py) ---- */
+
+/* 1 when the quoted OpInfo name N (len L) is OP's: OP itself, or a dotted
+ * form whose dots are OP's underscores after a known prefix */
+static int opinfo_name_is(const char *n, size_t l, const char *op)
+{
+	static const char *const pre[] = {"special.", "nn.functional.", "linalg.", "fft.", NULL};
+	size_t i, pl;
+	if (strlen(op) == l && !strncmp(n, op, l))
+		return 1;
+	for (i = 0; pre[i]; i++) {
+		pl = strlen(pre[i]);
+		if (l > pl && !strncmp(n, pre[i], pl)) {
+			/* special.erfcx is special_erfcx; nn.functional.X is X */
+			if (!strcmp(pre[i], "nn.functional.")) {
+				if (strlen(op) == l - pl && !strncmp(n + pl, op, l - pl))
+					return 1;
+			} else if (strlen(op) == l && !strncmp(op, pre[i], pl - 1) &&
+			           op[pl - 1] == '_' && !strncmp(op + pl, n + pl, l - pl))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* skip a Python string literal starting at P (a quote); returns past it */
+static const char *skip_string(const char *p)
+{
+	char q = *p;
+	int triple = p[1] == q && p[2] == q;
+	p += triple ? 3 : 1;
+	while (*p) {
+		if (*p == '\\' && p[1]) {
+			p += 2;
+			continue;
+		}
+		if (*p == q && (!triple || (p[1] == q && p[2] == q)))
+			return p + (triple ? 3 : 1);
+		if (*p == '\n' && !triple)
+			return p;
+		p++;
+	}
+	return p;
+}
+
+/* the end of the call whose '(' is at P (past its ')'), strings and
+ * comments skipped */
+static const char *call_end(const char *p)
+{
+	int depth = 0;
+	while (*p) {
+		if (*p == '\'' || *p == '"') {
+			p = skip_string(p);
+			continue;
+		}
+		if (*p == '#') {
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		if (*p == '(' || *p == '[' || *p == '{')
+			depth++;
+		else if (*p == ')' || *p == ']' || *p == '}') {
+			if (--depth == 0)
+				return p + 1;
+		}
+		p++;
+	}
+	return p;
+}
+
+/* the keyword KW= at depth 1 of the call [B, E) (B at its '('), or NULL */
+static const char *keyword_at(const char *b, const char *e, const char *kw)
+{
+	size_t kl = strlen(kw);
+	int depth = 0;
+	const char *p = b;
+	while (p < e) {
+		if (*p == '\'' || *p == '"') {
+			p = skip_string(p);
+			continue;
+		}
+		if (*p == '#') {
+			while (p < e && *p != '\n')
+				p++;
+			continue;
+		}
+		if (*p == '(' || *p == '[' || *p == '{')
+			depth++;
+		else if (*p == ')' || *p == ']' || *p == '}')
+			depth--;
+		else if (depth == 1 && !strncmp(p, kw, kl) && p[kl] == '=' && p[kl + 1] != '=' &&
+		         (p == b || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			p += kl + 1;
+			while (*p == ' ')
+				p++;
+			return p;
+		}
+		p++;
+	}
+	return NULL;
+}
+
+/* a literal number or None at *P (spaces skipped): 1 number (*V), 0 None,
+ * -1 neither; *P moved past it */
+static int side_value(const char **p, double *v)
+{
+	char *end;
+	while (**p == ' ' || **p == '\n')
+		(*p)++;
+	if (!strncmp(*p, "None", 4)) {
+		*p += 4;
+		return 0;
+	}
+	*v = strtod(*p, &end);
+	if (end == *p)
+		return -1;
+	*p = end;
+	while (**p == ' ')
+		(*p)++;
+	return **p == ',' || **p == ')' ? 1 : -1;
+}
+
+int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
+                     const char *op)
+{
+	const char *p = text;
+	memset(oi, 0, sizeof *oi);
+	oi->large_floats = 1;
+	oi->complex_extremal = 1;
+	while ((p = strstr(p, "Info(")) != NULL) {
+		const char *open = p + 4, *q = open + 1, *e, *kv;
+		const char *kind = p;
+		while (kind > text && (isalnum((unsigned char)kind[-1]) || kind[-1] == '_'))
+			kind--;
+		p = open + 1;
+		/* ForeachFuncInfo('log') is the _foreach_ operator's entry */
+		if (!strncmp(kind, "Foreach", 7))
+			continue;
+		{
+			/* not in a comment line */
+			const char *ls = kind;
+			while (ls > text && ls[-1] != '\n')
+				ls--;
+			while (*ls == ' ' || *ls == '\t')
+				ls++;
+			if (*ls == '#')
+				continue;
+		}
+		while (*q == ' ' || *q == '\n')
+			q++;
+		if (*q != '\'' && *q != '"')
+			continue;
+		{
+			const char *ne = strchr(q + 1, *q);
+			if (!ne || !opinfo_name_is(q + 1, (size_t)(ne - q - 1), op))
+				continue;
+		}
+		e = call_end(open);
+		oi->found = 1;
+		oi->file = xstrdup(file);
+		oi->line = 1;
+		for (q = text; q < kind; q++)
+			oi->line += *q == '\n';
+		oi->unary = (size_t)(open - kind) == strlen("UnaryUfuncInfo") &&
+		            !strncmp(kind, "UnaryUfuncInfo", 14);
+		oi->binary = (size_t)(open - kind) == strlen("BinaryUfuncInfo") &&
+		             !strncmp(kind, "BinaryUfuncInfo", 15);
+		if ((kv = keyword_at(open, e, "domain")) && *kv == '(') {
+			const char *s = kv + 1;
+			double lo = 0, hi = 0;
+			int a = side_value(&s, &lo), b = -1;
+			if (a >= 0 && *s == ',') {
+				s++;
+				b = side_value(&s, &hi);
+			}
+			if (a >= 0 && b >= 0 && *s == ')') {
+				oi->has_low = a;
+				oi->low = lo;
+				oi->has_high = b;
+				oi->high = hi;
+			}
+		}
+		if ((kv = keyword_at(open, e, "handles_large_floats")) && !strncmp(kv, "False", 5))
+			oi->large_floats = 0;
+		if ((kv = keyword_at(open, e, "handles_complex_extremal_values")) &&
+		    !strncmp(kv, "False", 5))
+			oi->complex_extremal = 0;
+		return 1;
+	}
+	return 0;
+}
+
+int try_opinfo_load(struct try_opinfo *oi, const char *root, const char *torch_dir,
+                    const char *op)
+{
+	static const char *const rels[] = {"common_methods_invocations.py",
+	                                   "opinfo/definitions/special.py",
+	                                   "opinfo/definitions/linalg.py",
+	                                   "opinfo/definitions/fft.py", NULL};
+	const char *bases[2];
+	size_t b, k;
+	bases[0] = root;
+	bases[1] = torch_dir;
+	memset(oi, 0, sizeof *oi);
+	oi->large_floats = 1;
+	oi->complex_extremal = 1;
+	for (b = 0; b < 2; b++) {
+		if (!bases[b])
+			continue;
+		for (k = 0; rels[k]; k++) {
+			char *path = xasprintf(b == 0 ? "%s/torch/testing/_internal/%s"
+			                              : "%s/testing/_internal/%s",
+			                       bases[b], rels[k]);
+			char *data = NULL;
+			size_t len;
+			int found = 0;
+			if (read_file(path, &data, &len) == 0 && data)
+				found = try_opinfo_parse(oi, data, path, op);
+			free(data);
+			free(path);
+			if (found)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+void try_opinfo_free(struct try_opinfo *oi)
+{
+	free(oi->file);
+	oi->file = NULL;
 }
