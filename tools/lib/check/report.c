@@ -496,9 +496,9 @@ static int todo_text(FILE *out, const struct vf_report *r)
 		free(pl);
 	}
 	todo_count(r, nops, nfn, &tops, &tfn);
-	fprintf(out, "%s%zu %s of %zu %s build an MPSGraph\n", tfn ? "\n" : "", tfn,
+	fprintf(out, "%s%zu %s of %zu %s %s an MPSGraph\n", tfn ? "\n" : "", tfn,
 	        plural(tfn, "function", "functions"), tops,
-	        plural(tops, "operator", "operators"));
+	        plural(tops, "operator", "operators"), plural(tfn, "builds", "build"));
 	fprintf(out, "  kind       operators functions\n");
 	for (i = 0; i < VF_NKINDS; i++)
 		fprintf(out, "  %-9s  %9zu %9zu\n", vf_kind_name((enum vf_kind)i), nops[i],
