@@ -273,6 +273,9 @@ int main(int argc, char **argv)
 		free((char *)info.details);
 		return MK_EXIT_ERROR;
 	}
+	if (opt_todo && !rep.nhost)
+		warnx_("note: no host files under %s: no MPS function to list "
+		       "(a partial tree?)", MPS_DIR_REL);
 	if (opt_todo)
 		status = rp_write_todo(stdout, &rep, fmt);
 	else
