@@ -19,13 +19,16 @@
 #include <unistd.h>
 
 static const char *opt_root, *opt_before, *opt_format, *opt_rule, *opt_path;
-static int opt_all, opt_json;
+static int opt_all, opt_json, opt_todo;
 
 static const struct opt opts[] = {
 	CLI_OPT_ROOT(&opt_root),
 	{"before", 0, OPT_STRING, &opt_before, "FILE",
 	 "an older native_functions.yaml: more old MPS kernel names"},
 	{"all", 'a', OPT_FLAG, &opt_all, NULL, "check every operator"},
+	{"todo", 0, OPT_FLAG, &opt_todo, NULL,
+	 "list the MPS functions still building an MPSGraph (of OP..., or of "
+	 "every operator), with their operator and kind"},
 	{"format", 0, OPT_STRING, &opt_format, "FMT",
 	 "text (default), json, sarif (SARIF 2.1.0) or markdown (a checklist)"},
 	{"json", 'j', OPT_FLAG, &opt_json, NULL,
@@ -39,7 +42,7 @@ static const struct opt opts[] = {
 static struct tool_info info = {
 	"mps-verify",
 	"[--root DIR] [--before FILE] [--format FMT] [--rule R] [--path GLOB] "
-	"OP... | --all",
+	"OP... | --all | --todo [OP...]",
 	"Check that no old MPS host path of operator OP is left behind; --all "
 	"audits the whole tree.",
 	NULL /* details(), below */};
@@ -64,6 +67,29 @@ static const char details_head[] =
 	"one by one, grouped by rule, and counts the to-do by family (unary,\n"
 	"binary, pointwise, reduction, other); it exits 1 only for defects.\n"
 	"Naming OP says it was migrated: every finding of OP is listed and counts.\n"
+	"\n"
+	"The MPSGraph to-do list.  --todo lists, one line per function, every\n"
+	"MPS function that builds an MPSGraph (directly or through a host\n"
+	"function it calls) and that an operator's MPS dispatch reaches\n"
+	"directly: the kernel of a row routing MPS alone (`MPS: x_out_mps`), or\n"
+	"the function a stub is registered with (REGISTER_DISPATCH).  Columns:\n"
+	"kind, operator, function, PATH:LINE of its definition, and the row or\n"
+	"stub reaching it; then the counts per kind.  Kinds, per function (first\n"
+	"rule wins): the operator's name (loss, softmax, fft in it; cum* and\n"
+	"logcumsumexp: reduction; sort, argsort, msort, topk, kthvalue: other);\n"
+	"the row reaching it tagged pointwise (or built on TensorIteratorBase);\n"
+	"the host file defining it (ReduceOps: reduction, Normalization: norm,\n"
+	"SoftMax, LossOps, Indexing/ScatterGather: indexing, Pooling/Pad/UpSample:\n"
+	"pooling, also padding and upsampling, LinearAlgebra/Blas: linalg,\n"
+	"Distributions: random, FastFourierTransform: fft, Shape/View/Repeat:\n"
+	"shape, UnaryOps/BinaryOps/Activation/...: pointwise, Convolution/RnnOps:\n"
+	"other; the full table is in check/verify.h); the row tagged\n"
+	"nondeterministic_seeded: random, or reduction: reduction; a name\n"
+	"starting linalg_: linalg; else other.  --format json: one\n"
+	"object per function (op, kind, function, path, line, column, via, row\n"
+	"or stub, why, macro); --format markdown: a GitHub task list, a heading\n"
+	"per kind, one `- [ ]` item per operator.  Exit 1 when something is\n"
+	"listed, 0 when nothing is.\n"
 	"\n"
 	"Rules (severity, layer: where the fault is):\n";
 
@@ -175,7 +201,11 @@ int main(int argc, char **argv)
 	nargs = cli_parse(&info, opts, argc, argv);
 	if (opt_all && nargs > 0)
 		cli_error(&info, opts, "give either OP names or --all, not both");
-	if (!opt_all)
+	if (opt_todo && opt_all)
+		cli_error(&info, opts, "--todo lists every operator by itself: drop --all");
+	if (opt_todo && (opt_rule || opt_path))
+		cli_error(&info, opts, "--todo takes no --%s", opt_rule ? "rule" : "path");
+	if (!opt_all && !opt_todo)
 		cli_operator_count(&info, opts, nargs, 0);
 	if (opt_format && (fmt = rp_format_parse(opt_format)) < 0)
 		cli_error(&info, opts, "unknown format '%s' (text, json, sarif, markdown)",
@@ -184,6 +214,8 @@ int main(int argc, char **argv)
 		cli_error(&info, opts, "--json and --format %s exclude each other", opt_format);
 	if (opt_json)
 		fmt = RP_JSON;
+	if (opt_todo && fmt == RP_SARIF)
+		cli_error(&info, opts, "--todo prints text, json or markdown, not sarif");
 	memset(&flt, 0, sizeof flt);
 	flt.path = opt_path;
 	if (opt_rule) {
@@ -232,7 +264,7 @@ int main(int argc, char **argv)
 	in.before = opt_before ? &bx : NULL;
 	in.hm = &hm;
 	in.root = ".";
-	in.all = opt_all;
+	in.all = opt_all || (opt_todo && nargs == 0);
 	in.ops = (const char *const *)argv;
 	in.nops = (size_t)nargs;
 	if (vf_run(&in, &rep) != 0) {
@@ -243,9 +275,15 @@ int main(int argc, char **argv)
 		free((char *)info.details);
 		return MK_EXIT_ERROR;
 	}
-	status = rp_write(stdout, stderr, "mps-verify", &rep, &flt, fmt,
-	                  (const char *const *)argv, (size_t)nargs);
-	if (!rep.lists_checked && fmt == RP_TEXT)
+	if (opt_todo && !rep.nhost)
+		warnx_("note: no host files under %s: no MPS function to list "
+		       "(a partial tree?)", MPS_DIR_REL);
+	if (opt_todo)
+		status = rp_write_todo(stdout, &rep, fmt);
+	else
+		status = rp_write(stdout, stderr, "mps-verify", &rep, &flt, fmt,
+		                  (const char *const *)argv, (size_t)nargs);
+	if (!opt_todo && !rep.lists_checked && fmt == RP_TEXT)
 		warnx_("note: neither %s nor %s exists: the expected-failure lists "
 		       "were not checked [test: xfail-leftover]", COMMON_MPS_REL,
 		       TEST_MPS_REL);

@@ -430,3 +430,157 @@ int rp_write(FILE *out, FILE *err, const char *prog, const struct vf_report *r,
 	}
 	return write_text(out, err, prog, r, flt, ops, nops);
 }
+
+/* ---------------- the MPSGraph to-do list ---------------- */
+
+static int todo_listed(const struct vf_report *r, const struct vf_graph *g)
+{
+	return r->all || r->ops[g->op].selected;
+}
+
+/* counts of the listed entries: operators and functions per kind, and
+ * distinct operators over all kinds */
+static void todo_count(const struct vf_report *r, size_t nops[VF_NKINDS],
+                       size_t nfn[VF_NKINDS], size_t *tops, size_t *tfn)
+{
+	unsigned char *seen = xcalloc(r->nops + 1, 1);
+	size_t i;
+	long last = -1;
+	enum vf_kind lastk = VF_NKINDS;
+	memset(nops, 0, VF_NKINDS * sizeof *nops);
+	memset(nfn, 0, VF_NKINDS * sizeof *nfn);
+	*tops = *tfn = 0;
+	for (i = 0; i < r->ngraphs; i++) {
+		const struct vf_graph *g = &r->graphs[i];
+		if (!todo_listed(r, g))
+			continue;
+		nfn[g->kind]++;
+		(*tfn)++;
+		if (g->op != last || g->kind != lastk) /* sorted by kind, op */
+			nops[g->kind]++;
+		if (!seen[g->op]++)
+			(*tops)++;
+		last = g->op;
+		lastk = g->kind;
+	}
+	free(seen);
+}
+
+static int todo_text(FILE *out, const struct vf_report *r)
+{
+	size_t i, wop = 0, wfn = 0, wpl = 0, nops[VF_NKINDS], nfn[VF_NKINDS];
+	size_t tops, tfn;
+	char place[64];
+	for (i = 0; i < r->ngraphs; i++) {
+		const struct vf_graph *g = &r->graphs[i];
+		int n;
+		if (!todo_listed(r, g))
+			continue;
+		if (strlen(r->ops[g->op].name) > wop)
+			wop = strlen(r->ops[g->op].name);
+		if (strlen(g->function) > wfn)
+			wfn = strlen(g->function);
+		n = snprintf(place, sizeof place, ":%lu", g->line);
+		if (n > 0 && strlen(g->path) + (size_t)n > wpl)
+			wpl = strlen(g->path) + (size_t)n;
+	}
+	for (i = 0; i < r->ngraphs; i++) {
+		const struct vf_graph *g = &r->graphs[i];
+		char *pl;
+		if (!todo_listed(r, g))
+			continue;
+		pl = xasprintf("%s:%lu", g->path, g->line);
+		fprintf(out, "%-9s  %-*s  %-*s  %-*s  %s %s\n", vf_kind_name(g->kind),
+		        (int)wop, r->ops[g->op].name, (int)wfn, g->function, (int)wpl,
+		        pl, g->row ? "row" : "stub", g->row ? g->row : g->stub);
+		free(pl);
+	}
+	todo_count(r, nops, nfn, &tops, &tfn);
+	fprintf(out, "%s%zu %s of %zu %s %s an MPSGraph\n", tfn ? "\n" : "", tfn,
+	        plural(tfn, "function", "functions"), tops,
+	        plural(tops, "operator", "operators"), plural(tfn, "builds", "build"));
+	fprintf(out, "  kind       operators functions\n");
+	for (i = 0; i < VF_NKINDS; i++)
+		fprintf(out, "  %-9s  %9zu %9zu\n", vf_kind_name((enum vf_kind)i), nops[i],
+		        nfn[i]);
+	fprintf(out, "  %-9s  %9zu %9zu\n", "total", tops, tfn);
+	return tfn > 0;
+}
+
+static int todo_json(FILE *out, const struct vf_report *r)
+{
+	size_t i;
+	int status = 0;
+	for (i = 0; i < r->ngraphs; i++) {
+		const struct vf_graph *g = &r->graphs[i];
+		const struct vf_op *op = &r->ops[g->op];
+		json_t *o;
+		if (!todo_listed(r, g))
+			continue;
+		o = json_object();
+		json_object_set_new(o, "op", json_string(op->name));
+		json_object_set_new(o, "kind", json_string(vf_kind_name(g->kind)));
+		json_object_set_new(o, "function", json_string(g->function));
+		json_object_set_new(o, "path", json_string(g->path));
+		json_object_set_new(o, "line", json_integer((json_int_t)g->line));
+		json_object_set_new(o, "column", json_integer((json_int_t)g->col));
+		json_object_set_new(o, "via", json_string(g->row ? "row" : "stub"));
+		json_object_set_new(o, g->row ? "row" : "stub",
+		                    json_string(g->row ? g->row : g->stub));
+		json_object_set_new(o, "why", json_string(g->why));
+		json_object_set_new(o, "macro", g->macro ? json_string(g->macro) : json_null());
+		json_dumpf(o, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		fputc('\n', out);
+		json_decref(o);
+		status = 1;
+	}
+	return status;
+}
+
+static int todo_markdown(FILE *out, const struct vf_report *r)
+{
+	size_t i, k, nops[VF_NKINDS], nfn[VF_NKINDS], tops, tfn;
+	long last;
+	todo_count(r, nops, nfn, &tops, &tfn);
+	fprintf(out, "# MPS operators still building an MPSGraph\n\n");
+	fprintf(out, "Written by `mps-verify --todo --format markdown`: %zu %s, "
+	        "%zu %s; a task per operator and kind, with the graph-building "
+	        "function(s) its MPS dispatch reaches and where they are "
+	        "defined.\n", tops, plural(tops, "operator", "operators"), tfn,
+	        plural(tfn, "function", "functions"));
+	for (k = 0; k < VF_NKINDS; k++) {
+		if (!nops[k])
+			continue;
+		fprintf(out, "\n## %s (%zu %s, %zu %s)\n\n", vf_kind_name((enum vf_kind)k),
+		        nops[k], plural(nops[k], "operator", "operators"), nfn[k],
+		        plural(nfn[k], "function", "functions"));
+		last = -1;
+		for (i = 0; i < r->ngraphs; i++) {
+			const struct vf_graph *g = &r->graphs[i];
+			if (!todo_listed(r, g) || g->kind != (enum vf_kind)k)
+				continue;
+			if (g->op != last)
+				fprintf(out, "%s- [ ] `%s`: ", last >= 0 ? "\n" : "",
+				        r->ops[g->op].name);
+			fprintf(out, "%s`%s` (`%s:%lu`)", g->op == last ? ", " : "",
+			        g->function, g->path, g->line);
+			last = g->op;
+		}
+		fputc('\n', out);
+	}
+	return tfn > 0;
+}
+
+int rp_write_todo(FILE *out, const struct vf_report *r, enum rp_format fmt)
+{
+	switch (fmt) {
+	case RP_JSON:
+		return todo_json(out, r);
+	case RP_MARKDOWN:
+		return todo_markdown(out, r);
+	case RP_TEXT:
+	case RP_SARIF:
+		break;
+	}
+	return todo_text(out, r);
+}

@@ -50,4 +50,22 @@ int rp_write(FILE *out, FILE *err, const char *prog, const struct vf_report *r,
              const struct rp_filter *flt, enum rp_format fmt,
              const char *const *ops, size_t nops);
 
+/* rp_write_todo: the MPSGraph to-do list (r->graphs; only the selected
+ * operators unless r->all) in format fmt:
+ *   RP_TEXT: one line per function on out, columns aligned: kind,
+ *     operator, function, PATH:LINE, and "row NAME" or "stub NAME"
+ *     (what reaches it); then "N functions of M operators build an
+ *     MPSGraph" and a table of operators and functions per kind (every
+ *     kind, zeros included, then the total).
+ *   RP_JSON: one object per function: op, kind, function, path, line,
+ *     column, via ("row" or "stub"), row or stub (the name), why (the
+ *     MPSGraph marker, or "NAME()" of the callee building one), macro
+ *     (or null).
+ *   RP_MARKDOWN: a GitHub task list on out: a heading per kind that has
+ *     operators (with its count), one "- [ ] `op`: `function`
+ *     (`PATH:LINE`)[, ...]" item per operator.
+ *   RP_SARIF: not a list format: the caller refuses it.
+ * Returns the exit status: 1 when something is listed, else 0. */
+int rp_write_todo(FILE *out, const struct vf_report *r, enum rp_format fmt);
+
 #endif

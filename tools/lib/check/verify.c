@@ -7,6 +7,7 @@
 #include "read/stubs.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,14 @@ const struct vf_rule_info vf_rules[VF_NRULES] = {
      "MPSGraph",
      "Delete the old MPS kernel (the function with its body, or the macro "
      "line that defines it) once the rows are shared."},
+    {"graph-left-beside-metal", VF_ERROR, VF_HOST,
+     "the operator's own MPS kernel launches a Metal kernel now, and a graph "
+     "path is left beside it: the kernel still builds an MPSGraph (itself "
+     "or through a helper), or a function of its host file builds one and "
+     "nothing uses it any more",
+     "Take the graph out of the kernel's body (keep a helper another "
+     "operator still calls, stop calling it from this kernel), and delete "
+     "the graph-building functions nothing uses."},
     {"dead-mps-definition", VF_ERROR, VF_HOST,
      "an MPS kernel of the operator is defined but no dispatch row names it "
      "and no host code calls it",
@@ -127,6 +136,15 @@ const char *vf_family_name(enum vf_family f)
 	return n[f];
 }
 
+const char *vf_kind_name(enum vf_kind k)
+{
+	static const char *const n[] = {"pointwise", "reduction", "norm",
+	                                "softmax", "loss", "indexing", "pooling",
+	                                "linalg", "random", "fft", "shape",
+	                                "other"};
+	return n[k];
+}
+
 /* ---------------- the state of one run ---------------- */
 
 struct ctx {
@@ -151,6 +169,7 @@ struct ctx {
 	struct hs_map reached;   /* kernel name → index into disc */
 	struct cs_discovery *disc;
 	size_t ndisc, capdisc;
+	size_t capgraphs;        /* of r->graphs */
 };
 
 static void add_finding(struct ctx *c, const char *path, unsigned long line,
@@ -777,8 +796,14 @@ static int def_name_with_prefix(const struct ctx *c, const char *pre)
 	return lo < c->ngraph_names && strncmp(c->graph_names[lo], pre, n) == 0;
 }
 
+static const struct nf_func *own_kernel_row(const struct ctx *c,
+                                            const struct vf_op *op,
+                                            const char *name);
+static void graph_left_in_kernel(struct ctx *c, long o, long di);
+
 /* mpsgraph-host-path and dead-mps-definition: the definitions named as
- * old MPS kernels of op */
+ * old MPS kernels of op (graph-left-beside-metal (a) for op's own kernel
+ * when it has a Metal path) */
 static void rule_definitions(struct ctx *c, long o)
 {
 	struct vf_op *op = OP(c, o);
@@ -810,6 +835,8 @@ static void rule_definitions(struct ctx *c, long o)
 				                         : " and no host code calls it",
 				                 d->graph ? "; it builds an MPSGraph: " : "",
 				                 d->graph ? d->why ? d->why : "?" : ""));
+			} else if (op->own_metal && own_kernel_row(c, op, d->name)) {
+				graph_left_in_kernel(c, o, fd.v[i]);
 			} else {
 				char *why = graph_detail(d);
 				add_at(c, d->at, VF_GRAPH_PATH, o,
@@ -821,6 +848,230 @@ static void rule_definitions(struct ctx *c, long o)
 		}
 		free(fd.v);
 	}
+}
+
+/* ---------------- graph-left-beside-metal (see verify.h) ---------------- */
+
+/* 1 when TEXT[s, e) calls NAME: the identifier followed by '(' */
+static int call_in(const char *text, size_t s, size_t e, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = text + s;
+	while ((p = strstr(p, name)) != NULL && (size_t)(p - text) + n <= e) {
+		const char *q = p + n;
+		if ((p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    !(isalnum((unsigned char)*q) || *q == '_')) {
+			while (*q == ' ' || *q == '\t' || *q == '\n')
+				q++;
+			if (*q == '(')
+				return 1;
+		}
+		p += n;
+	}
+	return 0;
+}
+
+const char *const vf_metal_calls[] = {
+	"getPipelineStateForFunc", "mtl_dispatch1DJob", "exec_unary_kernel",
+	"exec_binary_kernel", "exec_ternary_kernel", NULL};
+
+/* the first call of vf_metal_calls that definition d makes, in its body or
+ * through the definitions of host file FILE it calls (seen: one byte per
+ * definition), or NULL.  Only FILE's: every graph helper reaches the
+ * shared gather/scatter kernels of non-contiguous views (View.mm). */
+static const char *launch_of(const struct hs_model *hm, long d, size_t file,
+                             unsigned char *seen)
+{
+	const struct hs_def *def = &hm->defs[d];
+	size_t k, j;
+	if (seen[d])
+		return NULL;
+	seen[d] = 1;
+	/* in the text: member calls (lib.getPipelineStateForFunc) are no
+	 * hs_def.calls */
+	for (j = 0; vf_metal_calls[j]; j++)
+		if (call_in(hm->files[def->at.file].text, def->ext_start, def->ext_end,
+		            vf_metal_calls[j]))
+			return vf_metal_calls[j];
+	for (k = 0; k < def->ncalls; k++) {
+		const char *q = strstr(def->calls[k], "::");
+		const long *e;
+		for (e = hs_defs_named(hm, q ? q + 2 : def->calls[k]); *e >= 0; e++) {
+			const char *r = hm->defs[*e].at.file == file
+			                    ? launch_of(hm, *e, file, seen) : NULL;
+			if (r)
+				return r;
+		}
+	}
+	return NULL;
+}
+
+static const char *launches_metal(const struct ctx *c, long d)
+{
+	unsigned char *seen = xcalloc(c->hm->ndefs + 1, 1);
+	const char *r = launch_of(c->hm, d, c->hm->defs[d].at.file, seen);
+	free(seen);
+	return r;
+}
+
+/* the row of op whose own MPS kernel (MPS alone on its line) is NAME */
+static const struct nf_func *own_kernel_row(const struct ctx *c,
+                                            const struct vf_op *op,
+                                            const char *name)
+{
+	size_t i;
+	for (i = 0; i < op->nrows; i++) {
+		const struct nf_func *f = row(c, op, i);
+		const struct nf_dispatch *d = mps_alone(f);
+		if (f->route == ROUTE_MPS_SPECIFIC && d &&
+		    strcmp(lex_unqualified(d->kernel), name) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+/* (a): definition d of op's own kernel builds an MPSGraph while op has a
+ * Metal path.  When the graph comes from a helper, the other definitions
+ * calling that helper are named (it stays for them). */
+static void graph_left_in_kernel(struct ctx *c, long o, long di)
+{
+	const struct hs_def *d = &c->hm->defs[di];
+	const struct vf_op *op = OP(c, o);
+	const struct nf_func *f = own_kernel_row(c, op, d->name);
+	const char *launch = launches_metal(c, di);
+	char *why = graph_detail(d);
+	struct buf m;
+	buf_init(&m);
+	buf_printf(&m, "`%s`, the own MPS kernel of %s (%s), ", d->name, op->name,
+	           f->name);
+	if (launch)
+		buf_printf(&m, "launches a Metal kernel (%s) and ", launch);
+	else
+		buf_printf(&m, "beside a definition of it that launches a Metal "
+		           "kernel, ");
+	buf_printf(&m, "still builds an MPSGraph (%s): the graph path is left "
+	           "beside the Metal one", why);
+	if (d->why && !d->macro) {
+		size_t n = strlen(d->why), k, j, shown = 0;
+		if (n > 2 && strcmp(d->why + n - 2, "()") == 0) {
+			const char *q = strstr(d->why, "::");
+			char *helper = xstrdup(q ? q + 2 : d->why);
+			struct buf who;
+			const long *h;
+			int both = 0;
+			helper[strlen(helper) - 2] = '\0';
+			for (h = hs_defs_named(c->hm, helper); *h >= 0 && !both; h++)
+				both = c->hm->defs[*h].graph && c->hm->defs[*h].at.file == d->at.file &&
+				       launches_metal(c, *h) != NULL;
+			if (both) {
+				buf_printf(&m, "; `%s` builds the graph and launches the Metal "
+				           "kernel: take the graph path out of it", helper);
+				add_at(c, d->at, VF_GRAPH_LEFT, o, m.data);
+				free(helper);
+				free(why);
+				return;
+			}
+			buf_init(&who);
+			for (k = 0; k < c->hm->ndefs; k++) {
+				const struct hs_def *e = &c->hm->defs[k];
+				if (strcmp(e->name, d->name) == 0)
+					continue;
+				for (j = 0; j < e->ncalls; j++) {
+					const char *q = strstr(e->calls[j], "::");
+					if (strcmp(q ? q + 2 : e->calls[j], helper) == 0)
+						break;
+				}
+				if (j == e->ncalls)
+					continue;
+				{
+					char *tick = xasprintf("`%s`", e->name);
+					int dup = who.len && strstr(who.data, tick) != NULL;
+					free(tick);
+					if (dup) /* overloads of one name */
+						continue;
+				}
+				if (shown < 3)
+					buf_printf(&who, "%s`%s`", shown ? ", " : "", e->name);
+				shown++;
+			}
+			if (shown)
+				buf_printf(&m, "; stop calling `%s` from it (it stays: %s%s "
+				           "call%s it too)", helper, who.data,
+				           shown > 3 ? " and others" : "", shown == 1 ? "s" : "");
+			else
+				buf_printf(&m, "; stop calling `%s` from it, then delete it: "
+				           "nothing else calls it", helper);
+			buf_free(&who);
+			free(helper);
+		}
+	}
+	add_at(c, d->at, VF_GRAPH_LEFT, o, m.data);
+	free(why);
+}
+
+/* 1 when identifier NAME occurs in TEXT[0, len) outside [skip0, skip1) */
+static int ident_outside(const char *text, size_t len, const char *name,
+                         size_t skip0, size_t skip1)
+{
+	size_t n = strlen(name);
+	const char *p = text;
+	while ((p = strstr(p, name)) != NULL && (size_t)(p - text) < len) {
+		size_t at = (size_t)(p - text);
+		int before = at > 0 && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+		if (!before && !after && (at < skip0 || at >= skip1))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* (b): graph-building definitions nothing uses, in the host files of op's
+ * own kernels, when op has a Metal path */
+static void rule_graph_left(struct ctx *c, long o)
+{
+	const struct vf_op *op = OP(c, o);
+	struct hs_model *hm = c->hm;
+	unsigned char *file = NULL;
+	size_t i, k;
+	if (!op->own_metal)
+		return;
+	file = xcalloc(hm->nfiles + 1, 1);
+	for (i = 0; i < op->nrows; i++) {
+		const struct nf_func *f = row(c, op, i);
+		const long *d;
+		if (f->route != ROUTE_MPS_SPECIFIC || !mps_alone(f))
+			continue;
+		for (d = hs_defs_named(hm, lex_unqualified(mps_alone(f)->kernel)); *d >= 0; d++)
+			file[hm->defs[*d].at.file] = 1;
+	}
+	for (i = 0; i < hm->ndefs; i++) {
+		const struct hs_def *d = &hm->defs[i];
+		const char *why;
+		int used = 0;
+		if (!file[d->at.file] || !d->graph || c->def_reported[i] || d->macro ||
+		    hs_map_get(&c->kernels, d->name) >= 0)
+			continue;
+		for (k = 0; k < hm->nfiles && !used; k++) {
+			if (hm->files[k].kind != HS_HOST)
+				continue;
+			if (k == d->at.file)
+				used = ident_outside(hm->files[k].text, hm->files[k].len, d->name,
+				                     d->ext_start, d->ext_end);
+			else
+				used = hs_file_has_ident(hm, k, d->name);
+		}
+		if (used)
+			continue;
+		c->def_reported[i] = 1;
+		why = d->why ? d->why : "?";
+		add_at(c, d->at, VF_GRAPH_LEFT, o,
+		       xasprintf("`%s` builds an MPSGraph (%s) and nothing uses it any "
+		                 "more: a graph path left in %s beside the Metal path of "
+		                 "%s; delete it", d->name, why,
+		                 hm->files[d->at.file].rel, op->name));
+	}
+	free(file);
 }
 
 /* ---------------- entity rules ---------------- */
@@ -1354,6 +1605,140 @@ static enum vf_family family_of(const struct ctx *c, const struct vf_op *op)
 	return reduction ? VF_FAM_REDUCTION : VF_FAM_OTHER;
 }
 
+/* ---------------- the MPSGraph to-do list ---------------- */
+
+/* Rule 3 of enum vf_kind: PyTorch's host files under operations/ by base
+ * name (without .mm/.cpp) */
+static const struct {
+	const char *file;
+	enum vf_kind kind;
+} kind_files[] = {
+	{"ReduceOps", VF_KIND_REDUCTION}, {"SummaryOps", VF_KIND_REDUCTION},
+	{"HistogramKernel", VF_KIND_REDUCTION},
+	{"Normalization", VF_KIND_NORM}, {"WeightNorm", VF_KIND_NORM},
+	{"RenormKernel", VF_KIND_NORM},
+	{"SoftMax", VF_KIND_SOFTMAX},
+	{"LossOps", VF_KIND_LOSS},
+	{"Indexing", VF_KIND_INDEXING}, {"ScatterGather", VF_KIND_INDEXING},
+	{"Bucketization", VF_KIND_INDEXING},
+	{"Pooling", VF_KIND_POOLING}, {"AdaptivePooling", VF_KIND_POOLING},
+	{"Pad", VF_KIND_POOLING}, {"UpSample", VF_KIND_POOLING},
+	{"GridSampler", VF_KIND_POOLING}, {"Im2Col", VF_KIND_POOLING},
+	{"LinearAlgebra", VF_KIND_LINALG}, {"Linear", VF_KIND_LINALG},
+	{"Blas", VF_KIND_LINALG}, {"Inverse", VF_KIND_LINALG},
+	{"CrossKernel", VF_KIND_LINALG}, {"TriangularOps", VF_KIND_LINALG},
+	{"Distributions", VF_KIND_RANDOM},
+	{"FastFourierTransform", VF_KIND_FFT},
+	{"Shape", VF_KIND_SHAPE}, {"View", VF_KIND_SHAPE},
+	{"Repeat", VF_KIND_SHAPE}, {"PixelShuffle", VF_KIND_SHAPE},
+	{"UnfoldBackward", VF_KIND_SHAPE}, {"RangeFactories", VF_KIND_SHAPE},
+	{"Eye", VF_KIND_SHAPE}, {"Copy", VF_KIND_SHAPE},
+	{"UnaryOps", VF_KIND_POINTWISE}, {"BinaryOps", VF_KIND_POINTWISE},
+	{"BitwiseOps", VF_KIND_POINTWISE}, {"PointwiseOps", VF_KIND_POINTWISE},
+	{"Activation", VF_KIND_POINTWISE}, {"TensorCompare", VF_KIND_POINTWISE},
+	{"Lerp", VF_KIND_POINTWISE}, {"Gamma", VF_KIND_POINTWISE},
+	{"SpecialOps", VF_KIND_POINTWISE}, {"ConstantOps", VF_KIND_POINTWISE},
+	{"Convolution", VF_KIND_OTHER}, {"RnnOps", VF_KIND_OTHER},
+	{"Attention", VF_KIND_OTHER}, {"Quantized", VF_KIND_OTHER},
+	{"Sort", VF_KIND_OTHER}, {"Unique", VF_KIND_OTHER},
+	{"Scalar", VF_KIND_OTHER},
+};
+
+/* the kind the host file REL stands for, or -1 */
+static int kind_of_file(const char *rel)
+{
+	const char *b = strrchr(rel, '/');
+	size_t i, n;
+	b = b ? b + 1 : rel;
+	n = strcspn(b, ".");
+	for (i = 0; i < sizeof kind_files / sizeof *kind_files; i++)
+		if (strlen(kind_files[i].file) == n &&
+		    strncmp(kind_files[i].file, b, n) == 0)
+			return (int)kind_files[i].kind;
+	return -1;
+}
+
+/* enum vf_kind's rules for definition d reached from row f (NULL: from a
+ * stub: every row of op counts) */
+static enum vf_kind kind_of(const struct ctx *c, const struct vf_op *op,
+                            const struct nf_func *f, const struct hs_def *d)
+{
+	static const char *const others[] = {"sort", "argsort", "msort", "topk",
+	                                     "kthvalue"};
+	size_t i;
+	int pointwise = 0, seeded = 0, reduction = 0, k;
+	if (strstr(op->name, "loss"))
+		return VF_KIND_LOSS;
+	if (strstr(op->name, "softmax"))
+		return VF_KIND_SOFTMAX;
+	if (strstr(op->name, "fft"))
+		return VF_KIND_FFT;
+	if (strncmp(op->name, "cum", 3) == 0 || strcmp(op->name, "logcumsumexp") == 0)
+		return VF_KIND_REDUCTION;
+	for (i = 0; i < sizeof others / sizeof *others; i++)
+		if (strcmp(op->name, others[i]) == 0)
+			return VF_KIND_OTHER;
+	for (i = 0; i < (f ? 1 : op->nrows); i++) {
+		const struct nf_func *g = f ? f : row(c, op, i);
+		pointwise |= g->pointwise || g->iterator;
+		seeded |= g->seeded;
+		reduction |= g->reduction;
+	}
+	if (pointwise)
+		return VF_KIND_POINTWISE;
+	if ((k = kind_of_file(c->hm->files[d->at.file].rel)) >= 0)
+		return (enum vf_kind)k;
+	if (seeded)
+		return VF_KIND_RANDOM;
+	if (reduction)
+		return VF_KIND_REDUCTION;
+	if (strncmp(op->name, "linalg_", 7) == 0)
+		return VF_KIND_LINALG;
+	return VF_KIND_OTHER;
+}
+
+/* one entry (op o, definition d, reached from row f or stub) unless the
+ * op has it already */
+static void add_graph(struct ctx *c, long o, long d, const struct nf_func *f,
+                      const char *stub)
+{
+	struct vf_report *r = c->r;
+	struct vf_graph *g;
+	size_t i;
+	for (i = 0; i < r->ngraphs; i++) /* a few hundred at most */
+		if (r->graphs[i].op == o && r->graphs[i].def == d)
+			return;
+	GROW(r->graphs, r->ngraphs, c->capgraphs);
+	g = &r->graphs[r->ngraphs++];
+	memset(g, 0, sizeof *g);
+	g->op = o;
+	g->def = d;
+	g->row = f ? f->name : NULL;
+	g->stub = stub;
+	g->kind = kind_of(c, OP(c, o), f, &c->hm->defs[d]);
+	OP(c, o)->ngraphs++;
+}
+
+static const struct ctx *sort_ctx; /* for cmp_graph (qsort has no arg) */
+
+static int cmp_graph(const void *a, const void *b)
+{
+	const struct vf_graph *x = a, *y = b;
+	const struct ctx *c = sort_ctx;
+	const struct vf_op *ox = OP(c, x->op), *oy = OP(c, y->op);
+	const struct hs_def *dx = &c->hm->defs[x->def], *dy = &c->hm->defs[y->def];
+	int k;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if ((k = strcmp(ox->name, oy->name)) != 0)
+		return k;
+	if ((k = strcmp(c->hm->files[dx->at.file].rel, c->hm->files[dy->at.file].rel)) != 0)
+		return k;
+	if (dx->at.off != dy->at.off)
+		return dx->at.off < dy->at.off ? -1 : 1;
+	return x->def < y->def ? -1 : x->def > y->def;
+}
+
 /* Which findings are to-do, in --all (see verify.h) */
 static int is_defect(const struct ctx *c, const struct vf_finding *f)
 {
@@ -1369,6 +1754,9 @@ static int is_defect(const struct ctx *c, const struct vf_finding *f)
 		return op && op->started && op->old_graph;
 	case VF_GRAPH_PATH:
 		return op && op->started;
+	case VF_GRAPH_LEFT:
+		/* an own kernel still building a graph: not migrated yet */
+		return !(op && op->old_graph);
 	case VF_NO_KERNEL:
 		return 0;
 	case VF_STUB_GRAPH:
@@ -1548,14 +1936,8 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 			}
 	}
 
-	/* stubs registered through an MPSGraph body */
-	for (i = 0; i < hm->nregs; i++) {
-		const struct hs_reg *rg = &hm->regs[i];
-		long o = op_of(&c, rg->stub);
-		if (o >= 0 && rg->def >= 0 && hm->defs[rg->def].graph)
-			OP(&c, o)->stub_graph = 1;
-	}
-	/* per operator: what it has */
+	/* per operator: what it has; the graph-building functions its MPS
+	 * dispatch reaches (rows, then stubs: the to-do list) */
 	for (i = 0; i < r->nops; i++) {
 		struct vf_op *op = &r->ops[i];
 		op->family = family_of(&c, op);
@@ -1566,8 +1948,14 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 			if (f->route == ROUTE_MPS_SPECIFIC && mps_alone(f)) {
 				const long *d = hs_defs_named(hm, lex_unqualified(mps_alone(f)->kernel));
 				op->old_path = 1;
-				for (; *d >= 0; d++)
-					op->old_graph |= hm->defs[*d].graph;
+				for (; *d >= 0; d++) {
+					if (!op->own_metal && launches_metal(&c, *d))
+						op->own_metal = 1;
+					if (hm->defs[*d].graph) {
+						op->old_graph = 1;
+						add_graph(&c, (long)i, *d, f, NULL);
+					}
+				}
 			}
 			if (cpu_line(f) && !f->autogen)
 				op->cpu = 1;
@@ -1583,6 +1971,31 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 		if (op->nregs || op->nmetal > op->nraw)
 			op->started = 1;
 	}
+	/* stubs registered through an MPSGraph body */
+	for (i = 0; i < hm->nregs; i++) {
+		const struct hs_reg *rg = &hm->regs[i];
+		long o = op_of(&c, rg->stub);
+		if (o >= 0 && rg->def >= 0 && hm->defs[rg->def].graph) {
+			OP(&c, o)->stub_graph = 1;
+			add_graph(&c, o, rg->def, NULL, rg->stub);
+		}
+	}
+	/* the to-do list, in its order */
+	{
+		sort_ctx = &c;
+		if (r->ngraphs > 1)
+			qsort(r->graphs, r->ngraphs, sizeof *r->graphs, cmp_graph);
+		sort_ctx = NULL;
+		for (i = 0; i < r->ngraphs; i++) {
+			struct vf_graph *g = &r->graphs[i];
+			const struct hs_def *d = &hm->defs[g->def];
+			g->function = d->name;
+			g->path = hm->files[d->at.file].rel;
+			hs_line_col(hm, d->at, &g->line, &g->col);
+			g->why = d->why ? d->why : "?";
+			g->macro = d->macro;
+		}
+	}
 
 	c.def_reported = xcalloc(hm->ndefs + 1, 1);
 	index_def_names(&c);
@@ -1592,6 +2005,9 @@ int vf_run(const struct vf_input *in, struct vf_report *r)
 			rule_missing_stub(&c, (long)i);
 			rule_definitions(&c, (long)i);
 		}
+	for (i = 0; i < r->nops; i++)
+		if (sel(&c, (long)i))
+			rule_graph_left(&c, (long)i);
 	rule_undefined_calls(&c, &hostns);
 	rule_entities(&c);
 	rule_functors(&c);
@@ -1655,5 +2071,6 @@ void vf_report_free(struct vf_report *r)
 		free(r->ops[i].brows);
 	}
 	free(r->ops);
+	free(r->graphs);
 	memset(r, 0, sizeof *r);
 }

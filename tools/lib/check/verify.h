@@ -44,6 +44,7 @@ enum vf_rule {
 	VF_PARTIAL,         /* partial-migration */
 	VF_NO_KERNEL,       /* no-mps-kernel */
 	VF_GRAPH_PATH,      /* mpsgraph-host-path */
+	VF_GRAPH_LEFT,      /* graph-left-beside-metal */
 	VF_DEAD_DEF,        /* dead-mps-definition */
 	VF_UNDEFINED_CALL,  /* undefined-call */
 	VF_STUB_GRAPH,      /* stub-wraps-mpsgraph */
@@ -102,6 +103,67 @@ enum vf_family { VF_FAM_UNARY, VF_FAM_BINARY, VF_FAM_POINTWISE,
                  VF_FAM_REDUCTION, VF_FAM_OTHER, VF_NFAMILIES };
 const char *vf_family_name(enum vf_family f);
 
+/* Kinds, for the MPSGraph to-do list (mps-verify --todo): what sort of
+ * kernel replacing a graph takes.  Decided per entry of the list (an
+ * operator and one graph-building function its MPS dispatch reaches:
+ * max.other is pointwise, max.dim a reduction) from facts of the
+ * checkout, the first rule that applies winning:
+ *   1. the operator's name: holding "loss" → loss, "softmax" → softmax,
+ *      "fft" → fft; starting "cum", or logcumsumexp → reduction (scans
+ *      count as reductions); sort, argsort, msort, topk, kthvalue → other;
+ *   2. the yaml row reaching the function (for a stub: any row of the
+ *      operator) is tagged `pointwise`, or is structured_inherits
+ *      TensorIteratorBase (trees without the tag) → pointwise;
+ *   3. the host file defining the function, by PyTorch's file names
+ *      under operations/ (the table kind_files in verify.c): ReduceOps, SummaryOps,
+ *      HistogramKernel → reduction; Normalization, WeightNorm,
+ *      RenormKernel → norm; SoftMax → softmax; LossOps → loss; Indexing,
+ *      ScatterGather, Bucketization → indexing; Pooling, AdaptivePooling,
+ *      Pad, UpSample, GridSampler, Im2Col → pooling; LinearAlgebra,
+ *      Linear, Blas, Inverse, CrossKernel, TriangularOps → linalg;
+ *      Distributions → random; FastFourierTransform → fft; Shape, View,
+ *      Repeat, PixelShuffle, UnfoldBackward, RangeFactories, Eye, Copy →
+ *      shape; UnaryOps, BinaryOps, BitwiseOps, PointwiseOps, Activation,
+ *      TensorCompare, Lerp, Gamma, SpecialOps, ConstantOps → pointwise;
+ *      Convolution, RnnOps, Attention, Quantized, Sort, Unique, Scalar →
+ *      other (their tags say nothing of the kernel: _lstm_mps is tagged
+ *      nondeterministic_seeded for its dropout);
+ *   4. the row (any row, for a stub) tagged `nondeterministic_seeded` →
+ *      random; tagged `reduction` → reduction;
+ *   5. the operator's name starting "linalg_" → linalg;
+ *   6. else other.
+ * "pooling" stands for pooling, padding and upsampling. */
+enum vf_kind { VF_KIND_POINTWISE, VF_KIND_REDUCTION, VF_KIND_NORM,
+               VF_KIND_SOFTMAX, VF_KIND_LOSS, VF_KIND_INDEXING,
+               VF_KIND_POOLING, VF_KIND_LINALG, VF_KIND_RANDOM, VF_KIND_FFT,
+               VF_KIND_SHAPE, VF_KIND_OTHER, VF_NKINDS };
+/* "pointwise", "reduction", ..., "pooling", ..., "other" */
+const char *vf_kind_name(enum vf_kind k);
+
+/* One MPS function that builds an MPSGraph (hs_def.graph, transitively)
+ * and that an operator's MPS dispatch reaches directly: the definition(s)
+ * named by a row whose MPS kernel is its own (`MPS: x_out_mps` alone on
+ * its line: the same test as vf_op.old_graph), or the function a stub of
+ * the operator is registered with (REGISTER_DISPATCH(x_stub, &x_mps):
+ * vf_op.stub_graph).  One entry per operator and definition. */
+struct vf_graph {
+	long op;              /* index into vf_report.ops */
+	long def;             /* index into hs_model.defs */
+	const char *row;      /* the first row naming it ("sum.IntList_out";
+	                         borrowed from the yaml index), or NULL */
+	const char *stub;     /* else the stub registered with it (borrowed
+	                         from the host model) */
+	enum vf_kind kind;    /* by the rules of enum vf_kind */
+	/* the definition, borrowed from the host model: */
+	const char *function; /* its name ("sum_out_mps") */
+	const char *path;     /* its file, relative to the root */
+	unsigned long line, col; /* 1-based: the name, or the macro call
+	                         that generates it */
+	const char *why;      /* the MPSGraph marker seen, or "NAME()" of
+	                         the host callee that builds one */
+	const char *macro;    /* the macro generating it, or NULL */
+};
+
 /* An operator's state, for the checklist. */
 enum vf_state {
 	VF_STATE_NONE,    /* composite only: nothing for MPS to do */
@@ -133,6 +195,12 @@ struct vf_op {
 	                         launched by sort_stable_out_mps) are not one */
 	int stub_graph;       /* a stub of it is registered through a body
 	                         that builds an MPSGraph */
+	int own_metal;        /* a definition of a row's own MPS kernel
+	                         (`MPS: K` alone on its line) launches a Metal
+	                         kernel (vf_metal_calls), in its body or through
+	                         functions of its own file it calls: its MPS
+	                         kernel stays its own and has a Metal path */
+	size_t ngraphs;       /* its entries in vf_report.graphs */
 };
 
 struct vf_report {
@@ -144,6 +212,11 @@ struct vf_report {
 	size_t nhost, nkern;  /* host and kernel files read */
 	int lists_checked;    /* common_mps.py or test_mps.py was read */
 	int have_sources;     /* the C++ of aten/src/ATen/native was read */
+	struct vf_graph *graphs; /* the MPSGraph to-do list: every operator's
+	                         graph-building functions (whether selected
+	                         or not), sorted by kind, operator name,
+	                         path, offset (owned) */
+	size_t ngraphs;
 	void *priv;
 };
 
@@ -160,6 +233,29 @@ struct vf_input {
 	const char *const *ops;         /* else these operator names */
 	size_t nops;
 };
+
+/* Graph left beside a Metal path (rule graph-left-beside-metal).  For an
+ * operator whose own MPS kernel K has a Metal path (vf_op.own_metal), the
+ * graph path is *left* when
+ *   (a) a definition named K still builds an MPSGraph (hs_def.graph:
+ *       directly or through a host function it calls, such as a graph
+ *       helper another operator also uses: K must stop calling it), or
+ *   (b) a host file defining K holds a definition D that builds an
+ *       MPSGraph and that nothing uses any more: no dispatch row names D,
+ *       and D's name occurs in no host code but D's own definition (other
+ *       files included; a call through a template, helper<T>(...), counts
+ *       as a use; so does a mention in a comment, to stay on the safe
+ *       side).  A definition that dead-mps-definition reports is not
+ *       reported again.
+ * A graph helper still called by another operator's kernel is not left.
+ * Named operators: every such finding is an error.  With --all, (a) is
+ * to-do (an operator launching its own Metal kernels and still building
+ * a graph is not migrated yet, issue #25) and (b) a defect.
+ *
+ * vf_metal_calls: the host calls that launch a Metal kernel, NULL ended:
+ * getPipelineStateForFunc (MetalShaderLibrary), mtl_dispatch1DJob,
+ * exec_unary_kernel, exec_binary_kernel, exec_ternary_kernel. */
+extern const char *const vf_metal_calls[];
 
 /* vf_run: apply every rule.  Operators are named as on a command line
  * ("atan2", "div.out": the base name counts).  Returns 0 with *r filled

@@ -730,6 +730,7 @@ static void take_tag(const struct reader *r, struct extra *x, struct nf_func *f)
 	x->inplace_view |= strcmp(t, "inplace_view") == 0;
 	f->pointwise |= strcmp(t, "pointwise") == 0;
 	f->reduction |= strcmp(t, "reduction") == 0;
+	f->seeded |= strcmp(t, "nondeterministic_seeded") == 0;
 }
 
 static int read_tags(struct reader *r, struct extra *x, struct nf_func *f)
@@ -1176,6 +1177,7 @@ static int add_autogen(struct reader *r)
 			g->declared_by = (long)base_fn;
 			g->pointwise = ix->funcs[base_fn].pointwise;
 			g->reduction = ix->funcs[base_fn].reduction;
+			g->seeded = ix->funcs[base_fn].seeded;
 			g->entry_start = estart;
 			g->entry_end = eend;
 			classify(g);

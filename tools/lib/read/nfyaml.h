@@ -76,6 +76,8 @@ struct nf_func {
 	int pointwise;        /* tags: pointwise (an autogen'd function has its
 	                         declaring entry's) */
 	int reduction;        /* tags: reduction (likewise) */
+	int seeded;           /* tags: nondeterministic_seeded (likewise): an
+	                         operator drawing random numbers */
 	int iterator;         /* structured_inherits: TensorIteratorBase (the
 	                         structured kernels built on TensorIterator,
 	                         also in trees without the pointwise tag) */
