@@ -402,6 +402,9 @@ static simd_state &exchange_raw(const void *v, size_t size) {
 		             size, MH_SLOT);
 		std::exit(3);
 	}
+	/* the thread's last touch belongs to the phase before this wait:
+	 * resolve it before a release can advance the phase */
+	resolve(t);
 	if (v)
 		std::memcpy(s.slots + lane * MH_SLOT, v, size);
 	t->at = {v ? "simd" : nullptr, nullptr, t->site_line};
@@ -478,6 +481,7 @@ void tg_barrier() {
 	if (!t)
 		std::abort();
 	t->fresh = false;
+	resolve(t); /* before the release advances the phase (exchange_raw) */
 	t->at = {nullptr, nullptr, t->site_line};
 	t->state = WAIT_TG;
 	g_tg_arrived++;
