@@ -665,18 +665,33 @@ void *tg_access(tg_shadow *s, long index, int line) {
 	return a;
 }
 
-void atomic_touch(const void *addr) {
+void atomic_touch(const void *addr, bool write) {
 	task *t = g_cur;
 	if (!t)
 		return;
-	if (t->t_kind && t->t_addr == addr)
+	if (t->t_kind && t->t_addr == addr) {
+		/* the atomic's own access (&buf[i]): not a plain one */
+		if (t->t_kind == 2) {
+			cell &c = t->t_tg->cells[t->t_index];
+			if (write)
+				c.init = 1;
+			else if (!c.init)
+				report(true, "uninitialized-read", where(nullptr, t->t_line), t->t_tg->name,
+				       "in kernel '%s', %s loads atomic threadgroup '%s'[%zu], which no thread of "
+				       "the group has written",
+				       g_kernel->name, thread_desc(t).c_str(), t->t_tg->name, t->t_index);
+		}
 		t->t_kind = 0;
+	} else {
+		resolve(t);
+	}
 	for (buffer *b : g_bufs)
 		if (b && (const unsigned char *)addr >= b->data &&
 		    (const unsigned char *)addr < b->data + b->bytes && !b->is_const) {
 			cell &c = b->cells[((const unsigned char *)addr - b->data) / b->elem];
 			c.atomic = 1;
 			c.touched = 1;
+			b->any_touched = true;
 		}
 }
 
@@ -912,15 +927,20 @@ int main(int argc, char **argv) {
 	int rc = threads[0] && threads[1] && threads[2] ? dispatch(threads, gs) : 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* unwritten-output: a buffer the kernel wrote, with elements no thread
-	 * touched */
+	 * touched; not a buffer only atomics touched (a scatter or histogram
+	 * target: adding into some elements only is its purpose) */
 	for (buffer *b : g_bufs) {
 		if (!b || b->is_const || !b->any_touched)
 			continue;
 		size_t n = b->bytes / b->elem, miss = 0, first = 0;
-		for (size_t i = 0; i < n; i++)
+		bool plain = false;
+		for (size_t i = 0; i < n; i++) {
+			if (b->cells[i].touched && !b->cells[i].atomic)
+				plain = true;
 			if (!b->cells[i].touched && miss++ == 0)
 				first = i;
-		if (miss)
+		}
+		if (miss && plain)
 			report(false, "unwritten-output", where(nullptr, k->line), b->name,
 			       "kernel '%s' left %zu of the %zu elements of buffer '%s' (argument %d) untouched, "
 			       "the first at index %zu (threads given as a number of groups?)",
