@@ -119,6 +119,24 @@ kernel void index_add_rows(constant float* src [[buffer(0)]],
                             memory_order_relaxed);
 }
 
+// the same on a plain float buffer, each element reached through a cast
+// to an atomic pointer (as c10/metal/atomic.h's callers do)
+kernel void index_add_cast(constant float* src [[buffer(0)]],
+                           constant long* index [[buffer(1)]],
+                           device float* out [[buffer(2)]],
+                           constant long& nsrc [[buffer(3)]],
+                           constant long& cols [[buffer(4)]],
+                           constant long& src_row_stride [[buffer(5)]],
+                           constant long& src_col_stride [[buffer(6)]],
+                           uint i [[thread_position_in_grid]]) {
+  if (i >= nsrc * cols)
+    return;
+  const long r = i / cols, c = i % cols;
+  device atomic_float* o = (device atomic_float*)(out + index[r] * cols + c);
+  atomic_fetch_add_explicit(o, src[r * src_row_stride + c * src_col_stride],
+                            memory_order_relaxed);
+}
+
 // a histogram of x % nbins: each group counts into threadgroup atomics,
 // then adds its counts into out's atomics (pointer arithmetic this time)
 kernel void histogram(constant int* x [[buffer(0)]],
@@ -170,9 +188,13 @@ def sort(x, group, what):
 def index_add(out, index, src, group, what):
     ref = out.clone().index_add_(0, index, src)
     rows, cols = src.shape
+    out2 = out.clone()
     lib.index_add_rows(src, index, out, rows, cols, src.stride(0), src.stride(1),
                        threads=max(rows * cols, 1), group_size=group)
     show("index_add_ " + what, torch.allclose(out, ref, rtol=1e-5, atol=1e-5))
+    lib.index_add_cast(src, index, out2, rows, cols, src.stride(0), src.stride(1),
+                       threads=max(rows * cols, 1), group_size=group)
+    show("index_add_ (cast) " + what, torch.allclose(out2, ref, rtol=1e-5, atol=1e-5))
 
 
 cumsum(torch.rand(3, 1000, device=device), 256, "3 x 1000, groups of 256 (4 tiles)")
