@@ -25,8 +25,10 @@
  *               full fence.
  * Every operation is a real atomic operation of the host (GCC/clang
  * __atomic builtins), so it stays correct whatever runs the threads
- * (issue #26's execution model); none goes through the execution hook of
- * metal_host_simd.h.
+ * (issue #26's execution model); each first tells the execution hook of
+ * metal_host_simd.h (exec::atomic, when a model is installed) which
+ * address it accesses, so that the model's checks do not take it for a
+ * plain access (race, uninitialized-read).
  */
 #ifndef METAL_HOST_ATOMIC_H
 #define METAL_HOST_ATOMIC_H
@@ -70,6 +72,11 @@ typedef atomic<unsigned long> atomic_ulong;
 typedef atomic<float> atomic_float;
 
 namespace detail {
+/* tell the execution model (if any) of an atomic access to P */
+inline void note(const volatile void *p, bool write) {
+	if (::metal_host::exec *e = ::metal_host::exec_current)
+		e->atomic(const_cast<const void *>(p), write);
+}
 template <class T>
 struct same_t {
 	using type = T;
@@ -93,16 +100,19 @@ inline T atomic_rmw(atomic<T> *o, T x, F f) {
 
 template <class T>
 inline void atomic_store_explicit(atomic<T> *o, detail::op_t<T> x, memory_order) {
+	detail::note(o, true);
 	__atomic_store(&o->v_, &x, __ATOMIC_SEQ_CST);
 }
 template <class T>
 inline T atomic_load_explicit(const atomic<T> *o, memory_order) {
+	detail::note(o, false);
 	T r;
 	__atomic_load(&o->v_, &r, __ATOMIC_SEQ_CST);
 	return r;
 }
 template <class T>
 inline T atomic_exchange_explicit(atomic<T> *o, detail::op_t<T> x, memory_order) {
+	detail::note(o, true);
 	T r;
 	__atomic_exchange(&o->v_, &x, &r, __ATOMIC_SEQ_CST);
 	return r;
@@ -112,17 +122,20 @@ inline T atomic_exchange_explicit(atomic<T> *o, detail::op_t<T> x, memory_order)
 template <class T>
 inline bool atomic_compare_exchange_weak_explicit(atomic<T> *o, detail::op_t<T> *expected,
                                                   detail::op_t<T> desired, memory_order, memory_order) {
+	detail::note(o, true);
 	return __atomic_compare_exchange(&o->v_, expected, &desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 template <class T>
 inline bool atomic_compare_exchange_strong_explicit(atomic<T> *o, detail::op_t<T> *expected,
                                                     detail::op_t<T> desired, memory_order, memory_order) {
+	detail::note(o, true);
 	return __atomic_compare_exchange(&o->v_, expected, &desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
 #define METAL_HOST_ATOMIC_FETCH(NAME, EXPR)                                     \
 	template <class T>                                                     \
 	inline T atomic_fetch_##NAME##_explicit(atomic<T> *o, detail::op_t<T> x, memory_order) { \
+		detail::note(o, true);                                         \
 		return detail::atomic_rmw(o, x, [](T a, T b) { return T(EXPR); }); \
 	}
 METAL_HOST_ATOMIC_FETCH(add, a + b)

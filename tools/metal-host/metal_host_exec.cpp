@@ -194,6 +194,8 @@ static unsigned g_width = 32;
 static unsigned g_live, g_tg_arrived;
 static unsigned g_epoch;
 static unsigned g_group_lin;
+static bool g_reverse;    /* the second order: each group's tasks run last first */
+static bool g_quiet;      /* the second run reports nothing of its own */
 static size_t g_stack_size = 256 * 1024;
 static char *g_stacks;
 #ifdef MH_UCONTEXT
@@ -241,6 +243,8 @@ static text thread_desc(const task *t) {
  * SUBJECT (a buffer's or array's name) is printed once and counted. */
 static void report(bool error, const char *check, const text &at, const char *subject,
                    const char *fmt, ...) {
+	if (g_quiet)
+		return;
 	for (auto &k : g_seen)
 		if (!std::strcmp(k.check, check) && !std::strcmp(k.where.s, at.s) &&
 		    !std::strcmp(k.subject, subject)) {
@@ -402,6 +406,9 @@ static simd_state &exchange_raw(const void *v, size_t size) {
 		             size, MH_SLOT);
 		std::exit(3);
 	}
+	/* the thread's last touch belongs to the phase before this wait:
+	 * resolve it before a release can advance the phase */
+	resolve(t);
 	if (v)
 		std::memcpy(s.slots + lane * MH_SLOT, v, size);
 	t->at = {v ? "simd" : nullptr, nullptr, t->site_line};
@@ -478,6 +485,7 @@ void tg_barrier() {
 	if (!t)
 		std::abort();
 	t->fresh = false;
+	resolve(t); /* before the release advances the phase (exchange_raw) */
 	t->at = {nullptr, nullptr, t->site_line};
 	t->state = WAIT_TG;
 	g_tg_arrived++;
@@ -661,18 +669,33 @@ void *tg_access(tg_shadow *s, long index, int line) {
 	return a;
 }
 
-void atomic_touch(const void *addr) {
+void atomic_touch(const void *addr, bool write) {
 	task *t = g_cur;
 	if (!t)
 		return;
-	if (t->t_kind && t->t_addr == addr)
+	if (t->t_kind && t->t_addr == addr) {
+		/* the atomic's own access (&buf[i]): not a plain one */
+		if (t->t_kind == 2) {
+			cell &c = t->t_tg->cells[t->t_index];
+			if (write)
+				c.init = 1;
+			else if (!c.init)
+				report(true, "uninitialized-read", where(nullptr, t->t_line), t->t_tg->name,
+				       "in kernel '%s', %s loads atomic threadgroup '%s'[%zu], which no thread of "
+				       "the group has written",
+				       g_kernel->name, thread_desc(t).c_str(), t->t_tg->name, t->t_index);
+		}
 		t->t_kind = 0;
+	} else {
+		resolve(t);
+	}
 	for (buffer *b : g_bufs)
 		if (b && (const unsigned char *)addr >= b->data &&
 		    (const unsigned char *)addr < b->data + b->bytes && !b->is_const) {
 			cell &c = b->cells[((const unsigned char *)addr - b->data) / b->elem];
 			c.atomic = 1;
 			c.touched = 1;
+			b->any_touched = true;
 		}
 }
 
@@ -722,11 +745,13 @@ static void run_group(const unsigned grp[3], const unsigned threads[3], const un
 	g_tg_arrived = 0;
 	while (g_live > 0) {
 		bool ran = false;
-		for (auto &t : g_tasks)
+		for (size_t q = 0; q < g_tasks.size(); q++) {
+			task &t = g_tasks[g_reverse ? g_tasks.size() - 1 - q : q];
 			if (t.state == READY) {
 				run_task(&t);
 				ran = true;
 			}
+		}
 		if (ran)
 			continue;
 		/* nothing can run: SIMD-groups whose lanes diverged (some wait at a
@@ -905,18 +930,78 @@ int main(int argc, char **argv) {
 	g_argdata = ptrs;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	const char *ord = std::getenv("MPS_RUN_ORDERS");
+	bool two = ord && !std::strcmp(ord, "2") && threads[0] && threads[1] && threads[2];
+	/* the second order: the written buffers as they were before the call */
+	static unsigned char *before[MAXARG];
+	if (two)
+		for (int i = 0; i < k->nargs; i++)
+			if (g_bufs[(size_t)i] && !g_bufs[(size_t)i]->is_const) {
+				before[i] = (unsigned char *)std::malloc(size[i] + 1);
+				std::memcpy(before[i], data[i], size[i]);
+			}
 	int rc = threads[0] && threads[1] && threads[2] ? dispatch(threads, gs) : 0;
+	if (two && rc == 0) {
+		/* run again from the same inputs, each group's threads in
+		 * reverse order, quietly; compare; keep the first run's results
+		 * and shadow (unwritten-output reads it) */
+		static unsigned char *first_run[MAXARG];
+		static arr<cell> first_cells[MAXARG];
+		for (int i = 0; i < k->nargs; i++)
+			if (before[i]) {
+				buffer *b = g_bufs[(size_t)i];
+				first_run[i] = (unsigned char *)std::malloc(size[i] + 1);
+				std::memcpy(first_run[i], data[i], size[i]);
+				std::memcpy(data[i], before[i], size[i]);
+				first_cells[i] = b->cells;
+				b->cells = arr<cell>();
+				b->cells.assign(b->bytes / b->elem + 1, MH_CELL0);
+				if (k->args[i].kind == 3)
+					for (auto &c : b->cells)
+						c.atomic = 1;
+			}
+		g_reverse = true;
+		g_quiet = true;
+		rc = dispatch(threads, gs);
+		g_quiet = false;
+		for (int i = 0; i < k->nargs; i++)
+			if (before[i]) {
+				buffer *b = g_bufs[(size_t)i];
+				size_t n = b->bytes / b->elem, diff = 0, at = 0;
+				for (size_t e = 0; e < n; e++)
+					if (!b->cells[e].atomic && !first_cells[i][e].atomic &&
+					    std::memcmp(first_run[i] + e * b->elem, data[i] + e * b->elem, b->elem) &&
+					    diff++ == 0)
+						at = e;
+				if (diff)
+					report(true, "race", where(nullptr, k->line), b->name,
+					       "kernel '%s' wrote element %zu of buffer '%s' (argument %d) differently "
+					       "when each group's threads ran in reverse order (%zu element(s) differ): "
+					       "the result depends on the order of the threads",
+					       k->name, at, b->name, b->index, diff);
+				std::free(b->cells.v);
+				b->cells = first_cells[i];
+				std::memcpy(data[i], first_run[i], size[i]);
+				std::free(first_run[i]);
+				std::free(before[i]);
+			}
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* unwritten-output: a buffer the kernel wrote, with elements no thread
-	 * touched */
+	 * touched; not a buffer only atomics touched (a scatter or histogram
+	 * target: adding into some elements only is its purpose) */
 	for (buffer *b : g_bufs) {
 		if (!b || b->is_const || !b->any_touched)
 			continue;
 		size_t n = b->bytes / b->elem, miss = 0, first = 0;
-		for (size_t i = 0; i < n; i++)
+		bool plain = false;
+		for (size_t i = 0; i < n; i++) {
+			if (b->cells[i].touched && !b->cells[i].atomic)
+				plain = true;
 			if (!b->cells[i].touched && miss++ == 0)
 				first = i;
-		if (miss)
+		}
+		if (miss && plain)
 			report(false, "unwritten-output", where(nullptr, k->line), b->name,
 			       "kernel '%s' left %zu of the %zu elements of buffer '%s' (argument %d) untouched, "
 			       "the first at index %zu (threads given as a number of groups?)",

@@ -112,8 +112,14 @@ struct tg_shadow {
 void *tg_access(tg_shadow *s, long index, int line);
 void tg_register(tg_shadow *s, const char *name, void *data, size_t n, size_t elem);
 
-/* atomic_touch: ADDR is accessed by an atomic (no race, a write). */
-void atomic_touch(const void *addr);
+/* atomic_touch: an atomic function is about to access ADDR (WRITE: it
+ * may change it).  The touch the running thread just made at ADDR (the
+ * `&buf[i]` that gave the atomic its pointer) is not a plain access: it
+ * takes part in no race; a threadgroup element becomes initialised by an
+ * atomic write, and an atomic load of one no thread wrote is an
+ * uninitialized-read.  An element of a device buffer accessed so counts
+ * as written (unwritten-output) and as atomic (race: never). */
+void atomic_touch(const void *addr, bool write);
 
 /* A checked pointer into a buffer argument: what a `device T*` or
  * `constant T*` parameter of the kernel becomes.  Arithmetic keeps the
@@ -134,6 +140,10 @@ struct dptr {
 	T &operator*() const { return (*this)[0]; }
 	T *operator->() const { return &(*this)[0]; }
 	operator T *() const { return p; }
+	/* a cast to another pointer type, `(device atomic_float*)(out + i)`:
+	 * unchecked from there on, as the array's decay */
+	template <class U, class = std::enable_if_t<!std::is_same<U, T>::value>>
+	explicit operator U *() const { return reinterpret_cast<U *>(const_cast<std::remove_const_t<T> *>(p)); }
 	dptr operator+(long i) const { dptr r = *this; r.p += i; return r; }
 	dptr operator-(long i) const { dptr r = *this; r.p -= i; return r; }
 	dptr &operator+=(long i) { p += i; return *this; }
@@ -211,8 +221,61 @@ struct hook final : ::metal_host::exec {
 		else
 			sg_barrier();
 	}
+	void atomic(const void *addr, bool write) override { atomic_touch(addr, write); }
 };
 inline hook the_hook;
+
+/* The atomic functions on a checked pointer (`atomic_fetch_add_explicit(
+ * out + i, v, ...)`, out a `device atomic_float*` parameter): the element
+ * is bounds-checked as `&out[i]` is, then the layer's function runs.
+ * Found by argument-dependent lookup (dptr is of this namespace). */
+template <class T>
+inline void atomic_store_explicit(dptr<::metal::atomic<T>> o, ::metal::detail::op_t<T> x,
+                                  ::metal::memory_order m) {
+	::metal::atomic_store_explicit(&o[0], x, m);
+}
+template <class T>
+inline T atomic_load_explicit(dptr<::metal::atomic<T>> o, ::metal::memory_order m) {
+	return ::metal::atomic_load_explicit(&o[0], m);
+}
+template <class T>
+inline T atomic_load_explicit(dptr<const ::metal::atomic<T>> o, ::metal::memory_order m) {
+	return ::metal::atomic_load_explicit(&o[0], m);
+}
+template <class T>
+inline T atomic_exchange_explicit(dptr<::metal::atomic<T>> o, ::metal::detail::op_t<T> x,
+                                  ::metal::memory_order m) {
+	return ::metal::atomic_exchange_explicit(&o[0], x, m);
+}
+template <class T>
+inline bool atomic_compare_exchange_weak_explicit(dptr<::metal::atomic<T>> o,
+                                                  ::metal::detail::op_t<T> *expected,
+                                                  ::metal::detail::op_t<T> desired,
+                                                  ::metal::memory_order s, ::metal::memory_order f) {
+	return ::metal::atomic_compare_exchange_weak_explicit(&o[0], expected, desired, s, f);
+}
+template <class T>
+inline bool atomic_compare_exchange_strong_explicit(dptr<::metal::atomic<T>> o,
+                                                    ::metal::detail::op_t<T> *expected,
+                                                    ::metal::detail::op_t<T> desired,
+                                                    ::metal::memory_order s, ::metal::memory_order f) {
+	return ::metal::atomic_compare_exchange_strong_explicit(&o[0], expected, desired, s, f);
+}
+#define MH_ATOMIC_FETCH(NAME)                                                         \
+	template <class T>                                                            \
+	inline T atomic_fetch_##NAME##_explicit(dptr<::metal::atomic<T>> o,           \
+	                                        ::metal::detail::op_t<T> x,           \
+	                                        ::metal::memory_order m) {            \
+		return ::metal::atomic_fetch_##NAME##_explicit(&o[0], x, m);          \
+	}
+MH_ATOMIC_FETCH(add)
+MH_ATOMIC_FETCH(sub)
+MH_ATOMIC_FETCH(and)
+MH_ATOMIC_FETCH(or)
+MH_ATOMIC_FETCH(xor)
+MH_ATOMIC_FETCH(min)
+MH_ATOMIC_FETCH(max)
+#undef MH_ATOMIC_FETCH
 } /* namespace model */
 } /* namespace metal_host */
 #define MH_ENTER() (::metal_host::exec_current = &::metal_host::model::the_hook)

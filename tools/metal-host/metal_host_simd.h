@@ -27,6 +27,9 @@
  *   barrier(scope, flags)
  *               threadgroup_barrier (scope 1) or simdgroup_barrier
  *               (scope 0): returns when every thread of the group reached it
+ *   atomic(addr, write)
+ *               (optional) an atomic function of metal_host_atomic.h is
+ *               about to access addr: not a plain access for the checks
  * Every SIMD and quad function below is computed from one exchange of its
  * operands (quad-groups are the aligned groups of 4 lanes of the
  * SIMD-group), so the model provides data movement and scheduling only.
@@ -55,6 +58,13 @@ struct exec {
 	virtual uint64_t active() = 0;
 	virtual void exchange(const void *mine, void *all, size_t size) = 0;
 	virtual void barrier(int scope, unsigned flags) = 0;
+	/* an atomic function of <metal_atomic> is about to access ADDR
+	 * (write: it may change it; an atomic_load does not); the default
+	 * ignores it (a model with checks tells atomics from plain accesses) */
+	virtual void atomic(const void *addr, bool write) {
+		(void)addr;
+		(void)write;
+	}
 	virtual ~exec() = default;
 };
 

@@ -45,6 +45,12 @@ static const char details[] =
 	"  unwritten-output    (warning) elements of a written buffer no thread\n"
 	"                      touched\n"
 	"  timeout             a kernel still running at the time limit\n"
+	"With --orders 2 each call runs twice, the second time with each group's\n"
+	"threads started and resumed in reverse order, and an element of a written\n"
+	"buffer that differs between the two (atomics aside) is a [race] too: a\n"
+	"second net for what the checks do not see (an access through a raw\n"
+	"pointer, a write of the value already there).  The first run's results\n"
+	"are kept.\n"
 	"First slice: plain `kernel void` kernels; buffers (device/constant T*),\n"
 	"constant T& scalars, every thread-position attribute.  Not yet: template\n"
 	"kernels ([[host_name]]), threadgroup pointer parameters, threadgroup\n"
@@ -73,7 +79,7 @@ static const struct tool_info info = {
 int main(int argc, char **argv)
 {
 	const char *python = NULL, *cxx = NULL, *timeout_s = NULL, *host_opt = NULL, *simd_s = NULL;
-	const char *switch_s = NULL;
+	const char *switch_s = NULL, *orders_s = NULL;
 	int emit = 0, n, status;
 	struct opt opts[] = {
 		{"python", 0, OPT_STRING, &python, "PATH", "the python that runs the script (default: python3, /usr/bin/python3)"},
@@ -81,6 +87,7 @@ int main(int argc, char **argv)
 		{"simd-width", 0, OPT_STRING, &simd_s, "8|16|32|64", "lanes of a SIMD-group (default 32, as Apple GPUs)"},
 		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each kernel call (default 60)"},
 		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
+		{"orders", 0, OPT_STRING, &orders_s, "1|2", "2: run each call again with each group's threads in reverse order and compare the results (a second net for races; twice the run time)"},
 		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated host code and compile commands on stderr"},
 		{"task-switch", 0, OPT_STRING, &switch_s, "native|ucontext", "how tasks switch: registers swapped by a few instructions (x86-64, arm64; default) or makecontext/swapcontext"},
 		CLI_OPT_END,
@@ -148,6 +155,14 @@ int main(int argc, char **argv)
 		}
 	}
 	c.emit = emit;
+	c.orders = 1;
+	if (orders_s) {
+		if (strcmp(orders_s, "1") && strcmp(orders_s, "2")) {
+			warnx_("error: --orders '%s': 1 or 2", orders_s);
+			return MK_EXIT_ERROR;
+		}
+		c.orders = atoi(orders_s);
+	}
 	if (switch_s && strcmp(switch_s, "native") && strcmp(switch_s, "ucontext")) {
 		warnx_("error: --task-switch '%s': native or ucontext", switch_s);
 		return MK_EXIT_ERROR;

@@ -104,6 +104,10 @@ struct run_ctx {
 	const char *const *pythons; /* the candidates, NULL-terminated (env.pythons) */
 	int simd;
 	int emit;
+	int orders;               /* --orders 2: each call run again with each
+	                             group's threads in reverse order, the
+	                             results compared (MPS_RUN_ORDERS, read by
+	                             the runtime) */
 	int ucontext;             /* --task-switch ucontext: the runtime built
 	                             with -DMH_UCONTEXT */
 	const char *session;

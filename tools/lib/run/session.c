@@ -348,7 +348,8 @@ int run_script(struct run_ctx *c, const char *script, char *const *args, size_t 
 	    setenv("MPS_RUN_HOST_LAYER", c->env.host_layer, 1) || setenv("MPS_RUN_CXX", c->env.cxx, 1) ||
 	    setenv("MPS_RUN_TIMEOUT", tbuf, 1) || setenv("MPS_RUN_SIMD", sbuf, 1) ||
 	    setenv("MPS_RUN_EMIT", c->emit ? "1" : "0", 1) ||
-	    setenv("MPS_RUN_UCONTEXT", c->ucontext ? "1" : "0", 1) || setenv("TMPDIR", dir, 1)) {
+	    setenv("MPS_RUN_UCONTEXT", c->ucontext ? "1" : "0", 1) ||
+	    setenv("MPS_RUN_ORDERS", c->orders == 2 ? "2" : "1", 1) || setenv("TMPDIR", dir, 1)) {
 		warnx_("error: cannot set up the environment of the script");
 		goto out;
 	}

@@ -67,6 +67,28 @@ kernel void read_before_write(device float* out [[buffer(0)]],
   threadgroup_barrier(mem_flags::mem_threadgroup);
   out[lid] = left + t[lid];
 }
+
+// a SIMD-group sum by shuffles, written for 64 lanes: the first offset,
+// 32, reads past a 32-lane SIMD-group (each lane gets its own value back)
+kernel void wrong_shuffle(constant float* x [[buffer(0)]],
+                          device float* out [[buffer(1)]],
+                          uint lid [[thread_position_in_threadgroup]]) {
+  float v = x[lid];
+  for (ushort off = 32; off > 0; off /= 2)
+    v += simd_shuffle_down(v, off);
+  if (lid == 0)
+    out[0] = v;
+}
+
+// the grid position computed from a partial group's own size
+kernel void partial_stride(constant float* x [[buffer(0)]],
+                           device float* out [[buffer(1)]],
+                           uint lid [[thread_position_in_threadgroup]],
+                           uint group [[threadgroup_position_in_grid]],
+                           uint width [[threads_per_threadgroup]]) {
+  const uint i = group * width + lid;
+  out[i] = 2 * x[i];
+}
 """
 
 lib = torch.mps.compile_shader(SOURCE)
@@ -86,4 +108,11 @@ total = torch.zeros(1)
 lib.plain_add(x, total, threads=64, group_size=32)
 print("a threadgroup read before any write")
 lib.read_before_write(out, threads=64, group_size=64)
+print("a wrong shuffle offset (caught by the comparison with torch)")
+got = torch.zeros(1)
+lib.wrong_shuffle(x, got, threads=32, group_size=32)
+print("  simd sum %g, torch.sum %g" % (got.item(), x[:32].sum().item()))
+print("a partial group's threads_per_threadgroup as the stride")
+out = torch.zeros(100)
+lib.partial_stride(torch.arange(100, dtype=torch.float32), out, threads=100, group_size=32)
 print("done")
