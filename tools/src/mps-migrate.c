@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 	eo.journal = opt_journal;
 	eo.tool = "mps-migrate";
 	if (opt_undo) {
-		if (n || opt_in_place || opt_kind || opt_name || opt_dtypes)
+		if (n || opt_in_place || opt_kind || opt_name || opt_dtypes || opt_script)
 			cli_error(&info, opts, "--undo takes no OP and no other option "
 			          "but --root, --journal and --json");
 		if (!(root = find_root(opt_root)))

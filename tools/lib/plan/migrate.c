@@ -1247,7 +1247,7 @@ static void own_left(struct mg_plan *p)
 	     NULL, 0);
 	for (i = 0; i < o->nfns; i++) {
 		const struct ok_fn *f = &o->fns[i];
-		if (f->what == OK_REPLACE)
+		if (f->what == OK_REPLACE && !f->follows)
 			left(p, "host",
 			     xasprintf("give %s a body that runs the kernel (pipeline, "
 			               "arguments, dispatch; empty and non-contiguous "
@@ -1706,6 +1706,12 @@ static void own_text(FILE *out, const struct ok_plan *o)
 	        "replaces what is behind %s\n", o->out->name);
 	for (i = 0; i < o->nfns; i++) {
 		const struct ok_fn *f = &o->fns[i];
+		if (f->follows) {
+			fprintf(out, "  follows %s: %s:%lu-%lu: %s (its MPSGraph is %s's: "
+			        "nothing to change once that body is replaced)\n",
+			        f->follows, f->file, f->line, f->last, f->name, f->follows);
+			continue;
+		}
 		fprintf(out, "  %s %s:%lu-%lu: %s%s (%s)%s%s\n",
 		        f->what == OK_REPLACE ? "replace the body of"
 		        : f->what == OK_DELETE ? "delete once the new body lands:"
@@ -2013,6 +2019,56 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+static void own_read_json(FILE *out, const char *side, const struct ok_read *r)
+{
+	json_t *o = part("read");
+	json_object_set_new(o, "side", json_string(side));
+	json_object_set_new(o, "function", str_or_null(r->fn));
+	json_object_set_new(o, "file", str_or_null(r->at.file));
+	json_object_set_new(o, "line", r->at.file ? json_integer((json_int_t)r->at.line)
+	                                          : json_null());
+	emit(out, o);
+}
+
+/* the own-kernel parts: "own" (what: replace, delete, keep), "read"
+ * (side: CPU, CUDA, meta) and "own-dtypes" */
+static void own_json(FILE *out, const struct ok_plan *ok)
+{
+	size_t i;
+	for (i = 0; i < ok->nfns; i++) {
+		const struct ok_fn *f = &ok->fns[i];
+		json_t *o = part("own");
+		json_object_set_new(o, "what", json_string(
+		    f->what == OK_REPLACE ? "replace" : f->what == OK_DELETE ? "delete"
+		                                                             : "keep"));
+		json_object_set_new(o, "name", json_string(f->name));
+		json_object_set_new(o, "file", json_string(f->file));
+		json_object_set_new(o, "line", json_integer((json_int_t)f->line));
+		json_object_set_new(o, "last", json_integer((json_int_t)f->last));
+		json_object_set_new(o, "graph", json_boolean(f->graph));
+		json_object_set_new(o, "detail", json_string(f->detail));
+		json_object_set_new(o, "row", str_or_null(f->row));
+		json_object_set_new(o, "follows", str_or_null(f->follows));
+		emit(out, o);
+	}
+	own_read_json(out, "CPU", &ok->cpu);
+	own_read_json(out, "CUDA", &ok->cuda);
+	if (ok->meta.fn)
+		own_read_json(out, "meta", &ok->meta);
+	if (ok->have_dtypes) {
+		json_t *o = part("own-dtypes"), *a = json_array();
+		int d;
+		json_object_set_new(o, "cpu", names_json(ok->dt.types));
+		for (d = 0; d < CS_NDTYPES; d++)
+			if (ok->types & CS_BIT(d))
+				json_array_append_new(a, json_string(cs_metal_token(d)));
+		json_object_set_new(o, "metal", a);
+		json_object_set_new(o, "file", str_or_null(ok->dt.def.file));
+		json_object_set_new(o, "line", json_integer((json_int_t)ok->dt.def.line));
+		emit(out, o);
+	}
+}
+
 void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 {
 	size_t i, j;
@@ -2047,6 +2103,8 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		json_object_set_new(o, "stubs", json_array());
 		emit(out, o);
 	}
+	if (p->own.planned)
+		own_json(out, &p->own);
 	for (i = 0; i < p->nstubs; i++) {
 		json_t *o = part("stub");
 		json_object_set_new(o, "name", json_string(p->stubs[i].name));

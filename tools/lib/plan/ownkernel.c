@@ -161,7 +161,34 @@ void ok_plan_op(struct ok_plan *o, const struct nf_index *ix,
 			fn->row = reaching_row(hm, ix, op, it->name);
 	}
 	rt_plan_free(&rt);
+	/* a replaced definition whose graph is another one's call */
+	for (i = 0; i < o->nfns; i++) {
+		struct ok_fn *fn = &o->fns[i];
+		const long *d;
+		if (fn->what != OK_REPLACE || !fn->graph)
+			continue;
+		for (d = hs_defs_named(hm, fn->name); *d >= 0; d++) {
+			const struct hs_def *hd = &hm->defs[*d];
+			const char *w = hd->why ? lex_unqualified(hd->why) : NULL;
+			size_t k, n = w ? strlen(w) : 0;
+			if (!w || n < 3 || strcmp(w + n - 2, "()") != 0 ||
+			    strcmp(hm->files[hd->at.file].rel, fn->file) != 0)
+				continue;
+			for (k = 0; k < ndead && !fn->follows; k++)
+				if (strcmp(dead[k], fn->name) != 0 &&
+				    strlen(dead[k]) == n - 2 && !strncmp(dead[k], w, n - 2))
+					fn->follows = xstrdup(dead[k]);
+		}
+	}
 	free(dead);
+	for (i = 0; i < o->nfns && o->fns[i].what != OK_REPLACE; i++)
+		;
+	if (i == o->nfns) {
+		/* no body to replace: the MPS sources do not define the rows'
+		 * kernels (a yaml-only tree) */
+		ok_plan_free(o);
+		return;
+	}
 
 	/* the kernels to read */
 	{
@@ -208,6 +235,7 @@ void ok_plan_free(struct ok_plan *o)
 		free(o->fns[i].name);
 		free(o->fns[i].detail);
 		free(o->fns[i].row);
+		free(o->fns[i].follows);
 	}
 	free(o->fns);
 	free(o->cpu.fn);
@@ -485,12 +513,15 @@ char *ok_script(const struct ok_plan *o, const char *op, const char *script)
 	buf_puts(&b,
 	    "# >>> run\n"
 	    "def run(name, args, outs):\n"
-	    "    \"\"\"What the host code will do: bind ARGS and the outputs OUTS (on\n"
-	    "    DEVICE, sized as the CPU's) to the kernel's buffers and dispatch; NAME\n"
-	    "    is the dtype's key in DTYPES.\"\"\"\n    ");
+	    "    \"\"\"What the host code will do: its checks first (raise RuntimeError\n"
+	    "    where it would TORCH_CHECK; OUTS is None when the CPU refused the\n"
+	    "    inputs), then bind ARGS and the outputs OUTS (on DEVICE, sized as\n"
+	    "    the CPU's) to the kernel's buffers and dispatch; NAME is the dtype's\n"
+	    "    key in DTYPES.\"\"\"\n    ");
 	for (k = 0; k < (long)nvars; k++)
 		buf_printf(&b, "%s%s", k ? ", " : "", vars[k]);
 	buf_printf(&b, "%s = args\n", nvars == 1 ? "," : "");
+	buf_puts(&b, "    # TODO(mps-run script): the host code's checks\n");
 	if (nouts) {
 		buf_puts(&b, "    ");
 		for (k = 0; k < (long)nouts; k++)
@@ -560,14 +591,23 @@ char *ok_script(const struct ok_plan *o, const char *op, const char *script)
 	    "for what, shape, non_contiguous in CASES:\n"
 	    "    for name, dtype in DTYPES.items():\n"
 	    "        args = inputs(shape, dtype, non_contiguous)\n"
+	    "        on_device = [a.to(device) if isinstance(a, torch.Tensor) else a for a in args]\n"
 	    "        try:\n"
 	    "            ref, note = reference(args, dtype)\n"
 	    "        except RuntimeError as e:\n"
-	    "            bad += 1\n"
-	    "            print(\"%-16s %-7s CPU REFUSED the inputs (see inputs()): %s\"\n"
-	    "                  % (what, name, str(e).splitlines()[0]))\n"
+	    "            # the CPU refuses these inputs: the host code must refuse them too\n"
+	    "            cpu = str(e).splitlines()[0]\n"
+	    "            try:\n"
+	    "                run(name, on_device, None)\n"
+	    "                why = \"the CPU refused the inputs, run() did not: \" + cpu\n"
+	    "            except RuntimeError:\n"
+	    "                why = \"\"\n"
+	    "            except Exception as e2:\n"
+	    "                why = \"the CPU refused the inputs (%s), run() failed: %r\" % (cpu, e2)\n"
+	    "            bad += why != \"\"\n"
+	    "            print(\"%-16s %-7s %s\" % (what, name, \"ok (refused, as the CPU: %s)\" % cpu\n"
+	    "                                      if not why else \"MISMATCH \" + why))\n"
 	    "            continue\n"
-	    "        on_device = [a.to(device) if isinstance(a, torch.Tensor) else a for a in args]\n"
 	    "        outs = [torch.full_like(r, 77, device=device) for r in ref]\n"
 	    "        run(name, on_device, outs)\n"
 	    "        why = compare(outs, ref, dtype)\n"

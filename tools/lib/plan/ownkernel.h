@@ -55,6 +55,10 @@ struct ok_fn {
 	char *detail;         /* retire.h's words: "TORCH_IMPL_FUNC body;
 	                         builds an MPSGraph (X())", "still called by
 	                         F (FILE:LINE)" (owned) */
+	char *follows;        /* OK_REPLACE: the other replaced definition its
+	                         MPSGraph comes from (a functional kernel that
+	                         calls the out one): nothing to change in it
+	                         once that one is replaced; else NULL (owned) */
 	char *row;            /* OK_KEEP: "nll_loss2d_forward.output
 	                         (nll_loss2d_forward_out_mps)", the row of
 	                         another operator that reaches it; NULL when
@@ -71,8 +75,9 @@ struct ok_read {
 };
 
 struct ok_plan {
-	int planned;          /* 1: some row of OP has an MPS kernel of its own
-	                         and the rest below is filled */
+	int planned;          /* 1: some row of OP has an MPS kernel of its own,
+	                         defined in the MPS sources, and the rest below
+	                         is filled */
 	const struct nf_func *out;        /* the out row whose kernels are read
 	                                     (the first MPS-specific out row,
 	                                     else the first MPS-specific row) */
@@ -96,7 +101,8 @@ struct ok_plan {
  * (the CUDA folder is added to the model: cs_add_folder); hm: the MPS
  * sources as hostscan read them; is_op / op_arg: as rt_request's (the
  * test-list rule; may be NULL).  o->planned is 0 when no row of OP names
- * an MPS kernel of its own (nothing else is filled).  Never prints but
+ * an MPS kernel of its own, or the MPS sources define none of those
+ * kernels (nothing else is filled).  Never prints but
  * the diagnostics of reading the CUDA folder (an unreadable file; the
  * CUDA kernel is then not found). */
 void ok_plan_op(struct ok_plan *o, const struct nf_index *ix,
