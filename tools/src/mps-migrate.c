@@ -284,9 +284,11 @@ int main(int argc, char **argv)
 			mg_write_json(stdout, &plan, 0);
 		else {
 			mg_write_text(stdout, &plan);
-			printf(plan.stuck ? "nothing can change\n" : "nothing to do\n");
+			printf(plan.stuck && !plan.own.done ? "nothing can change\n"
+			                                    : "nothing to do\n");
 		}
-		status = plan.stuck ? MK_EXIT_FINDINGS : MK_EXIT_CLEAN;
+		status = plan.stuck && !plan.own.done ? MK_EXIT_FINDINGS
+		                                      : MK_EXIT_CLEAN;
 		if (opt_script && write_script(&plan, root, opt_script, opt_json) != 0)
 			status = MK_EXIT_ERROR;
 		mg_plan_free(&plan);

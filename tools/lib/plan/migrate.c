@@ -1247,7 +1247,7 @@ static void own_left(struct mg_plan *p)
 	     NULL, 0);
 	for (i = 0; i < o->nfns; i++) {
 		const struct ok_fn *f = &o->fns[i];
-		if (f->what == OK_REPLACE && !f->follows)
+		if (f->what == OK_REPLACE && !f->follows && f->graph)
 			left(p, "host",
 			     xasprintf("give %s a body that runs the kernel (pipeline, "
 			               "arguments, dispatch; empty and non-contiguous "
@@ -1439,11 +1439,17 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 			if (p->own.planned) {
 				free(p->notplanned[p->nnotplanned - 1].text);
 				p->notplanned[p->nnotplanned - 1].text =
-				    xasprintf("no row of %s can move to a shared kernel: its "
-				              "rows stay and nothing in the tree changes; "
-				              "the own-kernel part above is yours to carry "
-				              "out", o->op);
+				    p->own.done
+				        ? xasprintf("no row of %s can move to a shared "
+				                    "kernel, and what is behind them builds "
+				                    "no MPSGraph: nothing to do", o->op)
+				        : xasprintf("no row of %s can move to a shared "
+				                    "kernel: its rows stay and nothing in "
+				                    "the tree changes; the own-kernel part "
+				                    "above is yours to carry out", o->op);
 			}
+			if (p->own.planned && p->own.done)
+				return 0;
 			plan_left(p);
 			return 0;
 		}
@@ -1702,8 +1708,12 @@ static void own_read(FILE *out, const char *what, const struct ok_read *r)
 static void own_text(FILE *out, const struct ok_plan *o)
 {
 	size_t i;
-	fprintf(out, "own kernel: the rows stay MPS-specific; a Metal kernel "
-	        "replaces what is behind %s\n", o->out->name);
+	if (o->done)
+		fprintf(out, "own kernel: the rows stay MPS-specific; nothing behind "
+		        "%s builds an MPSGraph\n", o->out->name);
+	else
+		fprintf(out, "own kernel: the rows stay MPS-specific; a Metal kernel "
+		        "replaces what is behind %s\n", o->out->name);
 	for (i = 0; i < o->nfns; i++) {
 		const struct ok_fn *f = &o->fns[i];
 		if (f->follows) {
@@ -1713,7 +1723,8 @@ static void own_text(FILE *out, const struct ok_plan *o)
 			continue;
 		}
 		fprintf(out, "  %s %s:%lu-%lu: %s%s (%s)%s%s\n",
-		        f->what == OK_REPLACE ? "replace the body of"
+		        f->what == OK_REPLACE && !f->graph ? "no MPSGraph in"
+		        : f->what == OK_REPLACE ? "replace the body of"
 		        : f->what == OK_DELETE ? "delete once the new body lands:"
 		                               : "keep:",
 		        f->file, f->line, f->last,

@@ -189,6 +189,11 @@ void ok_plan_op(struct ok_plan *o, const struct nf_index *ix,
 		ok_plan_free(o);
 		return;
 	}
+	o->done = 1;
+	for (i = 0; i < o->nfns; i++)
+		if ((o->fns[i].what == OK_REPLACE && o->fns[i].graph) ||
+		    o->fns[i].what == OK_DELETE)
+			o->done = 0;
 
 	/* the kernels to read */
 	{

@@ -92,6 +92,9 @@ struct ok_plan {
 	cs_dtset types;       /* the ones the Metal kernel takes: dt.types,
 	                         minus dtype branches (when dispatch sites were
 	                         read) and dtypes without a Metal type */
+	int done;             /* no definition to replace builds an MPSGraph
+	                         and no helper is left to delete: the
+	                         migration is made (nothing to do) */
 	cs_dtset dropped;     /* the CPU's dtypes left out for want of a Metal
 	                         type (Double...) */
 };
