@@ -402,6 +402,9 @@ static simd_state &exchange_raw(const void *v, size_t size) {
 		             size, MH_SLOT);
 		std::exit(3);
 	}
+	/* the thread's last access belongs to the phase before this exchange:
+	 * resolved now, before the release moves every lane to the next one */
+	resolve(t);
 	if (v)
 		std::memcpy(s.slots + lane * MH_SLOT, v, size);
 	t->at = {v ? "simd" : nullptr, nullptr, t->site_line};
@@ -478,6 +481,10 @@ void tg_barrier() {
 	if (!t)
 		std::abort();
 	t->fresh = false;
+	/* the thread's last access (a write just before the barrier) belongs
+	 * to the phase the barrier ends: resolved before the last thread to
+	 * arrive moves the group to the next phase (issue #27: a false race) */
+	resolve(t);
 	t->at = {nullptr, nullptr, t->site_line};
 	t->state = WAIT_TG;
 	g_tg_arrived++;
