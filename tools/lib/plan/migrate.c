@@ -1748,7 +1748,7 @@ static void own_text(FILE *out, const struct ok_plan *o)
 		free(metal);
 	} else if (o->cpu.fn) {
 		fprintf(out, "  dtypes: not read from %s: %s\n", o->cpu.fn,
-		        o->dt.why ? o->dt.why : "no C++ sources");
+		        o->dt_why ? o->dt_why : "no C++ sources in the tree");
 	}
 }
 

@@ -228,6 +228,7 @@ void ok_plan_op(struct ok_plan *o, const struct nf_index *ix,
 						o->dropped |= CS_BIT(d);
 				}
 		} else if (o->cpu.fn) {
+			o->dt_why = o->dt.why ? xstrdup(o->dt.why) : NULL;
 			cs_dtypes_free(&o->dt);
 		}
 	}
@@ -246,6 +247,7 @@ void ok_plan_free(struct ok_plan *o)
 	free(o->cpu.fn);
 	free(o->cuda.fn);
 	free(o->meta.fn);
+	free(o->dt_why);
 	if (o->have_dtypes)
 		cs_dtypes_free(&o->dt);
 	memset(o, 0, sizeof *o);

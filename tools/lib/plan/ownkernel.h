@@ -89,6 +89,8 @@ struct ok_plan {
 	struct ok_read cpu, cuda, meta;
 	int have_dtypes;      /* the CPU kernel's dtypes were read */
 	struct cs_dtypes dt;  /* when have_dtypes */
+	char *dt_why;         /* when not: why (cs_dtypes.why), or NULL when
+	                         the tree has no C++ sources (owned) */
 	cs_dtset types;       /* the ones the Metal kernel takes: dt.types,
 	                         minus dtype branches (when dispatch sites were
 	                         read) and dtypes without a Metal type */
