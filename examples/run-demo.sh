@@ -22,8 +22,8 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 examples=$repo/examples
-walks="add-unary-op.md migrate-binary-op.md"
-verify_ops="i0 atan2"
+walks="add-unary-op.md migrate-binary-op.md own-kernel-op.md"
+verify_ops="i0 atan2 max"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mk-demo.XXXXXX") || exit 2
 if [ -z "${KEEP:-}" ]; then trap 'rm -rf "$tmp"' EXIT HUP INT TERM

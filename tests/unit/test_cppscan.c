@@ -750,6 +750,52 @@ static void test_added_folder(void **state)
 	free(root);
 }
 
+/* issue #27: the dtypes of a row's own CPU kernel (no stub): read through
+ * the helper it calls; a dtype branch about another tensor is a branch */
+static void test_fn_dtypes(void **state)
+{
+	struct cs_model t;
+	struct cs_dtypes dt;
+	char *root = tmp_root();
+	static const char src[] =
+	    "namespace at::native {\n"
+	    "void loss_template(const Tensor& out, const Tensor& in, const Tensor& target) {\n"
+	    "  AT_DISPATCH_FLOATING_TYPES_AND2(ScalarType::BFloat16, ScalarType::Half,\n"
+	    "      in.scalar_type(), \"loss\", [&] {\n"
+	    "        if (target.scalar_type() == kByte) { frame<scalar_t, uint8_t>(out); }\n"
+	    "        else { frame<scalar_t, int64_t>(out); }\n"
+	    "      });\n"
+	    "}\n"
+	    "TORCH_IMPL_FUNC(loss_out_cpu)(const Tensor& in, const Tensor& target, const Tensor& out) {\n"
+	    "  loss_template(out, in, target);\n"
+	    "}\n"
+	    "Tensor plain_cpu(const Tensor& in) { return in; }\n"
+	    "}\n";
+	(void)state;
+	tree_put(root, NF "Loss.cpp", src, sizeof src - 1);
+	assert_int_equal(cs_load(&t, root), 0);
+	assert_int_equal(cs_fn_dtypes(&t, "loss_out_cpu", &dt), 0);
+	assert_string_equal(dt.fn, "loss_out_cpu");
+	assert_int_equal(dt.registered, 0);
+	assert_loc(dt.def, NF "Loss.cpp", 9);
+	assert_int_equal(dt.types, CS_BIT(CS_DOUBLE) | CS_BIT(CS_FLOAT) |
+	                 CS_BIT(CS_HALF) | CS_BIT(CS_BFLOAT16) | CS_BIT(CS_BYTE));
+	assert_int_equal(dt.branch, CS_BIT(CS_BYTE));
+	assert_int_equal(dt.nsites, 1);
+	assert_non_null(strstr(dt.notes, "read through the helper loss_template"));
+	cs_dtypes_free(&dt);
+	assert_int_equal(cs_fn_dtypes(&t, "plain_cpu", &dt), 1);
+	assert_string_equal(dt.why, "no dtype dispatch could be read in plain_cpu "
+	                            "(" NF "Loss.cpp:12)");
+	cs_dtypes_free(&dt);
+	assert_int_equal(cs_fn_dtypes(&t, "missing_cpu", &dt), 1);
+	assert_string_equal(dt.why, "no definition of missing_cpu under aten/src/ATen/native");
+	cs_dtypes_free(&dt);
+	cs_free(&t);
+	tree_remove(root);
+	free(root);
+}
+
 static void test_recursive_macros(void **state)
 {
 	struct cs_model t;
@@ -945,6 +991,7 @@ int main(void)
 	    cmocka_unit_test(test_unreadable),
 	    cmocka_unit_test(test_long_line),
 	    cmocka_unit_test(test_recursive_macros),
+	    cmocka_unit_test(test_fn_dtypes),
 	};
 	int rc;
 	diag_init("test_cppscan");

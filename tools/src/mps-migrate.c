@@ -3,6 +3,10 @@
  * migrate.h's; this file reads the options, prints the plan and the diff,
  * hands the files to the edit engine and, once written, runs mps-verify's
  * rules (verify.h) on the result. */
+/* realpath() is POSIX.1-2008 with the XSI option (see edit.c) */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
 #include "base/cli.h"
 #include "base/diag.h"
 #include "edit/edit.h"
@@ -11,11 +15,15 @@
 #include "plan/migrate.h"
 #include "read/nfyaml.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-static const char *opt_root, *opt_journal, *opt_kind, *opt_name, *opt_dtypes;
+static const char *opt_root, *opt_journal, *opt_kind, *opt_name, *opt_dtypes,
+                  *opt_script;
 static int opt_in_place, opt_json, opt_undo, opt_no_try;
 
 static const struct opt opts[] = {
@@ -31,6 +39,9 @@ static const struct opt opts[] = {
 	 "restore the files of the newest --in-place edit (the whole migration)"},
 	{"no-try", 0, OPT_FLAG, &opt_no_try, NULL,
 	 "do not run mps-try on the translated math (the plan then says to)"},
+	{"script", 0, OPT_STRING, &opt_script, "FILE",
+	 "an operator whose MPS kernel stays its own: write a starting mps-run "
+	 "script to FILE (a new file in the checkout)"},
 	{"json", 'j', OPT_FLAG, &opt_json, NULL,
 	 "JSON Lines: one object per part of the plan (no diff)"},
 	CLI_OPT_ROOT(&opt_root),
@@ -40,7 +51,7 @@ static const struct opt opts[] = {
 static const struct tool_info info = {
 	"mps-migrate",
 	"OP [--kind K] [--name NAME] [--dtypes LIST] [--in-place] [--no-try] [--json] "
-	"[--root DIR]\n       mps-migrate --undo [--root DIR] [--journal DIR]",
+	"[--script FILE] [--root DIR]\n       mps-migrate --undo [--root DIR] [--journal DIR]",
 	"Plan (or make) the whole mechanical migration of operator OP to a "
 	"native Metal kernel.",
 	"One call plans every part, says what it found and why, then prints the\n"
@@ -82,6 +93,21 @@ static const struct tool_info info = {
 	"--dtypes); that is not an error.  A second run after --in-place says\n"
 	"\"nothing to do\".\n"
 	"\n"
+	"An operator whose MPS kernel stays its own (no row can fold: its CPU\n"
+	"and CUDA kernels differ, as nll_loss_forward's) is planned too, though\n"
+	"nothing in the tree changes: the MPS definitions its rows name, whose\n"
+	"bodies a Metal kernel replaces (file:line); the host helpers they call,\n"
+	"deleted once the new bodies land or kept, with the caller that still\n"
+	"uses them and the row it serves; the CPU and CUDA kernels and the meta\n"
+	"function to read (file:line), the CPU kernel's dtypes; the test-list\n"
+	"entries.  --script FILE then writes a starting mps-run script (a new\n"
+	"file; an existing one is never overwritten): the CPU kernel's dtypes\n"
+	"that Metal has, a TODO stub kernel per dtype, the arguments from the\n"
+	"schema, cases with partial groups, one element, empty and\n"
+	"non-contiguous inputs, the CPU reference (torch.ops.aten) and the\n"
+	"comparison with test_mps.py's tolerances; `mps-run FILE` runs it here,\n"
+	"`python FILE` on a Mac.\n"
+	"\n"
 	"--in-place writes all files at once through the edit engine, one undo\n"
 	"journal entry (--undo restores every file of it), then applies\n"
 	"mps-verify's rules to OP on the result and prints their findings (the\n"
@@ -120,6 +146,62 @@ static const struct tool_info info = {
 	"yaml does not have, a file that cannot be read or written.  Nothing is\n"
 	"written then.\n"};
 
+/* write the own-kernel script of plan P to PATH (relative to the current
+ * folder), a new file inside the checkout ROOT; 0, or -1 after saying why */
+static int write_script(const struct mg_plan *p, const char *root,
+                        const char *path, int json)
+{
+	char *dir, *slash, *rdir, *rroot, *text, *base;
+	size_t n;
+	int inside;
+	struct stat st;
+
+	if (lstat(path, &st) == 0) {
+		warnx_("error: '%s' exists; not overwritten (remove it, or name "
+		       "another file)", path);
+		return -1;
+	}
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	rdir = realpath(dir, NULL);
+	rroot = realpath(root, NULL);
+	if (!rdir || !rroot) {
+		warnx_("cannot open '%s': %s", rdir ? root : dir, strerror(errno));
+		free(dir);
+		free(rdir);
+		free(rroot);
+		return -1;
+	}
+	n = strlen(rroot);
+	inside = strncmp(rdir, rroot, n) == 0 && (rdir[n] == '\0' || rdir[n] == '/');
+	free(dir);
+	free(rdir);
+	free(rroot);
+	if (!inside) {
+		warnx_("error: --script: '%s' is outside the checkout '%s'; the "
+		       "tools write nothing outside it", path, root);
+		return -1;
+	}
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : (char *)path;
+	text = ok_script(&p->own, p->op, base);
+	if (edit_write_file(path, text, strlen(text), 0644, 1) != 0) {
+		warnx_("cannot write '%s': %s", path, strerror(errno));
+		free(text);
+		return -1;
+	}
+	free(text);
+	if (!json)
+		printf("wrote %s: a starting mps-run script for %s (fill in each "
+		       "TODO(mps-run script), then: mps-run %s)\n", path, p->op, path);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mg_plan plan;
@@ -136,7 +218,7 @@ int main(int argc, char **argv)
 	eo.journal = opt_journal;
 	eo.tool = "mps-migrate";
 	if (opt_undo) {
-		if (n || opt_in_place || opt_kind || opt_name || opt_dtypes)
+		if (n || opt_in_place || opt_kind || opt_name || opt_dtypes || opt_script)
 			cli_error(&info, opts, "--undo takes no OP and no other option "
 			          "but --root, --journal and --json");
 		if (!(root = find_root(opt_root)))
@@ -185,6 +267,16 @@ int main(int argc, char **argv)
 		free(root);
 		return close_stdout(MK_EXIT_ERROR);
 	}
+	if (opt_script && !plan.own.planned) {
+		warnx_("error: --script: %s has no MPS kernel of its own to script "
+		       "(its plan %s; check a functor with mps-try)", mo.op,
+		       plan.stuck ? "has no MPS-specific row" : "moves its rows to a "
+		       "shared kernel");
+		mg_plan_free(&plan);
+		try_env_free(&te);
+		free(root);
+		return close_stdout(MK_EXIT_ERROR);
+	}
 	if (mg_changed(&plan) == 0) {
 		/* nothing to change: done, or stuck (rows that cannot move,
 		 * reported as a finding) */
@@ -192,9 +284,13 @@ int main(int argc, char **argv)
 			mg_write_json(stdout, &plan, 0);
 		else {
 			mg_write_text(stdout, &plan);
-			printf(plan.stuck ? "nothing can change\n" : "nothing to do\n");
+			printf(plan.stuck && !plan.own.done ? "nothing can change\n"
+			                                    : "nothing to do\n");
 		}
-		status = plan.stuck ? MK_EXIT_FINDINGS : MK_EXIT_CLEAN;
+		status = plan.stuck && !plan.own.done ? MK_EXIT_FINDINGS
+		                                      : MK_EXIT_CLEAN;
+		if (opt_script && write_script(&plan, root, opt_script, opt_json) != 0)
+			status = MK_EXIT_ERROR;
 		mg_plan_free(&plan);
 		try_env_free(&te);
 		free(root);

@@ -1233,6 +1233,50 @@ static int all_match(const struct mg_plan *p)
 	return p->math.nov > 0;
 }
 
+/* what is left to do for an operator whose MPS kernel stays its own */
+static void own_left(struct mg_plan *p)
+{
+	const struct ok_plan *o = &p->own;
+	size_t i;
+	int any_keep = 0;
+	left(p, "kernel",
+	     xasprintf("write the Metal kernel of %s (read the CPU and CUDA "
+	               "kernels above) and check it against the CPU with an "
+	               "mps-run script: mps-migrate --script FILE %s starts one",
+	               p->op, p->op),
+	     NULL, 0);
+	for (i = 0; i < o->nfns; i++) {
+		const struct ok_fn *f = &o->fns[i];
+		if (f->what == OK_REPLACE && !f->follows && f->graph)
+			left(p, "host",
+			     xasprintf("give %s a body that runs the kernel (pipeline, "
+			               "arguments, dispatch; empty and non-contiguous "
+			               "inputs)%s", f->name,
+			               f->graph ? ", in place of its MPSGraph" : ""),
+			     f->file, f->line);
+		any_keep |= f->what == OK_KEEP;
+	}
+	for (i = 0; i < o->nfns; i++) {
+		const struct ok_fn *f = &o->fns[i];
+		if (f->what == OK_DELETE)
+			left(p, "host",
+			     xasprintf("then delete helper %s: nothing else uses it",
+			               f->name),
+			     f->file, f->line);
+		else if (f->what == OK_KEEP)
+			left(p, "host",
+			     xasprintf("keep helper %s: %s%s%s", f->name, f->detail,
+			               f->row ? ", for " : "", f->row ? f->row : ""),
+			     f->file, f->line);
+	}
+	left(p, "tests",
+	     xasprintf("mps-verify %s; on a Mac: the same script on the GPU "
+	               "(python FILE), then python test/test_mps.py -k %s",
+	               p->op, p->op),
+	     NULL, 0);
+	(void)any_keep;
+}
+
 static void plan_left(struct mg_plan *p)
 {
 	size_t i;
@@ -1310,6 +1354,8 @@ static void plan_left(struct mg_plan *p)
 		               p->have_cpu && p->cpu.def.file ? p->cpu.def.file : "?",
 		               p->have_cpu ? p->cpu.def.line : 0UL),
 		     NULL, 0);
+	if (p->stuck && p->own.planned)
+		own_left(p);
 	if (p->stuck)
 		return;
 	left(p, "tests",
@@ -1388,6 +1434,22 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 				for (i = 0; i < p->hm.nxfails; i++)
 					p->xfail_stay += rt_xfail_of_op(p->hm.xfails[i].key, &rq);
 			}
+			/* the body behind the rows that stay (issue #27) */
+			ok_plan_op(&p->own, &p->ix, &p->cs, &p->hm, o->op, is_op_cb, p);
+			if (p->own.planned) {
+				free(p->notplanned[p->nnotplanned - 1].text);
+				p->notplanned[p->nnotplanned - 1].text =
+				    p->own.done
+				        ? xasprintf("no row of %s can move to a shared "
+				                    "kernel, and what is behind them builds "
+				                    "no MPSGraph: nothing to do", o->op)
+				        : xasprintf("no row of %s can move to a shared "
+				                    "kernel: its rows stay and nothing in "
+				                    "the tree changes; the own-kernel part "
+				                    "above is yours to carry out", o->op);
+			}
+			if (p->own.planned && p->own.done)
+				return 0;
 			plan_left(p);
 			return 0;
 		}
@@ -1470,6 +1532,7 @@ void mg_plan_free(struct mg_plan *p)
 		free(p->left[i].path);
 	}
 	free(p->left);
+	ok_plan_free(&p->own);
 	if (p->have_cpu)
 		cs_dtypes_free(&p->cpu);
 	if (p->have_rule)
@@ -1630,6 +1693,65 @@ static const char *file_rel(const struct mg_plan *p, int file)
 	return file == RG_KERNEL ? p->kernel_rel : p->host_rel;
 }
 
+static void own_read(FILE *out, const char *what, const struct ok_read *r)
+{
+	if (!r->fn)
+		fprintf(out, "  %s: the row names none\n", what);
+	else if (r->at.file)
+		fprintf(out, "  %s: %s at %s:%lu\n", what, r->fn, r->at.file,
+		        r->at.line);
+	else
+		fprintf(out, "  %s: %s (no definition found)\n", what, r->fn);
+}
+
+/* the own-kernel part of the plan (ownkernel.h) */
+static void own_text(FILE *out, const struct ok_plan *o)
+{
+	size_t i;
+	if (o->done)
+		fprintf(out, "own kernel: the rows stay MPS-specific; nothing behind "
+		        "%s builds an MPSGraph\n", o->out->name);
+	else
+		fprintf(out, "own kernel: the rows stay MPS-specific; a Metal kernel "
+		        "replaces what is behind %s\n", o->out->name);
+	for (i = 0; i < o->nfns; i++) {
+		const struct ok_fn *f = &o->fns[i];
+		if (f->follows) {
+			fprintf(out, "  follows %s: %s:%lu-%lu: %s (its MPSGraph is %s's: "
+			        "nothing to change once that body is replaced)\n",
+			        f->follows, f->file, f->line, f->last, f->name, f->follows);
+			continue;
+		}
+		fprintf(out, "  %s %s:%lu-%lu: %s%s (%s)%s%s\n",
+		        f->what == OK_REPLACE && !f->graph ? "no MPSGraph in"
+		        : f->what == OK_REPLACE ? "replace the body of"
+		        : f->what == OK_DELETE ? "delete once the new body lands:"
+		                               : "keep:",
+		        f->file, f->line, f->last,
+		        f->what == OK_REPLACE ? "" : "helper ", f->name, f->detail,
+		        f->row ? ", for " : "", f->row ? f->row : "");
+	}
+	fputs("read:\n", out);
+	own_read(out, "CPU kernel", &o->cpu);
+	own_read(out, "CUDA kernel", &o->cuda);
+	if (o->meta.fn)
+		own_read(out, "meta function (output sizes, checks)", &o->meta);
+	if (o->have_dtypes) {
+		char *all = cs_dtset_names(o->dt.types, ", ");
+		char *metal = cs_dtset_metal(o->types, ", ");
+		fprintf(out, "  dtypes: %s (%s:%lu", all, o->dt.def.file,
+		        o->dt.def.line);
+		if (o->dt.notes && *o->dt.notes)
+			fprintf(out, "; %s", o->dt.notes);
+		fprintf(out, "); the Metal kernel's: %s\n", *metal ? metal : "none");
+		free(all);
+		free(metal);
+	} else if (o->cpu.fn) {
+		fprintf(out, "  dtypes: not read from %s: %s\n", o->cpu.fn,
+		        o->dt_why ? o->dt_why : "no C++ sources in the tree");
+	}
+}
+
 void mg_write_text(FILE *out, const struct mg_plan *p)
 {
 	size_t i;
@@ -1661,6 +1783,8 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		        d ? d->line : p->shared[i]->line, b.data, d ? d->kernel : "?");
 		buf_free(&b);
 	}
+	if (p->own.planned)
+		own_text(out, &p->own);
 	/* stubs */
 	if (p->nstubs) {
 		fputs("stubs MPS registers:", out);
@@ -1906,6 +2030,56 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+static void own_read_json(FILE *out, const char *side, const struct ok_read *r)
+{
+	json_t *o = part("read");
+	json_object_set_new(o, "side", json_string(side));
+	json_object_set_new(o, "function", str_or_null(r->fn));
+	json_object_set_new(o, "file", str_or_null(r->at.file));
+	json_object_set_new(o, "line", r->at.file ? json_integer((json_int_t)r->at.line)
+	                                          : json_null());
+	emit(out, o);
+}
+
+/* the own-kernel parts: "own" (what: replace, delete, keep), "read"
+ * (side: CPU, CUDA, meta) and "own-dtypes" */
+static void own_json(FILE *out, const struct ok_plan *ok)
+{
+	size_t i;
+	for (i = 0; i < ok->nfns; i++) {
+		const struct ok_fn *f = &ok->fns[i];
+		json_t *o = part("own");
+		json_object_set_new(o, "what", json_string(
+		    f->what == OK_REPLACE ? "replace" : f->what == OK_DELETE ? "delete"
+		                                                             : "keep"));
+		json_object_set_new(o, "name", json_string(f->name));
+		json_object_set_new(o, "file", json_string(f->file));
+		json_object_set_new(o, "line", json_integer((json_int_t)f->line));
+		json_object_set_new(o, "last", json_integer((json_int_t)f->last));
+		json_object_set_new(o, "graph", json_boolean(f->graph));
+		json_object_set_new(o, "detail", json_string(f->detail));
+		json_object_set_new(o, "row", str_or_null(f->row));
+		json_object_set_new(o, "follows", str_or_null(f->follows));
+		emit(out, o);
+	}
+	own_read_json(out, "CPU", &ok->cpu);
+	own_read_json(out, "CUDA", &ok->cuda);
+	if (ok->meta.fn)
+		own_read_json(out, "meta", &ok->meta);
+	if (ok->have_dtypes) {
+		json_t *o = part("own-dtypes"), *a = json_array();
+		int d;
+		json_object_set_new(o, "cpu", names_json(ok->dt.types));
+		for (d = 0; d < CS_NDTYPES; d++)
+			if (ok->types & CS_BIT(d))
+				json_array_append_new(a, json_string(cs_metal_token(d)));
+		json_object_set_new(o, "metal", a);
+		json_object_set_new(o, "file", str_or_null(ok->dt.def.file));
+		json_object_set_new(o, "line", json_integer((json_int_t)ok->dt.def.line));
+		emit(out, o);
+	}
+}
+
 void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 {
 	size_t i, j;
@@ -1940,6 +2114,8 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		json_object_set_new(o, "stubs", json_array());
 		emit(out, o);
 	}
+	if (p->own.planned)
+		own_json(out, &p->own);
 	for (i = 0; i < p->nstubs; i++) {
 		json_t *o = part("stub");
 		json_object_set_new(o, "name", json_string(p->stubs[i].name));

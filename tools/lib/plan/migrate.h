@@ -49,6 +49,7 @@
 #include "read/metalreg.h"
 #include "read/nfyaml.h"
 #include "plan/regplan.h"
+#include "plan/ownkernel.h"
 #include "plan/retire.h"
 #include "plan/translate.h"
 #include "check/try.h"
@@ -104,6 +105,9 @@ struct mg_plan {
 	                                 nothing is planned (not an error) */
 	size_t xfail_stay;            /* when stuck: OP's entries in the test
 	                                 lists, which stay with its kernel */
+	struct ok_plan own;           /* when stuck: the plan for the body
+	                                 behind OP's own MPS rows (ownkernel.h;
+	                                 own.planned 0: none) */
 	const struct nf_func **shared;/* out rows already shared */
 	size_t nshared;
 

@@ -438,57 +438,20 @@ static size_t reg_fn_defs(const struct cs_model *m, const struct cs_reg *r,
 	return n;
 }
 
-int cs_cpu_dtypes(const struct cs_model *m, const char *stub,
-                  struct cs_dtypes *out)
+/* the dtypes read from definitions DEFS (nd of them) of function FN
+ * and, while nothing dispatches, the functions they call: the walk of
+ * cs_cpu_dtypes and cs_fn_dtypes */
+static int read_defs(const struct cs_model *m, const long *defs, size_t nd,
+                     const char *fn, struct cs_dtypes *out)
 {
 	const struct cs_priv *p = P(m);
-	const struct cs_ilist *l;
-	const struct cs_reg *r = NULL;
 	struct dtx x;
-	long defs[16], *queue = NULL;
+	long *queue = NULL;
 	int *qdepth = NULL;
 	unsigned char *seen;
-	size_t nd, i, qn = 0, qcap = 0;
+	size_t i, qn = 0, qcap = 0;
 	int depth_used = 0;
 
-	memset(out, 0, sizeof *out);
-	if (!m->have_sources) {
-		out->why = xstrdup("no C++ sources in this tree (" CS_NATIVE_REL
-		                   " holds no .cpp file)");
-		out->notes = xstrdup("");
-		return 1;
-	}
-	l = stub ? imap_get(&p->regname, stub, strlen(stub)) : NULL;
-	for (i = 0; l && i < l->n; i++) {
-		const struct cs_reg *c = &p->regs[l->v[i]];
-		if (!r || (p->files[c->file].cpu && !p->files[r->file].cpu))
-			r = c;
-	}
-	if (!r) {
-		out->why = xasprintf("no CPU registration of %s under " CS_NATIVE_REL
-		                     " (REGISTER_DISPATCH and friends)", stub ? stub : "");
-		out->notes = xstrdup("");
-		return 1;
-	}
-	out->registered = 1;
-	out->reg = loc_of(m, r->file, r->at);
-	out->macro = xstrdup(r->macro);
-	if (!r->fn) {
-		out->null_kernel = 1;
-		out->why = xasprintf("%s registers no CPU kernel (nullptr) at %s:%lu",
-		                     stub, out->reg.file, out->reg.line);
-		out->notes = xstrdup("");
-		return 1;
-	}
-	out->fn = xstrdup(r->fn);
-	nd = reg_fn_defs(m, r, defs, sizeof defs / sizeof *defs);
-	if (!nd) {
-		out->why = xasprintf("%s registers %s (%s:%lu), whose definition was "
-		                     "not found", stub, r->fn, out->reg.file,
-		                     out->reg.line);
-		out->notes = xstrdup("");
-		return 1;
-	}
 	out->def = loc_of(m, p->defs[defs[0]].file, p->defs[defs[0]].at);
 	memset(&x, 0, sizeof x);
 	x.m = m;
@@ -542,11 +505,89 @@ int cs_cpu_dtypes(const struct cs_model *m, const char *stub,
 	out->notes = x.notes.data ? x.notes.data : xstrdup("");
 	if (!out->types) {
 		out->why = xasprintf("no dtype dispatch could be read in %s (%s:%lu)",
-		                     r->fn, out->def.file, out->def.line);
+		                     fn, out->def.file, out->def.line);
 		return 1;
 	}
 	out->found = 1;
 	return 0;
+}
+
+int cs_cpu_dtypes(const struct cs_model *m, const char *stub,
+                  struct cs_dtypes *out)
+{
+	const struct cs_priv *p = P(m);
+	const struct cs_ilist *l;
+	const struct cs_reg *r = NULL;
+	long defs[16];
+	size_t nd, i;
+
+	memset(out, 0, sizeof *out);
+	if (!m->have_sources) {
+		out->why = xstrdup("no C++ sources in this tree (" CS_NATIVE_REL
+		                   " holds no .cpp file)");
+		out->notes = xstrdup("");
+		return 1;
+	}
+	l = stub ? imap_get(&p->regname, stub, strlen(stub)) : NULL;
+	for (i = 0; l && i < l->n; i++) {
+		const struct cs_reg *c = &p->regs[l->v[i]];
+		if (!r || (p->files[c->file].cpu && !p->files[r->file].cpu))
+			r = c;
+	}
+	if (!r) {
+		out->why = xasprintf("no CPU registration of %s under " CS_NATIVE_REL
+		                     " (REGISTER_DISPATCH and friends)", stub ? stub : "");
+		out->notes = xstrdup("");
+		return 1;
+	}
+	out->registered = 1;
+	out->reg = loc_of(m, r->file, r->at);
+	out->macro = xstrdup(r->macro);
+	if (!r->fn) {
+		out->null_kernel = 1;
+		out->why = xasprintf("%s registers no CPU kernel (nullptr) at %s:%lu",
+		                     stub, out->reg.file, out->reg.line);
+		out->notes = xstrdup("");
+		return 1;
+	}
+	out->fn = xstrdup(r->fn);
+	nd = reg_fn_defs(m, r, defs, sizeof defs / sizeof *defs);
+	if (!nd) {
+		out->why = xasprintf("%s registers %s (%s:%lu), whose definition was "
+		                     "not found", stub, r->fn, out->reg.file,
+		                     out->reg.line);
+		out->notes = xstrdup("");
+		return 1;
+	}
+	return read_defs(m, defs, nd, r->fn, out);
+}
+
+int cs_fn_dtypes(const struct cs_model *m, const char *fn,
+                 struct cs_dtypes *out)
+{
+	const struct cs_priv *p = P(m);
+	const struct cs_ilist *l;
+	long defs[16];
+	size_t nd = 0, i;
+
+	memset(out, 0, sizeof *out);
+	if (!m->have_sources) {
+		out->why = xstrdup("no C++ sources in this tree (" CS_NATIVE_REL
+		                   " holds no .cpp file)");
+		out->notes = xstrdup("");
+		return 1;
+	}
+	out->fn = xstrdup(fn);
+	l = imap_get(&p->defname, fn, strlen(fn));
+	for (i = 0; l && i < l->n && nd < sizeof defs / sizeof *defs; i++)
+		if (p->defs[l->v[i]].kind != D_META)
+			defs[nd++] = l->v[i];
+	if (!nd) {
+		out->why = xasprintf("no definition of %s under " CS_NATIVE_REL, fn);
+		out->notes = xstrdup("");
+		return 1;
+	}
+	return read_defs(m, defs, nd, fn, out);
 }
 
 void cs_dtypes_free(struct cs_dtypes *d)

@@ -132,6 +132,18 @@ struct cs_dtypes {
 int cs_cpu_dtypes(const struct cs_model *m, const char *stub,
                   struct cs_dtypes *out);
 
+/* cs_fn_dtypes: the dtypes of the function FN (unqualified, as a
+ * dispatch row names a kernel of its own: `CPU: nll_loss_forward_out_cpu`,
+ * a TORCH_IMPL_FUNC body or a plain function), read from every definition
+ * of FN in cs_load's files (not the meta functions) as cs_cpu_dtypes reads
+ * the function a stub registers: its dispatch sites and dtype branches,
+ * else those of the functions it calls, up to 3 calls deep (out->notes
+ * names the helper read).  out->registered stays 0; out->def is the first
+ * definition.  Returns 0 when found, 1 when not (out->why: no sources,
+ * no definition, no dispatch readable).  Free with cs_dtypes_free. */
+int cs_fn_dtypes(const struct cs_model *m, const char *fn,
+                 struct cs_dtypes *out);
+
 void cs_dtypes_free(struct cs_dtypes *d);
 
 /* ---- for the readers built on the model (outrule) ---- */

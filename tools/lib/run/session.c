@@ -325,8 +325,15 @@ out:
 	return rc;
 }
 
+/* python -c puts the current folder first on sys.path: in the root of a
+ * PyTorch checkout, `import torch` would then find the checkout's torch/
+ * sources instead of the installed torch (issue #27: the own-kernel
+ * scripts run there).  A script run as `python SCRIPT` has its own folder
+ * there instead, which mps_run._main sets once torch is imported. */
 static const char launcher[] =
 	"import sys\n"
+	"while '' in sys.path:\n"
+	"    sys.path.remove('')\n"
 	"sys.path.insert(0, sys.argv[1])\n"
 	"import mps_run\n"
 	"mps_run._main(sys.argv[2:])\n";
