@@ -39,7 +39,7 @@ static void test_parse_kernels(void **state)
 	struct run_kernel *k;
 	char *host, *err;
 	unsigned long line;
-	long n = run_parse(src, strlen(src), &k, &host, &err, &line);
+	long n = run_parse(src, strlen(src), NULL, &k, &host, &err, &line);
 	assert_int_equal(n, 1); /* the comment and the template are not kernels */
 	assert_string_equal(k[0].name, "k");
 	assert_int_equal(k[0].line, 5);
@@ -97,7 +97,7 @@ static void refused(const char *text, unsigned long want_line, const char *want)
 	struct run_kernel *k;
 	char *host, *err;
 	unsigned long line = 0;
-	assert_int_equal(run_parse(text, strlen(text), &k, &host, &err, &line), -1);
+	assert_int_equal(run_parse(text, strlen(text), NULL, &k, &host, &err, &line), -1);
 	assert_int_equal(line, want_line);
 	assert_string_equal(err, want);
 	free(err);
@@ -127,7 +127,7 @@ static void test_no_kernel(void **state)
 	char *host, *err;
 	unsigned long line;
 	const char *t = "inline float f(float x) { return simd_sum(x); }\n";
-	assert_int_equal(run_parse(t, strlen(t), &k, &host, &err, &line), 0);
+	assert_int_equal(run_parse(t, strlen(t), NULL, &k, &host, &err, &line), 0);
 	/* a helper's SIMD call gets its site too */
 	assert_string_equal(host, "inline float f(float x) { return (::metal_host::model::site(__LINE__), "
 	                          "simd_sum(x)); }\n");

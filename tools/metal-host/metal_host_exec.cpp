@@ -402,6 +402,7 @@ static simd_state &exchange_raw(const void *v, size_t size) {
 		             size, MH_SLOT);
 		std::exit(3);
 	}
+	resolve(t); /* the thread's last access belongs to the phase it ends */
 	if (v)
 		std::memcpy(s.slots + lane * MH_SLOT, v, size);
 	t->at = {v ? "simd" : nullptr, nullptr, t->site_line};
@@ -478,6 +479,7 @@ void tg_barrier() {
 	if (!t)
 		std::abort();
 	t->fresh = false;
+	resolve(t); /* before the release: the access belongs to the ending phase */
 	t->at = {nullptr, nullptr, t->site_line};
 	t->state = WAIT_TG;
 	g_tg_arrived++;

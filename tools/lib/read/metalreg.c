@@ -1260,6 +1260,18 @@ size_t mr_instantiate(const struct mr_defs *d, const char *macro,
 	return nreal;
 }
 
+size_t mr_text_insts(const struct mr_defs *d, const char *text, struct mr_inst **out)
+{
+	char *x = expand_text(d, text, 8);
+	size_t n = scan_insts(d, x, out), i;
+	free(x);
+	for (i = 0; i < n; i++) {
+		(*out)[i].pattern = xstrdup((*out)[i].name);
+		(*out)[i].variant = xstrdup((*out)[i].name);
+	}
+	return n;
+}
+
 void mr_insts_free(struct mr_inst *v, size_t n)
 {
 	size_t i;

@@ -10,6 +10,7 @@
 #include "base/lex.h"
 #include "base/scan.h"
 #include "check/try.h"
+#include "read/metalreg.h"
 
 #include <string.h>
 
@@ -179,8 +180,9 @@ static int param(const char *t, size_t a, size_t b, struct run_kernel *k, long *
 		p.attr = attr;
 		attr = NULL;
 	} else if (strstr(type, "threadgroup")) {
-		*err = xasprintf("kernel '%s': threadgroup parameter '%s' is not supported yet by mps-run "
-		                 "(declare the array in the kernel's body)", k->name, name);
+		*err = xasprintf("kernel '%s': threadgroup parameter '%s': torch.mps.compile_shader cannot "
+		                 "size threadgroup memory (it binds buffers and bytes only); declare "
+		                 "`threadgroup T %s[N];` in the kernel's body", k->name, name, name);
 		*err_at = a;
 		free(name);
 		free(type);
@@ -381,22 +383,195 @@ static int cmp_edit(const void *x, const void *y)
 	return a->a < b->a ? -1 : a->a > b->a;
 }
 
+static void run_kernels_free_one(struct run_kernel *k)
+{
+	for (size_t j = 0; j < k->np; j++) {
+		free(k->p[j].name);
+		free(k->p[j].type);
+		free(k->p[j].attr);
+	}
+	free(k->p);
+	free(k->name);
+	free(k->call);
+}
+
 void run_kernels_free(struct run_kernel *k, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		for (size_t j = 0; j < k[i].np; j++) {
-			free(k[i].p[j].name);
-			free(k[i].p[j].type);
-			free(k[i].p[j].attr);
-		}
-		free(k[i].p);
-		free(k[i].name);
-	}
+	for (size_t i = 0; i < n; i++)
+		run_kernels_free_one(&k[i]);
 	free(k);
 }
 
-long run_parse(const char *text, size_t len, struct run_kernel **out, char **host, char **err,
-               unsigned long *err_line)
+/* the last component of a qualified name s ("c10::metal::f" -> "f") */
+static const char *base_name(const char *s)
+{
+	const char *c = strrchr(s, ':');
+	return c ? c + 1 : s;
+}
+
+static int is_template_of(const struct run_kernel *ks, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ks[i].templ && !strcmp(ks[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* t[a, b) as blanks: every byte a space but newlines and the backslash
+ * right before one (a #define body goes on) */
+static char *blanked(const char *t, size_t a, size_t b)
+{
+	char *o = xstrndup(t + a, b - a);
+	for (size_t i = 0; i < b - a; i++)
+		if (o[i] != '\n' && !(o[i] == '\\' && i + 1 < b - a && o[i + 1] == '\n'))
+			o[i] = ' ';
+	return o;
+}
+
+/* blanks and backslash-newlines from i */
+static size_t skip_bl(const char *m, size_t n, size_t i)
+{
+	for (;;) {
+		i = lex_skip_ws(m, n, i);
+		if (i + 1 < n && m[i] == '\\' && m[i + 1] == '\n')
+			i += 2;
+		else
+			return i;
+	}
+}
+
+/* the explicit instantiations (`template kernel void F<...>(...);`, the
+ * [[host_name]] already taken out by try_rewrite) of the templates of KS
+ * in m[0, n), blanked */
+static void blank_insts(const char *t, const char *m, size_t n, const struct run_kernel *ks,
+                        size_t nk, struct edits *es)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (m[i] == '"' || m[i] == '\'') {
+			i = lex_skip_literal(m, n, i) - 1;
+			continue;
+		}
+		if (!lex_id0(m[i]))
+			continue;
+		size_t e = lex_ident_end(m, n, i);
+		if ((i > 0 && lex_idc(m[i - 1])) || !lex_span_is(m + i, e - i, "template")) {
+			i = e - 1;
+			continue;
+		}
+		size_t k = skip_bl(m, n, e);
+		if (!lex_word_at(m, n, k, "kernel")) {
+			i = e - 1;
+			continue;
+		}
+		k = skip_bl(m, n, k + 6);
+		if (!lex_word_at(m, n, k, "void")) {
+			i = e - 1;
+			continue;
+		}
+		k = skip_bl(m, n, k + 4);
+		size_t qs = k;
+		while (k < n && (lex_idc(m[k]) || m[k] == ':'))
+			k++;
+		size_t qe = k;
+		k = skip_bl(m, n, k);
+		if (qe == qs || k >= n || m[k] != '<') {
+			i = e - 1;
+			continue;
+		}
+		size_t ae = lex_match_close(m, n, k, '<', '>');
+		size_t po = ae < n ? skip_bl(m, n, ae + 1) : n;
+		size_t pc = po < n && m[po] == '(' ? lex_match_close(m, n, po, '(', ')') : n;
+		if (pc >= n) {
+			i = e - 1;
+			continue;
+		}
+		char *q = xstrndup(m + qs, qe - qs);
+		int mine = is_template_of(ks, nk, base_name(q));
+		free(q);
+		size_t end = skip_bl(m, n, pc + 1);
+		end = end < n && m[end] == ';' ? end + 1 : pc + 1;
+		if (mine)
+			edit_add(es, i, end, blanked(t, i, end));
+		i = end - 1;
+	}
+}
+
+/* TEXT masked, its preprocessor lines blanked (newlines kept) */
+static char *code_only(const char *text, size_t len)
+{
+	char *m = mask_code(text, len, LANG_C);
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+		while (j < len && (m[j] == ' ' || m[j] == '\t'))
+			j++;
+		if (j < len && m[j] == '#') {
+			size_t e = lex_directive_end(m, len, j);
+			for (size_t q = j; q < e; q++)
+				if (m[q] != '\n')
+					m[q] = ' ';
+			i = e;
+		}
+		i = text_next_line(m, len, i);
+	}
+	return m;
+}
+
+/* the kernels the instantiations of TEXT make (see run_parse); -1 with
+ * *err and *err_line */
+static int add_insts(const char *text, size_t len, const struct mr_defs *defs,
+                     struct run_kernel **ks, size_t *nk, size_t *cap, char **err,
+                     unsigned long *err_line)
+{
+	struct mr_defs own;
+	memset(&own, 0, sizeof own);
+	if (!defs) {
+		mr_defs_add(&own, text, len);
+		defs = &own;
+	}
+	char *code = code_only(text, len);
+	struct mr_inst *iv = NULL;
+	size_t ni = mr_text_insts(defs, code, &iv);
+	free(code);
+	int rc = 0;
+	for (size_t i = 0; i < ni && rc == 0; i++) {
+		int dup = 0;
+		for (size_t q = 0; q < *nk; q++)
+			if (!(*ks)[q].templ && !strcmp((*ks)[q].name, iv[i].name))
+				dup = 1;
+		if (dup)
+			continue;
+		unsigned long line = 1;
+		for (size_t q = 0; q < *nk; q++)
+			if ((*ks)[q].templ && !strcmp((*ks)[q].name, base_name(iv[i].templ)))
+				line = (*ks)[q].line;
+		GROW(*ks, *nk, *cap);
+		struct run_kernel *k = &(*ks)[(*nk)++];
+		memset(k, 0, sizeof *k);
+		k->name = xstrdup(iv[i].name);
+		k->call = mr_inst_call(&iv[i]);
+		k->line = line;
+		long order = 0;
+		struct edits none = {0};
+		for (size_t a = 0; a < iv[i].nparams && rc == 0; a++) {
+			size_t at = 0;
+			const char *ps = iv[i].params[a];
+			if (param(ps, 0, strlen(ps), k, &order, &none, err, &at) != 0) {
+				*err_line = line;
+				rc = -1;
+			}
+		}
+		for (size_t q = 0; q < none.n; q++)
+			free(none.e[q].with);
+		free(none.e);
+		k->nslots = (size_t)order;
+	}
+	mr_insts_free(iv, ni);
+	mr_defs_free(&own);
+	return rc;
+}
+
+long run_parse(const char *text, size_t len, const struct mr_defs *defs, struct run_kernel **out,
+               char **host, char **err, unsigned long *err_line)
 {
 	size_t n;
 	char *t = try_rewrite(text, len, &n);
@@ -451,12 +626,10 @@ long run_parse(const char *text, size_t len, struct run_kernel **out, char **hos
 			i = e - 1;
 			continue; /* a template instantiation (NAME<...>) or something else */
 		}
-		/* a template kernel (template <...> before): not run in this slice */
+		/* a template kernel (template <...> before): rewritten as a plain
+		 * one, run through its instantiations */
 		size_t back = lex_back_ws(m, 0, i);
-		if (back > 0 && m[back - 1] == '>') {
-			i = e - 1;
-			continue;
-		}
+		int templ = back > 0 && m[back - 1] == '>';
 		size_t pc = lex_match_close(m, n, po, '(', ')');
 		size_t ob = lex_skip_ws(m, n, pc + 1);
 		if (pc >= n || ob >= n || m[ob] != '{') {
@@ -468,6 +641,7 @@ long run_parse(const char *text, size_t len, struct run_kernel **out, char **hos
 		struct run_kernel *k = &ks[nk++];
 		memset(k, 0, sizeof *k);
 		k->name = xstrndup(t + j, ne - j);
+		k->templ = templ;
 		k->line = line_of(t, i);
 		long order = 0;
 		size_t s = po + 1;
@@ -493,6 +667,28 @@ long run_parse(const char *text, size_t len, struct run_kernel **out, char **hos
 		if (body(t, m, ob, cb, k, &es, err, &err_at) != 0)
 			goto fail;
 		i = cb;
+	}
+	blank_insts(t, m, n, ks, nk, &es);
+	if (add_insts(text, len, defs, &ks, &nk, &cap, err, err_line) != 0) {
+		for (size_t q = 0; q < es.n; q++)
+			free(es.e[q].with);
+		free(es.e);
+		run_kernels_free(ks, nk);
+		free(t);
+		free(m);
+		return -1;
+	}
+	/* the templates themselves are no kernels of the table */
+	{
+		size_t w = 0;
+		for (size_t q = 0; q < nk; q++) {
+			if (ks[q].templ) {
+				run_kernels_free_one(&ks[q]);
+				continue;
+			}
+			ks[w++] = ks[q];
+		}
+		nk = w;
 	}
 	sites(m, n, &es);
 	/* apply the edits */
@@ -580,8 +776,8 @@ char *run_driver(const struct run_kernel *ks, size_t n, const char *host_name)
 		if (k->nslots == 0)
 			buf_puts(&o, "\t{2, \"\", 1},\n");
 		buf_printf(&o, "};\nstatic void mh_r%zu(void *const *d, buffer *const *b) {\n"
-		               "\tMH_ENTER();\n\tconst pos *p = cur();\n\t(void)p;\n\t(void)d;\n\t(void)b;\n\t::%s(",
-		           i, k->name);
+		               "\tMH_ENTER();\n\tconst pos *p = cur();\n\t(void)p;\n\t(void)d;\n\t(void)b;\n\t%s%s(",
+		           i, k->call && !strncmp(k->call, "::", 2) ? "" : "::", k->call ? k->call : k->name);
 		for (size_t j = 0; j < k->np; j++) {
 			const struct run_param *p = &k->p[j];
 			if (j)

@@ -137,7 +137,7 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 		warnx_("error: cannot read '%s': %s", src_path, strerror(errno));
 		goto out;
 	}
-	nk = run_parse(src, len, &ks, &host, &err, &eline);
+	nk = run_parse(src, len, NULL, &ks, &host, &err, &eline);
 	if (nk < 0) {
 		fprintf(stderr, "mps-run: %s:%lu: error: %s\n", file, eline + (unsigned long)off, err);
 		goto out;
