@@ -73,8 +73,8 @@ static const struct tool_info info = {
 int main(int argc, char **argv)
 {
 	const char *python = NULL, *cxx = NULL, *timeout_s = NULL, *host_opt = NULL, *simd_s = NULL;
-	const char *switch_s = NULL;
-	int emit = 0, n, status;
+	const char *switch_s = NULL, *root_opt = NULL;
+	int emit = 0, inl = 0, n, status;
 	struct opt opts[] = {
 		{"python", 0, OPT_STRING, &python, "PATH", "the python that runs the script (default: python3, /usr/bin/python3)"},
 		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
@@ -82,6 +82,8 @@ int main(int argc, char **argv)
 		{"timeout", 0, OPT_STRING, &timeout_s, "SECONDS", "time limit of each kernel call (default 60)"},
 		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
 		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated host code and compile commands on stderr"},
+		{"root", 0, OPT_STRING, &root_opt, "DIR", "the PyTorch checkout whose headers sources include (default: the one around the current folder)"},
+		{"inline", 0, OPT_FLAG, &inl, NULL, "print FILE (a .metal source, - for stdin) with its checkout #includes inlined, for the real compile_shader; run nothing"},
 		{"task-switch", 0, OPT_STRING, &switch_s, "native|ucontext", "how tasks switch: registers swapped by a few instructions (x86-64, arm64; default) or makecontext/swapcontext"},
 		CLI_OPT_END,
 	};
@@ -153,6 +155,16 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	}
 	c.ucontext = switch_s && !strcmp(switch_s, "ucontext");
+	/* the checkout: --root (which must be one), else the one around us */
+	char *root = root_opt ? find_root(root_opt) : find_checkout();
+	if (root_opt && !root)
+		return MK_EXIT_ERROR;
+	c.root = root;
+	if (inl) {
+		status = run_inline_file(root, rest[0]);
+		free(root);
+		return status;
+	}
 	switch (try_env_setup(&c.env, c.argv0, host_opt, cxx, python, 1)) {
 	case TRY_ENV_NO_HOST_LAYER:
 		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",
@@ -173,5 +185,6 @@ int main(int argc, char **argv)
 	status = run_script(&c, rest[0], rest + 1, (size_t)(nscript - 1));
 out:
 	try_env_free(&c.env);
+	free(root);
 	return status;
 }

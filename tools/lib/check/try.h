@@ -300,6 +300,11 @@ char *try_include_resolve(const char *root, const char *from, const char *name,
 int try_header_add(struct try_header **hdrs, size_t *nhdrs, const char *root,
                    const char *rel, struct mr_defs *ms, char ***seen, size_t *nseen);
 
+/* try_mkdirs (tryrun.c): make the folders of the relative path REL
+ * (all but its last component) under DIR, mode 0700; existing ones are
+ * fine.  0, or -1 with errno. */
+int try_mkdirs(const char *dir, const char *rel);
+
 /* try_rewrite (tryrewrite.c): TEXT (len bytes) with the four rewrites of
  * the host layer's tools/metal-host/REWRITES.md applied, outside comments,
  * string and character literals and the rest of #include lines, inside

@@ -102,6 +102,40 @@ char *run_table(const struct run_kernel *k, size_t n);
  * attribute the model supplies. */
 int run_pos_attr(const char *attr, size_t len);
 
+/* ---- includes (source.c) ---- */
+
+struct try_header;
+
+/* run_checkout_include: 1 when an #include of NAME means a file of a
+ * PyTorch checkout (c10/..., ATen/..., aten/src/...): one that must be
+ * found there (the others, <metal_stdlib> and the like, are the host
+ * layer's or the compiler's). */
+int run_checkout_include(const char *name);
+
+/* run_headers: the checkout headers TEXT (LEN bytes) includes, found in
+ * ROOT (NULL: none) as mps-try finds them (check/try.h: -I ROOT -I
+ * ROOT/aten/src), appended to *hdrs / *nhdrs, each after those it
+ * includes, with its try_rewrite'd text; their #defines added to DEFS.
+ * A checkout include (run_checkout_include) that is not found: a
+ * diagnostic "mps-run: FILE:L: error: cannot find ..." (L: the line in
+ * TEXT plus LINEOFF) and -1.  0 otherwise. */
+int run_headers(const char *root, const char *text, size_t len, const char *file, long lineoff,
+                struct try_header **hdrs, size_t *nhdrs, struct mr_defs *defs);
+
+/* run_inline: TEXT with each #include of a checkout header (found in ROOT
+ * as run_headers finds it) replaced by that header's text, recursively,
+ * each header once (between `// ---- begin REL` and `// ---- end REL`
+ * comment lines; its `#pragma once` lines dropped); other includes kept:
+ * what the real torch.mps.compile_shader can compile (it has no include
+ * path; torch.compile's MPS backend inlines the c10/metal headers the
+ * same way).  Malloc'd, or NULL after the diagnostic of run_headers. */
+char *run_inline(const char *root, const char *text, size_t len, const char *file, long lineoff);
+
+/* run_inline_file: print run_inline of the file PATH ("-": the standard
+ * input) on stdout (mps-run --inline).  0, or 2 after a diagnostic (an
+ * unreadable file, a checkout header not found, a failed write). */
+int run_inline_file(const char *root, const char *path);
+
 /* ---- runs (session.c) ---- */
 
 #include "check/try.h"
@@ -126,6 +160,9 @@ struct run_ctx {
 	int ucontext;             /* --task-switch ucontext: the runtime built
 	                             with -DMH_UCONTEXT */
 	const char *session;
+	const char *root;         /* the PyTorch checkout whose headers the
+	                             sources include (--root, else the one
+	                             around the current folder), or NULL */
 };
 
 /* run_script: run SCRIPT with ARGS under the first of c->pythons that

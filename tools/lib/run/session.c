@@ -18,6 +18,7 @@
 #include "base/scan.h"
 #include "check/setup.h"
 #include "check/try.h"
+#include "read/metalreg.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -127,17 +128,40 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 	char *file = NULL, *drv = NULL, *tab = NULL, *p_host = NULL, *p_drv = NULL, *p_tab = NULL;
 	char *p_o = NULL, *p_prog = NULL, *p_err = NULL, *p_rt = NULL, *p_rterr = NULL, *inc = NULL;
 	char *inc2 = NULL;
+	char *inc3 = NULL, *inc4 = NULL;
 	struct run_kernel *ks = NULL;
-	size_t len;
+	struct try_header *hdrs = NULL;
+	struct mr_defs defs;
+	size_t len, nhdrs = 0;
 	long nk = 0, off;
 	unsigned long eline = 0;
 	int rc = 2;
+	memset(&defs, 0, sizeof defs);
 	origin(libdir, &file, &off);
 	if (read_file(src_path, &src, &len) != 0) {
 		warnx_("error: cannot read '%s': %s", src_path, strerror(errno));
 		goto out;
 	}
-	nk = run_parse(src, len, NULL, &ks, &host, &err, &eline);
+	/* the checkout headers it includes: copies (rewritten for the host)
+	 * under LIBDIR/inc at their checkout paths */
+	if (run_headers(c->root, src, len, file, off, &hdrs, &nhdrs, &defs) != 0)
+		goto out;
+	for (size_t i = 0; i < nhdrs; i++) {
+		char *incdir = xasprintf("%s/inc", libdir), *p = xasprintf("%s/%s", incdir, hdrs[i].rel);
+		int bad = 0;
+		if ((mkdir(incdir, 0700) != 0 && errno != EEXIST) || try_mkdirs(incdir, hdrs[i].rel) != 0) {
+			warnx_("error: cannot make a folder in '%s': %s", incdir, strerror(errno));
+			bad = 1;
+		} else {
+			bad = put_file(p, hdrs[i].host, strlen(hdrs[i].host)) != 0;
+		}
+		free(incdir);
+		free(p);
+		if (bad)
+			goto out;
+	}
+	mr_defs_add(&defs, src, len);
+	nk = run_parse(src, len, &defs, &ks, &host, &err, &eline);
 	if (nk < 0) {
 		fprintf(stderr, "mps-run: %s:%lu: error: %s\n", file, eline + (unsigned long)off, err);
 		goto out;
@@ -162,10 +186,12 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 	p_rterr = xasprintf("%s/rt.err", c->session);
 	inc = xasprintf("-I%s", c->env.host_layer);
 	inc2 = xasprintf("-I%s", libdir);
+	inc3 = xasprintf("-I%s/inc", libdir);
+	inc4 = xasprintf("-I%s/inc/aten/src", libdir);
 	{
 		struct proc pd, pr;
 		int need_rt = access(p_rt, F_OK) != 0, bad = 0;
-		char **dv = xcalloc(c->env.nflags + 12, sizeof *dv);
+		char **dv = xcalloc(c->env.nflags + 14, sizeof *dv);
 		size_t k = 0;
 		dv[k++] = (char *)c->env.cxx;
 		for (size_t i = 0; i < c->env.nflags; i++)
@@ -173,6 +199,10 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 		dv[k++] = RUN_OPT;
 		dv[k++] = inc;
 		dv[k++] = inc2;
+		if (nhdrs) {
+			dv[k++] = inc3;
+			dv[k++] = inc4;
+		}
 		dv[k++] = "-c";
 		dv[k++] = p_drv;
 		dv[k++] = "-o";
@@ -225,6 +255,15 @@ out:
 	free(p_rterr);
 	free(inc);
 	free(inc2);
+	free(inc3);
+	free(inc4);
+	for (size_t i = 0; i < nhdrs; i++) {
+		free(hdrs[i].rel);
+		free(hdrs[i].text);
+		free(hdrs[i].host);
+	}
+	free(hdrs);
+	mr_defs_free(&defs);
 	return rc;
 }
 
@@ -348,7 +387,8 @@ int run_script(struct run_ctx *c, const char *script, char *const *args, size_t 
 	    setenv("MPS_RUN_HOST_LAYER", c->env.host_layer, 1) || setenv("MPS_RUN_CXX", c->env.cxx, 1) ||
 	    setenv("MPS_RUN_TIMEOUT", tbuf, 1) || setenv("MPS_RUN_SIMD", sbuf, 1) ||
 	    setenv("MPS_RUN_EMIT", c->emit ? "1" : "0", 1) ||
-	    setenv("MPS_RUN_UCONTEXT", c->ucontext ? "1" : "0", 1) || setenv("TMPDIR", dir, 1)) {
+	    setenv("MPS_RUN_UCONTEXT", c->ucontext ? "1" : "0", 1) || setenv("TMPDIR", dir, 1) ||
+	    (c->root ? setenv("MPS_RUN_ROOT", c->root, 1) : unsetenv("MPS_RUN_ROOT"))) {
 		warnx_("error: cannot set up the environment of the script");
 		goto out;
 	}
@@ -434,5 +474,6 @@ int run_ctx_from_env(struct run_ctx *c)
 	c->session = s;
 	c->emit = e && !strcmp(e, "1");
 	c->ucontext = u && !strcmp(u, "1");
+	c->root = getenv("MPS_RUN_ROOT");
 	return 0;
 }
