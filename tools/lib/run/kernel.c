@@ -769,7 +769,7 @@ char *run_driver(const struct run_kernel *ks, size_t n, const char *host_name)
 				const struct run_param *p = &k->p[j];
 				if (p->kind == RUN_POS || p->slot != (long)s)
 					continue;
-				int kind = p->kind == RUN_BUF ? (strstr(p->type, "atomic") ? 3 : 0)
+				int kind = p->kind == RUN_BUF ? (strstr(p->type, "atomic") || strstr(p->type, "Atomic") ? 3 : 0)
 				           : p->kind == RUN_CBUF ? 1 : 2;
 				buf_printf(&o, "\t{%d, \"%s\", sizeof(%s)},\n", kind, p->name, p->type);
 			}
