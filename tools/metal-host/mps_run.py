@@ -6,6 +6,10 @@ torch.mps when torch has no MPS device, then runs the script as __main__.
 A script may also `import mps_run` and call mps_run.compile_shader itself
 (under mps-run: the session's variables must be set).
 
+inline_includes(source) gives the source with its checkout headers
+inlined, for the real compile_shader on a Mac; under mps-run with an MPS
+device, torch.mps.compile_shader does that itself.
+
 compile_shader(source) returns a library with one attribute per kernel;
 lib.KERNEL(*args, threads=None, group_size=None) binds the arguments in
 order to the kernel's buffer slots, as PyTorch's compile_shader does:
@@ -16,11 +20,17 @@ order to the kernel's buffer slots, as PyTorch's compile_shader does:
 threads: an int or 1-3 ints, the whole grid (dispatchThreads); default:
 the numel of the first tensor argument.  group_size: the same length; default:
 min(threads, 1024) for the first dimension, 1 for the others.
+arg_casts (a cast name, or {index: name}; fp16 bf16 int32 int16 int8
+uint8) casts scalar and list arguments as PyTorch's; error_buf_idx binds
+the error buffer of c10/metal/error.h at that slot, and what a kernel
+reports there is raised after the call (torch.AcceleratorError, else
+RuntimeError), as the MPS stream raises it at its next synchronization.
 The build and each call are done by the tool (mps-run --internal-build,
 --internal-call), which prints the findings; the tensors the kernel may
 write (device, not const) are copied back after the call.
 """
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -292,6 +302,31 @@ def compile_shader(source):
     return _Library(source)
 
 
+_CHECKOUT_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](c10/|ATen/|aten/src/)', re.M)
+
+
+def inline_includes(source, root=None):
+    """SOURCE with its #include lines of a PyTorch checkout's headers
+    (c10/metal/..., ATen/native/mps/kernels/...) replaced by the headers'
+    text, each once: what the real torch.mps.compile_shader compiles (it
+    has no include path).  The headers come from ROOT, else the checkout
+    mps-run was given (--root) or runs in.  Done by `mps-run --inline -`
+    (the tool beside this module: tools/bin/mps-run, or the one running
+    the script); RuntimeError with its message when a header is missing."""
+    tool = os.environ.get("MPS_RUN_TOOL") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), os.pardir, "bin", "mps-run")
+    argv = [tool, "--inline"]
+    root = root or os.environ.get("MPS_RUN_ROOT")
+    if root:
+        argv += ["--root", root]
+    argv.append("-")
+    r = subprocess.run(argv, input=source.encode("utf-8"), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.decode("utf-8", "replace").strip())
+    return r.stdout.decode("utf-8")
+
+
 def _install(torch):
     """Put compile_shader into torch.mps when torch has no MPS device."""
     import types
@@ -300,6 +335,14 @@ def _install(torch):
     except AttributeError:
         has_mps = False
     if has_mps:
+        # the real compile_shader, its source's checkout headers inlined
+        real = torch.mps.compile_shader
+
+        def compile_shader_inlined(source):
+            if isinstance(source, str) and _CHECKOUT_INCLUDE.search(source):
+                source = inline_includes(source)
+            return real(source)
+        torch.mps.compile_shader = compile_shader_inlined
         return False
     mps = getattr(torch, "mps", None)
     if mps is None:
