@@ -61,8 +61,10 @@ static void origin(const char *libdir, char **file, long *lineoff)
 /* print the compiler's messages about the host copy as the source's:
  * "kernel.metal:L:C: error: M" -> "mps-run: FILE:L+OFF:C: error: M",
  * at most MAX of the error lines (notes and context dropped) */
-static void relay_compiler(const char *errpath, const char *file, long off, int max)
+static void relay_compiler(const char *errpath, const char *file, long off, int max,
+                           const char *libdir, const char *root)
 {
+	char *incp = libdir ? xasprintf("%s/inc/", libdir) : NULL;
 	char *d;
 	size_t n;
 	int shown = 0;
@@ -74,8 +76,16 @@ static void relay_compiler(const char *errpath, const char *file, long off, int 
 			*nl = 0;
 		char *k = strstr(l, "kernel.metal:");
 		char *e = strstr(l, ": error: ");
+		char *h = incp ? strstr(l, incp) : NULL;
 		if (e) {
-			if (k) {
+			if (h && h < e) {
+				/* a checkout header's copy: its checkout path and line
+				 * (the copy keeps the lines, not the columns) */
+				char *rel = h + strlen(incp), *c = strchr(rel, ':');
+				long ln = c ? strtol(c + 1, NULL, 10) : 0;
+				fprintf(stderr, "mps-run: %s%s%.*s:%ld%s\n", root ? root : "", root ? "/" : "",
+				        c ? (int)(c - rel) : 0, rel, ln, e);
+			} else if (k) {
 				/* the line is the source's (the rewrites keep lines); the
 				 * column is the host copy's, so it is left out */
 				long ln = strtol(k + 13, NULL, 10);
@@ -90,6 +100,7 @@ static void relay_compiler(const char *errpath, const char *file, long off, int 
 	if (shown == 0 && n > 0)
 		fprintf(stderr, "%.*s", (int)(n > 2000 ? 2000 : n), d);
 	free(d);
+	free(incp);
 }
 
 static int compile(char **argv, const char *errpath, double limit, struct proc *p)
@@ -102,7 +113,7 @@ static int compile(char **argv, const char *errpath, double limit, struct proc *
 }
 
 static int finished(struct proc *p, const char *what, const char *errpath, const char *file,
-                    long off)
+                    long off, const char *libdir, const char *root)
 {
 	struct proc_result r;
 	if (proc_wait(p, &r) != 0)
@@ -116,7 +127,7 @@ static int finished(struct proc *p, const char *what, const char *errpath, const
 		return -1;
 	}
 	if (!r.exited || r.status != 0) {
-		relay_compiler(errpath, file, off, 10);
+		relay_compiler(errpath, file, off, 10, libdir, root);
 		return -1;
 	}
 	return 0;
@@ -221,9 +232,9 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 			bad = 1;
 		else if (need_rt && compile(rv, p_rterr, RUN_COMPILE_LIMIT, &pr) != 0)
 			bad = 1;
-		if (!bad && finished(&pd, "the kernels", p_err, file, off) != 0)
+		if (!bad && finished(&pd, "the kernels", p_err, file, off, libdir, c->root) != 0)
 			bad = 1;
-		if (need_rt && finished(&pr, "the runtime", p_rterr, "metal_host_exec.cpp", 0) != 0)
+		if (need_rt && finished(&pr, "the runtime", p_rterr, "metal_host_exec.cpp", 0, NULL, NULL) != 0)
 			bad = 1;
 		free(dv);
 		free(rt_src);
@@ -231,7 +242,7 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 			goto out;
 		char *lv[] = {(char *)c->env.cxx, p_o, p_rt, "-o", p_prog, NULL};
 		if (compile(lv, p_err, RUN_COMPILE_LIMIT, &pd) != 0 ||
-		    finished(&pd, "the link", p_err, file, off) != 0)
+		    finished(&pd, "the link", p_err, file, off, NULL, NULL) != 0)
 			goto out;
 	}
 	rc = 0;
