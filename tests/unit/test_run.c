@@ -204,6 +204,37 @@ static void test_templates(void **state)
 	run_kernels_free(k, (size_t)n);
 }
 
+/* current main's spelling: [[kernel]] void, after other attributes */
+static void test_kernel_attribute(void **state)
+{
+	(void)state;
+	const char *src =
+		"template <typename T>\n"
+		"[[max_total_threads_per_threadgroup(256)]] [[kernel]] void\n"
+		"neg(device T* out, constant T* in, uint i [[thread_position_in_grid]]) {\n"
+		"  out[i] = -in[i];\n"
+		"}\n"
+		"template [[host_name(\"neg_float\")]] [[kernel]] void neg<float>(\n"
+		"    device float* out, constant float* in, uint i [[thread_position_in_grid]]);\n"
+		"[[kernel]] void plain(device int* o) { o[0] = 1; }\n";
+	struct run_kernel *k;
+	char *host, *err;
+	unsigned long line;
+	long n = run_parse(src, strlen(src), NULL, &k, &host, &err, &line);
+	assert_int_equal(n, 2);
+	assert_string_equal(k[0].name, "plain");
+	assert_string_equal(k[1].name, "neg_float");
+	assert_string_equal(k[1].call, "neg<float>");
+	assert_int_equal(k[1].line, 2);
+	assert_int_equal(k[1].p[1].kind, RUN_CBUF);
+	/* the instantiation blanked, the template's buffers checked */
+	assert_non_null(strstr(host, "neg(::metal_host::model::dptr<T> out, "
+	                             "::metal_host::model::dptr<const T> in,"));
+	assert_null(strstr(host, "neg<float>"));
+	free(host);
+	run_kernels_free(k, (size_t)n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_no_kernel),
 		cmocka_unit_test(test_templates),
+		cmocka_unit_test(test_kernel_attribute),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -259,7 +259,7 @@ void mr_insts_free(struct mr_inst *v, size_t n);
  * and variant are copies of the name.  *out malloc'd (mr_insts_free).
  * Returns their count.  Used by mps-run (run/kernel.c) for main's
  * `#define INSTANTIATE_...(T) template [[host_name(...)]] kernel void
- * f<T>(...);` lines. */
+ * f<T>(...);` lines; `[[kernel]] void` as well as `kernel void`. */
 size_t mr_text_insts(const struct mr_defs *d, const char *text, struct mr_inst **out);
 
 /* mr_inst_find: the first kernel of v[0..n) whose variant is VARIANT, or

@@ -402,6 +402,42 @@ void run_kernels_free(struct run_kernel *k, size_t n)
 	free(k);
 }
 
+/* the word `kernel` at m[*st, e): written as the attribute [[kernel]]
+ * (blanks inside allowed), *st moves to its `[[`; returns where the
+ * declaration goes on (blanks skipped) */
+static size_t kernel_attr(const char *m, size_t n, size_t *st, size_t e)
+{
+	size_t b = lex_back_ws(m, 0, *st), a = lex_skip_ws(m, n, e);
+	if (b >= 2 && m[b - 1] == '[' && m[b - 2] == '[' && a + 1 < n && m[a] == ']' &&
+	    m[a + 1] == ']') {
+		*st = b - 2;
+		return lex_skip_ws(m, n, a + 2);
+	}
+	return a;
+}
+
+/* back from i over blanks and attribute lists [[...]]: the offset after
+ * what comes before them */
+static size_t attrs_back(const char *m, size_t i)
+{
+	size_t b = lex_back_ws(m, 0, i);
+	while (b >= 2 && m[b - 1] == ']' && m[b - 2] == ']') {
+		size_t q = b - 2;
+		int depth = 2;
+		while (q > 0 && depth > 0) {
+			q--;
+			if (m[q] == ']')
+				depth++;
+			else if (m[q] == '[')
+				depth--;
+		}
+		if (depth != 0)
+			break;
+		b = lex_back_ws(m, 0, q);
+	}
+	return b;
+}
+
 /* the last component of a qualified name s ("c10::metal::f" -> "f") */
 static const char *base_name(const char *s)
 {
@@ -459,11 +495,22 @@ static void blank_insts(const char *t, const char *m, size_t n, const struct run
 			continue;
 		}
 		size_t k = skip_bl(m, n, e);
-		if (!lex_word_at(m, n, k, "kernel")) {
+		size_t after = 0;
+		if (k + 1 < n && m[k] == '[' && m[k + 1] == '[') { /* [[kernel]] */
+			size_t w = skip_bl(m, n, k + 2);
+			if (lex_word_at(m, n, w, "kernel")) {
+				w = skip_bl(m, n, w + 6);
+				if (w + 1 < n && m[w] == ']' && m[w + 1] == ']')
+					after = w + 2;
+			}
+		} else if (lex_word_at(m, n, k, "kernel")) {
+			after = k + 6;
+		}
+		if (!after) {
 			i = e - 1;
 			continue;
 		}
-		k = skip_bl(m, n, k + 6);
+		k = skip_bl(m, n, after);
 		if (!lex_word_at(m, n, k, "void")) {
 			i = e - 1;
 			continue;
@@ -613,8 +660,9 @@ long run_parse(const char *text, size_t len, const struct mr_defs *defs, struct 
 			i = e - 1;
 			continue;
 		}
-		/* kernel void NAME ( ... ) { */
-		size_t j = lex_skip_ws(m, n, e);
+		/* kernel void NAME ( ... ) {, or [[kernel]] void NAME ... */
+		size_t ks0 = i;
+		size_t j = kernel_attr(m, n, &ks0, e);
 		if (!lex_word_at(m, n, j, "void")) {
 			i = e - 1;
 			continue;
@@ -628,7 +676,7 @@ long run_parse(const char *text, size_t len, const struct mr_defs *defs, struct 
 		}
 		/* a template kernel (template <...> before): rewritten as a plain
 		 * one, run through its instantiations */
-		size_t back = lex_back_ws(m, 0, i);
+		size_t back = attrs_back(m, ks0);
 		int templ = back > 0 && m[back - 1] == '>';
 		size_t pc = lex_match_close(m, n, po, '(', ')');
 		size_t ob = lex_skip_ws(m, n, pc + 1);
