@@ -1,6 +1,6 @@
 /* mps-run — run a Python script whose torch.mps.compile_shader kernels run
  * on the host under the Metal host layer's execution model, with checks
- * (issue #26; this is its first slice).  The face: options, output.  The
+ * (issue #26); --inline prints a source with its checkout headers inlined.  The face: options, output.  The
  * logic is tools/lib/run (kernel.c: the source, the host copy, the driver;
  * session.c: the script's session, builds and calls). */
 #include "base/cli.h"
@@ -25,7 +25,9 @@ static const char details[] =
 	"numbers, default: the first tensor's numel), `group_size` the threads of\n"
 	"a group (default: min(threads, 1024)); a partial last group as\n"
 	"dispatchThreads gives.  The tensors the kernel may write are copied back.\n"
-	"With an MPS device the real compile_shader is left alone.\n"
+	"With an MPS device the real compile_shader runs (the source's checkout\n"
+	"headers inlined first).  It reads SCRIPT, what the script reads, and the\n"
+	"checkout headers the sources include.\n"
 	"\n"
 	"The model.  Each threadgroup's threads run as cooperative tasks on one\n"
 	"OS thread; threadgroup_barrier and simdgroup_barrier wait for the group\n"
@@ -45,12 +47,27 @@ static const char details[] =
 	"  unwritten-output    (warning) elements of a written buffer no thread\n"
 	"                      touched\n"
 	"  timeout             a kernel still running at the time limit\n"
-	"First slice: plain `kernel void` kernels; buffers (device/constant T*),\n"
-	"constant T& scalars, every thread-position attribute.  Not yet: template\n"
-	"kernels ([[host_name]]), threadgroup pointer parameters, threadgroup\n"
-	"arrays of more than one dimension, arg_casts, the error buffer, includes\n"
-	"resolved from a checkout.  Accesses through a raw pointer taken from a\n"
-	"buffer or an array are not checked.\n"
+	"  error-buffer        (note) a report through c10/metal/error.h\n"
+	"                      (error_buf_idx=N): raised after the call as the\n"
+	"                      MPS stream raises it (torch.AcceleratorError,\n"
+	"                      else RuntimeError: the first message)\n"
+	"\n"
+	"Sources.  Plain kernels (`kernel void` or `[[kernel]] void`) and kernel\n"
+	"templates run through their instantiations, `template\n"
+	"[[host_name(\"NAME\")]] kernel void f<T>(...);`, written out or made by a\n"
+	"macro of the source or its headers (one kernel NAME each); buffers\n"
+	"(device/constant T*), constant T& scalars, every thread-position\n"
+	"attribute; `threadgroup T x[N];` arrays in the body (compile_shader cannot\n"
+	"size threadgroup memory, so `threadgroup T*` parameters are refused);\n"
+	"arg_casts as compile_shader's.  #include <c10/metal/...> and\n"
+	"<ATen/native/mps/kernels/...> come from the PyTorch checkout (--root DIR,\n"
+	"else the one around the current folder, as mps-try finds it); the real\n"
+	"compile_shader has no include path: `mps-run --inline FILE` (or\n"
+	"mps_run.inline_includes(source) in Python) gives the source with them\n"
+	"inlined, and with an MPS device mps-run's compile_shader inlines them\n"
+	"before calling the real one.  Not yet: threadgroup arrays of more than\n"
+	"one dimension; accesses through a raw pointer taken from a buffer or an\n"
+	"array, and inside the headers' functions, are not checked.\n"
 	"\n"
 	"Safety.  It runs python, the C++ compiler and the programs it builds,\n"
 	"each from an argv (no shell), each kernel call with a time limit\n"
@@ -60,12 +77,12 @@ static const char details[] =
 	"driver and compile command on stderr before it compiles.  No network.\n"
 	"\n"
 	"Exit status: 1 when a check reported an error; 2 an error of use (bad\n"
-	"option, no script, no python, no compiler, no host layer); else the\n"
-	"script's own status.\n";
+	"option, no script, no python, no compiler, no host layer; --inline: a\n"
+	"header not found); else the script's own status (--inline: 0).\n";
 
 static const struct tool_info info = {
 	"mps-run",
-	"[options] SCRIPT.py [ARGS...]",
+	"[options] SCRIPT.py [ARGS...]\n       mps-run --inline [--root DIR] FILE.metal|-",
 	"Run a script's torch.mps.compile_shader kernels on this machine, with checks.",
 	details,
 };
