@@ -135,6 +135,14 @@ static void test_no_kernel(void **state)
 	                          "simd_sum(x)); }\n");
 	free(host);
 	free(k);
+	/* a qualified call keeps its whole qualifier inside the wrap */
+	t = "float g(float x) { return c10::metal::simd_max(x) + ::metal::simd_sum(x); }\n";
+	assert_int_equal(run_parse(t, strlen(t), NULL, &k, &host, &err, &line), 0);
+	assert_string_equal(host, "float g(float x) { return (::metal_host::model::site(__LINE__), "
+	                          "c10::metal::simd_max(x)) + (::metal_host::model::site(__LINE__), "
+	                          "::metal::simd_sum(x)); }\n");
+	free(host);
+	free(k);
 }
 
 /* template kernels: instantiations written out and through a macro of the

@@ -362,14 +362,15 @@ static void sites(const char *m, size_t n, struct edits *es)
 			i = e - 1;
 			continue;
 		}
-		/* metal::NAME, ::metal::NAME */
-		if (st >= 2 && m[st - 1] == ':' && m[st - 2] == ':') {
-			size_t b = st - 2;
-			if (b >= 5 && !strncmp(m + b - 5, "metal", 5))
-				b -= 5;
-			if (b >= 2 && m[b - 1] == ':' && m[b - 2] == ':')
-				b -= 2;
-			st = b;
+		/* the whole qualified name: metal::NAME, ::metal::NAME,
+		 * c10::metal::NAME */
+		while (st >= 2 && m[st - 1] == ':' && m[st - 2] == ':') {
+			size_t b = st - 2, id = b;
+			while (id > 0 && lex_idc(m[id - 1]))
+				id--;
+			st = id;
+			if (id == b)
+				break; /* a leading :: */
 		}
 		edit_add(es, st, st, xstrdup("(::metal_host::model::site(__LINE__), "));
 		edit_add(es, cl + 1, cl + 1, xstrdup(")"));
