@@ -111,8 +111,8 @@ static void test_refused(void **state)
 	        "kernel 'a': threadgroup parameter 't': torch.mps.compile_shader cannot size threadgroup "
 	        "memory (it binds buffers and bytes only); declare `threadgroup T t[N];` in the kernel's "
 	        "body");
-	refused("kernel void b(device float* x) {\n  threadgroup float t[4][4];\n}\n", 2,
-	        "kernel 'b': a threadgroup array of more than one dimension or with an initializer is "
+	refused("kernel void b(device float* x) {\n  threadgroup float t[4][4][2];\n}\n", 2,
+	        "kernel 'b': a threadgroup array of more than two dimensions or with an initializer is "
 	        "not supported yet by mps-run");
 	refused("kernel void c(device float* x) {\n\n  threadgroup float s;\n}\n", 3,
 	        "kernel 'c': a threadgroup scalar is not supported yet by mps-run (use an array of one "
@@ -239,6 +239,14 @@ static void test_kernel_attribute(void **state)
 	assert_non_null(strstr(host, "neg(::metal_host::model::dptr<T> out, "
 	                             "::metal_host::model::dptr<const T> in,"));
 	assert_null(strstr(host, "neg<float>"));
+	free(host);
+	run_kernels_free(k, (size_t)n);
+	/* a two-dimensional threadgroup array: MH_TG2, accesses as any */
+	src = "kernel void c(uint2 t [[thread_position_in_threadgroup]]) {\n"
+	      "  threadgroup float s[4][8];\n  s[t.y][t.x] = 1;\n}\n";
+	n = run_parse(src, strlen(src), NULL, &k, &host, &err, &line);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(host, "  MH_TG2(float, 4, 8, s);\n  s.at(__LINE__)[t.y][t.x] = 1;\n"));
 	free(host);
 	run_kernels_free(k, (size_t)n);
 }

@@ -266,8 +266,13 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 			nb--;
 		size_t cl = lex_match_close(m, b, e, '[', ']');
 		size_t after = lex_skip_ws(m, b, cl + 1);
+		size_t cl2 = 0;
+		if (cl < b && after < b && m[after] == '[') { /* a second dimension */
+			cl2 = lex_match_close(m, b, after, '[', ']');
+			after = cl2 < b ? lex_skip_ws(m, b, cl2 + 1) : b;
+		}
 		if (cl >= b || after >= b || m[after] != ';') {
-			*err = xasprintf("kernel '%s': a threadgroup array of more than one dimension or with "
+			*err = xasprintf("kernel '%s': a threadgroup array of more than two dimensions or with "
 			                 "an initializer is not supported yet by mps-run", k->name);
 			*err_at = s;
 			free(names);
@@ -276,7 +281,15 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 		char *ty = lex_trim_dup(t, s + strlen("threadgroup"), nb);
 		char *nm = xstrndup(t + nb, ne - nb);
 		char *dim = lex_trim_dup(t, e + 1, cl);
-		char *w = xasprintf("MH_TG(%s, %s, %s);", ty, dim, nm);
+		char *w;
+		if (cl2) {
+			size_t o2 = lex_skip_ws(m, b, cl + 1);
+			char *dim2 = lex_trim_dup(t, o2 + 1, cl2);
+			w = xasprintf("MH_TG2(%s, %s, %s, %s);", ty, dim, dim2, nm);
+			free(dim2);
+		} else {
+			w = xasprintf("MH_TG(%s, %s, %s);", ty, dim, nm);
+		}
 		edit_add(es, s, after + 1, keep_lines(w, t, s, after + 1));
 		GROW(names, nn, cap);
 		names[nn++] = nm; /* kept until the end of this function */

@@ -69,7 +69,8 @@ struct run_kernel {
  * (malloc'd): the text the host compiles — try_rewrite's rules, then in
  * each kernel and kernel template the buffer parameters written as
  * ::metal_host::model::dptr<T> (const T for constant and const buffers),
- * each `threadgroup T NAME[N];` of the body as MH_TG(T, N, NAME); and each
+ * each `threadgroup T NAME[N];` of the body as MH_TG(T, N, NAME) (and
+ * `threadgroup T NAME[A][B];` as MH_TG2(T, A, B, NAME)); and each
  * `NAME[` of those names as `NAME.at(__LINE__)[`; the instantiations of
  * TEXT's own templates blanked (the driver instantiates them by calling
  * them; inside a #define the backslashes that continue lines stay); in
@@ -79,7 +80,7 @@ struct run_kernel {
  * with *err (malloc'd message) and *err_line (1-based) for a kernel that
  * cannot run: a threadgroup pointer parameter (torch.mps.compile_shader
  * cannot size threadgroup memory: MetalKernelFunction binds buffers and
- * bytes only), a threadgroup array of more than one dimension or a
+ * bytes only), a threadgroup array of more than two dimensions or a
  * threadgroup scalar, a parameter that is neither a buffer, a reference
  * nor a position. */
 struct mr_defs;
