@@ -192,6 +192,23 @@ struct tg_array {
 	T *operator+(long i) { return data() + i; }
 };
 
+/* A two-dimensional threadgroup array, `threadgroup T name[A][B];`: one
+ * checked array of A*B elements; name[i][j] checks element i*B+j (the
+ * reports give that flat index). */
+template <class T, size_t A, size_t B>
+struct tg_array2 {
+	tg_array<T, A * B> flat;
+	struct row {
+		tg_array<T, A * B> *f;
+		long i;
+		T &operator[](long j) const { return (*f)[i * (long)B + j]; }
+		operator T *() const { return f->data() + i * (long)B; }
+	};
+	tg_array2 &at(int l) { flat.at(l); return *this; }
+	void bind(const char *name) { flat.bind(name); }
+	row operator[](long i) { return row{&flat, i}; }
+};
+
 } /* namespace model */
 } /* namespace metal_host */
 
@@ -200,6 +217,9 @@ struct tg_array {
 /* The source's threadgroup arrays: `MH_TG(T, N, name)` (the rewrite). */
 #define MH_TG(T, N, NAME)                                                          \
 	static ::metal_host::model::tg_array<T, (N)> NAME;                           \
+	NAME.bind(#NAME)
+#define MH_TG2(T, A, B, NAME)                                                      \
+	static ::metal_host::model::tg_array2<T, (A), (B)> NAME;                     \
 	NAME.bind(#NAME)
 
 /* The model behind the host layer's execution hook (metal_host_simd.h:

@@ -6,6 +6,10 @@ torch.mps when torch has no MPS device, then runs the script as __main__.
 A script may also `import mps_run` and call mps_run.compile_shader itself
 (under mps-run: the session's variables must be set).
 
+inline_includes(source) gives the source with its checkout headers
+inlined, for the real compile_shader on a Mac; under mps-run with an MPS
+device, torch.mps.compile_shader does that itself.
+
 compile_shader(source) returns a library with one attribute per kernel;
 lib.KERNEL(*args, threads=None, group_size=None) binds the arguments in
 order to the kernel's buffer slots, as PyTorch's compile_shader does:
@@ -16,11 +20,17 @@ order to the kernel's buffer slots, as PyTorch's compile_shader does:
 threads: an int or 1-3 ints, the whole grid (dispatchThreads); default:
 the numel of the first tensor argument.  group_size: the same length; default:
 min(threads, 1024) for the first dimension, 1 for the others.
+arg_casts (a cast name, or {index: name}; fp16 bf16 int32 int16 int8
+uint8) casts scalar and list arguments as PyTorch's; error_buf_idx binds
+the error buffer of c10/metal/error.h at that slot, and what a kernel
+reports there is raised after the call (torch.AcceleratorError, else
+RuntimeError), as the MPS stream raises it at its next synchronization.
 The build and each call are done by the tool (mps-run --internal-build,
 --internal-call), which prints the findings; the tensors the kernel may
 write (device, not const) are copied back after the call.
 """
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -72,11 +82,15 @@ class _Kernel:
 
     def __call__(self, *args, threads=None, group_size=None, arg_casts=None, error_buf_idx=None):
         import torch
-        if arg_casts is not None or error_buf_idx is not None:
-            raise NotImplementedError("mps_run: arg_casts and error_buf_idx are not supported yet")
-        if len(args) != len(self._slots):
-            raise ValueError("mps_run: kernel '%s' has %d buffer arguments, %d given"
-                             % (self._name, len(self._slots), len(args)))
+        given = set(range(len(args)))
+        if error_buf_idx is not None:
+            error_buf_idx = int(error_buf_idx)
+            given.add(error_buf_idx)
+        if given != set(range(len(self._slots))):
+            raise ValueError("mps_run: kernel '%s' has %d buffer arguments, %d given%s"
+                             % (self._name, len(self._slots), len(args),
+                                "" if error_buf_idx is None else " and the error buffer at %d" % error_buf_idx))
+        casts = _Casts(arg_casts)
         file, line = _caller()
         if threads is None:
             first = next((a for a in args if isinstance(a, torch.Tensor)), None)
@@ -112,7 +126,16 @@ class _Kernel:
                  "simd %s" % os.environ.get("MPS_RUN_SIMD", "32"),
                  "threads %s" % " ".join(str(int(t)) for t in threads + [1] * (3 - len(threads))),
                  "group %s" % " ".join(str(int(g)) for g in group_size + [1] * (3 - len(group_size)))]
+        errpath = None
+        if error_buf_idx is not None:
+            # the stream's error buffer: c10::metal::ErrorMessages, zeroed
+            errpath = os.path.join(d, "a%d" % error_buf_idx)
+            with open(errpath, "wb") as fh:
+                fh.write(bytes(_ERROR_BUFFER_BYTES))
+            lines.append("arg %d %s" % (error_buf_idx, errpath))
         for i, (a, (kind, name)) in enumerate(zip(args, self._slots)):
+            if i == error_buf_idx:
+                continue
             p = os.path.join(d, "a%d" % i)
             if isinstance(a, torch.Tensor):
                 if a.device.type != "cpu":
@@ -121,14 +144,9 @@ class _Kernel:
                 data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
                 if kind == "buf":
                     out.append((p, flat))
-            elif isinstance(a, bool) or isinstance(a, int):
-                data = struct.pack("<q", int(a))
-            elif isinstance(a, float):
-                data = struct.pack("<f", a)
-            elif isinstance(a, (list, tuple)) and all(isinstance(x, (int, bool)) for x in a):
-                data = struct.pack("<%dq" % len(a), *[int(x) for x in a])
-            elif isinstance(a, (list, tuple)) and all(isinstance(x, (int, float)) for x in a):
-                data = struct.pack("<%df" % len(a), *[float(x) for x in a])
+            elif isinstance(a, (bool, int, float)) or (
+                    isinstance(a, (list, tuple)) and len(a) > 0 and isinstance(a[0], (int, float))):
+                data = casts.pack(i, a)
             else:
                 raise TypeError("mps_run: argument %d of type %s is not supported" % (i, type(a).__name__))
             with open(p, "wb") as fh:
@@ -148,6 +166,78 @@ class _Kernel:
                     data = fh.read()
                 if data:
                     flat.view(torch.uint8).copy_(torch.frombuffer(bytearray(data), dtype=torch.uint8))
+            if errpath is not None:
+                self._raise_reported(errpath, torch)
+
+    def _raise_reported(self, errpath, torch):
+        """What the kernel reported through c10/metal/error.h, raised as
+        MPSStream::checkLastError raises it: the first message, as
+        c10::AcceleratorError (torch.AcceleratorError, a RuntimeError;
+        RuntimeError where torch lacks it).  On the GPU it comes at the
+        next synchronization; here at the call."""
+        with open(errpath, "rb") as fh:
+            data = fh.read()
+        count = struct.unpack_from("<I", data, 0)[0] if len(data) >= 4 else 0
+        if not count:
+            return
+        msg = data[4:4 + _ERROR_MESSAGE_BYTES]
+        cstr = lambda b: b.split(b"\0", 1)[0].decode("utf-8", "replace")
+        text = cstr(msg[256:506])
+        line = struct.unpack_from("<I", msg, 508)[0]
+        at = ("%s:%d" % (self._lib._file, line + self._lib._lineoff)
+              if self._lib._lineoff or not self._lib._file.endswith(")") else
+              "%s:%d" % (self._lib._file, line))
+        sys.stderr.write("mps-run: %s: note: kernel '%s' reported %s through the error buffer: %s; "
+                         "raised as the MPS stream raises it [error-buffer]\n"
+                         % (at, self._name, "1 error" if count == 1 else "%d errors" % count, text))
+        sys.stderr.flush()
+        raise getattr(torch, "AcceleratorError", RuntimeError)(text)
+
+
+# c10/metal/error.h: ErrorMessages is an unsigned count and 30 messages of
+# file[128], func[128], message[250] and an unsigned line (512 bytes each)
+_ERROR_MESSAGE_BYTES = 512
+_ERROR_BUFFER_BYTES = 4 + 30 * _ERROR_MESSAGE_BYTES
+
+
+class _Casts:
+    """compile_shader's arg_casts (torch/csrc/mps/Module.cpp): None, a
+    cast for every scalar and list argument ("fp16", "bf16", "int32",
+    "int16", "int8", "uint8"), or a dict {argument index: cast}.  Without
+    a cast a float is bound as float and an int or bool as int64; a list
+    as an array of those (its first element decides)."""
+
+    NAMES = ("fp16", "bf16", "int32", "int16", "int8", "uint8")
+
+    def __init__(self, arg_casts):
+        self.default, self.map = "", {}
+        if arg_casts is None:
+            pass
+        elif isinstance(arg_casts, str):
+            self.default = arg_casts
+        elif isinstance(arg_casts, dict):
+            self.map = {int(k): v for k, v in arg_casts.items()}
+        else:
+            raise RuntimeError("Unexpected caster arg type %s" % type(arg_casts).__name__)
+
+    def pack(self, idx, value):
+        import torch
+        cast = self.map.get(idx, self.default)
+        values = list(value) if isinstance(value, (list, tuple)) else [value]
+        floating = isinstance(values[0], float)
+        if not floating:
+            values = [int(v) for v in values]
+        if not cast:
+            return struct.pack("<%d%s" % (len(values), "f" if floating else "q"), *values)
+        if cast not in self.NAMES:
+            raise RuntimeError("Unsupported cast instruction %s" % cast)
+        t = torch.tensor(values, dtype=torch.float32 if floating else torch.int64)
+        dt = {"fp16": torch.float16, "bf16": torch.bfloat16, "int32": torch.int32,
+              "int16": torch.int16, "int8": torch.int8, "uint8": torch.uint8}[cast]
+        t = t.to(dt)
+        if dt == torch.bfloat16:
+            t = t.view(torch.int16)
+        return t.numpy().tobytes()
 
 
 def _storage_view(t):
@@ -212,6 +302,31 @@ def compile_shader(source):
     return _Library(source)
 
 
+_CHECKOUT_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](c10/|ATen/|aten/src/)', re.M)
+
+
+def inline_includes(source, root=None):
+    """SOURCE with its #include lines of a PyTorch checkout's headers
+    (c10/metal/..., ATen/native/mps/kernels/...) replaced by the headers'
+    text, each once: what the real torch.mps.compile_shader compiles (it
+    has no include path).  The headers come from ROOT, else the checkout
+    mps-run was given (--root) or runs in.  Done by `mps-run --inline -`
+    (the tool beside this module: tools/bin/mps-run, or the one running
+    the script); RuntimeError with its message when a header is missing."""
+    tool = os.environ.get("MPS_RUN_TOOL") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), os.pardir, "bin", "mps-run")
+    argv = [tool, "--inline"]
+    root = root or os.environ.get("MPS_RUN_ROOT")
+    if root:
+        argv += ["--root", root]
+    argv.append("-")
+    r = subprocess.run(argv, input=source.encode("utf-8"), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.decode("utf-8", "replace").strip())
+    return r.stdout.decode("utf-8")
+
+
 def _install(torch):
     """Put compile_shader into torch.mps when torch has no MPS device."""
     import types
@@ -220,6 +335,14 @@ def _install(torch):
     except AttributeError:
         has_mps = False
     if has_mps:
+        # the real compile_shader, its source's checkout headers inlined
+        real = torch.mps.compile_shader
+
+        def compile_shader_inlined(source):
+            if isinstance(source, str) and _CHECKOUT_INCLUDE.search(source):
+                source = inline_includes(source)
+            return real(source)
+        torch.mps.compile_shader = compile_shader_inlined
         return False
     mps = getattr(torch, "mps", None)
     if mps is None:

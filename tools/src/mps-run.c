@@ -1,6 +1,6 @@
 /* mps-run — run a Python script whose torch.mps.compile_shader kernels run
  * on the host under the Metal host layer's execution model, with checks
- * (issue #26; this is its first slice).  The face: options, output.  The
+ * (issue #26); --inline prints a source with its checkout headers inlined.  The face: options, output.  The
  * logic is tools/lib/run (kernel.c: the source, the host copy, the driver;
  * session.c: the script's session, builds and calls). */
 #include "base/cli.h"
@@ -25,7 +25,9 @@ static const char details[] =
 	"numbers, default: the first tensor's numel), `group_size` the threads of\n"
 	"a group (default: min(threads, 1024)); a partial last group as\n"
 	"dispatchThreads gives.  The tensors the kernel may write are copied back.\n"
-	"With an MPS device the real compile_shader is left alone.\n"
+	"With an MPS device the real compile_shader runs (the source's checkout\n"
+	"headers inlined first).  It reads SCRIPT, what the script reads, and the\n"
+	"checkout headers the sources include.\n"
 	"\n"
 	"The model.  Each threadgroup's threads run as cooperative tasks on one\n"
 	"OS thread; threadgroup_barrier and simdgroup_barrier wait for the group\n"
@@ -45,18 +47,33 @@ static const char details[] =
 	"  unwritten-output    (warning) elements of a written buffer no thread\n"
 	"                      touched\n"
 	"  timeout             a kernel still running at the time limit\n"
+	"  error-buffer        (note) a report through c10/metal/error.h\n"
+	"                      (error_buf_idx=N): raised after the call as the\n"
+	"                      MPS stream raises it (torch.AcceleratorError,\n"
+	"                      else RuntimeError: the first message)\n"
 	"With --orders 2 each call runs twice, the second time with each group's\n"
 	"threads started and resumed in reverse order, and an element of a written\n"
 	"buffer that differs between the two (atomics aside) is a [race] too: a\n"
 	"second net for what the checks do not see (an access through a raw\n"
 	"pointer, a write of the value already there).  The first run's results\n"
 	"are kept.\n"
-	"First slice: plain `kernel void` kernels; buffers (device/constant T*),\n"
-	"constant T& scalars, every thread-position attribute.  Not yet: template\n"
-	"kernels ([[host_name]]), threadgroup pointer parameters, threadgroup\n"
-	"arrays of more than one dimension, arg_casts, the error buffer, includes\n"
-	"resolved from a checkout.  Accesses through a raw pointer taken from a\n"
-	"buffer or an array are not checked.\n"
+	"\n"
+	"Sources.  Plain kernels (`kernel void` or `[[kernel]] void`) and kernel\n"
+	"templates run through their instantiations, `template\n"
+	"[[host_name(\"NAME\")]] kernel void f<T>(...);`, written out or made by a\n"
+	"macro of the source or its headers (one kernel NAME each); buffers\n"
+	"(device/constant T*), constant T& scalars, every thread-position\n"
+	"attribute; `threadgroup T x[N];` arrays in the body (compile_shader cannot\n"
+	"size threadgroup memory, so `threadgroup T*` parameters are refused);\n"
+	"arg_casts as compile_shader's.  #include <c10/metal/...> and\n"
+	"<ATen/native/mps/kernels/...> come from the PyTorch checkout (--root DIR,\n"
+	"else the one around the current folder, as mps-try finds it); the real\n"
+	"compile_shader has no include path: `mps-run --inline FILE` (or\n"
+	"mps_run.inline_includes(source) in Python) gives the source with them\n"
+	"inlined, and with an MPS device mps-run's compile_shader inlines them\n"
+	"before calling the real one.  Threadgroup arrays of one or two\n"
+	"dimensions.  Not checked: accesses through a raw pointer taken from a\n"
+	"buffer or an array, and inside the headers' functions.\n"
 	"\n"
 	"Safety.  It runs python, the C++ compiler and the programs it builds,\n"
 	"each from an argv (no shell), each kernel call with a time limit\n"
@@ -66,12 +83,12 @@ static const char details[] =
 	"driver and compile command on stderr before it compiles.  No network.\n"
 	"\n"
 	"Exit status: 1 when a check reported an error; 2 an error of use (bad\n"
-	"option, no script, no python, no compiler, no host layer); else the\n"
-	"script's own status.\n";
+	"option, no script, no python, no compiler, no host layer; --inline: a\n"
+	"header not found); else the script's own status (--inline: 0).\n";
 
 static const struct tool_info info = {
 	"mps-run",
-	"[options] SCRIPT.py [ARGS...]",
+	"[options] SCRIPT.py [ARGS...]\n       mps-run --inline [--root DIR] FILE.metal|-",
 	"Run a script's torch.mps.compile_shader kernels on this machine, with checks.",
 	details,
 };
@@ -79,8 +96,8 @@ static const struct tool_info info = {
 int main(int argc, char **argv)
 {
 	const char *python = NULL, *cxx = NULL, *timeout_s = NULL, *host_opt = NULL, *simd_s = NULL;
-	const char *switch_s = NULL, *orders_s = NULL;
-	int emit = 0, n, status;
+	const char *switch_s = NULL, *orders_s = NULL, *root_opt = NULL;
+	int emit = 0, inl = 0, n, status;
 	struct opt opts[] = {
 		{"python", 0, OPT_STRING, &python, "PATH", "the python that runs the script (default: python3, /usr/bin/python3)"},
 		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
@@ -89,6 +106,8 @@ int main(int argc, char **argv)
 		{"host-layer", 0, OPT_STRING, &host_opt, "DIR", "the Metal host layer (default: tools/metal-host beside tools/bin)"},
 		{"orders", 0, OPT_STRING, &orders_s, "1|2", "2: run each call again with each group's threads in reverse order and compare the results (a second net for races; twice the run time)"},
 		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated host code and compile commands on stderr"},
+		{"root", 0, OPT_STRING, &root_opt, "DIR", "the PyTorch checkout whose headers sources include (default: the one around the current folder)"},
+		{"inline", 0, OPT_FLAG, &inl, NULL, "print FILE (a .metal source, - for stdin) with its checkout #includes inlined, for the real compile_shader; run nothing"},
 		{"task-switch", 0, OPT_STRING, &switch_s, "native|ucontext", "how tasks switch: registers swapped by a few instructions (x86-64, arm64; default) or makecontext/swapcontext"},
 		CLI_OPT_END,
 	};
@@ -168,6 +187,16 @@ int main(int argc, char **argv)
 		return MK_EXIT_ERROR;
 	}
 	c.ucontext = switch_s && !strcmp(switch_s, "ucontext");
+	/* the checkout: --root (which must be one), else the one around us */
+	char *root = root_opt ? find_root(root_opt) : find_checkout();
+	if (root_opt && !root)
+		return MK_EXIT_ERROR;
+	c.root = root;
+	if (inl) {
+		status = run_inline_file(root, rest[0]);
+		free(root);
+		return status;
+	}
 	switch (try_env_setup(&c.env, c.argv0, host_opt, cxx, python, 1)) {
 	case TRY_ENV_NO_HOST_LAYER:
 		warnx_("error: no Metal host layer at '%s' (a folder with metal_host.h, metal_stdlib and FLAGS; --host-layer DIR)",
@@ -188,5 +217,6 @@ int main(int argc, char **argv)
 	status = run_script(&c, rest[0], rest + 1, (size_t)(nscript - 1));
 out:
 	try_env_free(&c.env);
+	free(root);
 	return status;
 }

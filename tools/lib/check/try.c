@@ -307,19 +307,23 @@ static int safe_rel(const char *r)
 	return r[0] && r[0] != '/' && !strstr(r, "..");
 }
 
-/* the #include targets of text (masked), with their kind ('<' or '"') */
-static void includes_of(const char *text, size_t len, char ***names,
-                        char **kinds, size_t *n)
+void try_includes(const char *text, size_t len, char ***names, char **kinds,
+                  unsigned long **lines, size_t *n)
 {
 	char *m = mask_code(text, len, LANG_C);
-	size_t i = 0, cap = 0;
+	size_t i = 0, cap = 0, counted = 0;
+	unsigned long line = 1;
 	*names = NULL;
 	*kinds = NULL;
+	if (lines)
+		*lines = NULL;
 	*n = 0;
 	while (i < len) {
 		size_t j = skip_ws(m, len, i);
 		if (j < len && m[j] == '#') {
 			size_t e = lex_directive_end(m, len, j), k = skip_ws(m, e, j + 1);
+			for (; counted < j; counted++)
+				line += m[counted] == '\n';
 			if (e - k > 7 && strncmp(m + k, "include", 7) == 0) {
 				size_t s = skip_ws(m, e, k + 7);
 				char close = s < e && m[s] == '<' ? '>' : '"';
@@ -330,9 +334,13 @@ static void includes_of(const char *text, size_t len, char ***names,
 							cap = cap ? cap * 2 : 8;
 							*names = xrealloc(*names, cap * sizeof **names);
 							*kinds = xrealloc(*kinds, cap);
+							if (lines)
+								*lines = xrealloc(*lines, cap * sizeof **lines);
 						}
 						(*names)[*n] = xstrndup(m + s + 1, (size_t)(q - m - s - 1));
 						(*kinds)[*n] = m[s];
+						if (lines)
+							(*lines)[*n] = line;
 						(*n)++;
 					}
 				}
@@ -344,14 +352,20 @@ static void includes_of(const char *text, size_t len, char ***names,
 	free(m);
 }
 
+static void includes_of(const char *text, size_t len, char ***names,
+                        char **kinds, size_t *n)
+{
+	try_includes(text, len, names, kinds, NULL, n);
+}
+
 /* the checkout file an `#include` of NAME (KIND '<' or '"') in the file
  * FROM (relative to ROOT) names, as the compiler finds it with the
  * contract's include path (-I<TMP> -I<TMP>/aten/src over a copy of the
  * checkout's layout; "..." looks beside FROM first): malloc'd, relative
  * to ROOT, or NULL when it is none of the checkout's files (a system or
  * host-layer header such as <metal_stdlib>) */
-static char *resolve_include(const char *root, const char *from,
-                             const char *name, char kind)
+char *try_include_resolve(const char *root, const char *from, const char *name,
+                          char kind)
 {
 	static const char *const dirs[] = {"", "aten/src/", NULL};
 	const char *sl = strrchr(from, '/');
@@ -378,8 +392,8 @@ static char *resolve_include(const char *root, const char *from,
  * list is in the order a preprocessor first meets them: each header after
  * those it needs), rewritten for the host; returns -1 after a diagnostic
  * when one cannot be read */
-static int add_header(struct try_plan *pl, const char *root, const char *rel,
-                      struct mr_defs *ms, char ***seen, size_t *nseen)
+int try_header_add(struct try_header **hdrs, size_t *nhdrs, const char *root,
+                   const char *rel, struct mr_defs *ms, char ***seen, size_t *nseen)
 {
 	char *path, *data, *rw, **names, *kinds;
 	size_t len, rwl, n, i;
@@ -398,21 +412,22 @@ static int add_header(struct try_plan *pl, const char *root, const char *rel,
 	free(path);
 	includes_of(data, len, &names, &kinds, &n);
 	for (i = 0; i < n; i++) {
-		char *cand = resolve_include(root, rel, names[i], kinds[i]);
+		char *cand = try_include_resolve(root, rel, names[i], kinds[i]);
 		if (cand && rc == 0)
-			rc = add_header(pl, root, cand, ms, seen, nseen);
+			rc = try_header_add(hdrs, nhdrs, root, cand, ms, seen, nseen);
 		free(cand);
 		free(names[i]);
 	}
 	free(names);
 	free(kinds);
 	rw = try_rewrite(data, len, &rwl);
-	mr_defs_add(ms, data, len);
-	pl->hdrs = xrealloc(pl->hdrs, (pl->nhdrs + 1) * sizeof *pl->hdrs);
-	pl->hdrs[pl->nhdrs].rel = xstrdup(rel);
-	pl->hdrs[pl->nhdrs].text = data;
-	pl->hdrs[pl->nhdrs].host = rw;
-	pl->nhdrs++;
+	if (ms)
+		mr_defs_add(ms, data, len);
+	*hdrs = xrealloc(*hdrs, (*nhdrs + 1) * sizeof **hdrs);
+	(*hdrs)[*nhdrs].rel = xstrdup(rel);
+	(*hdrs)[*nhdrs].text = data;
+	(*hdrs)[*nhdrs].host = rw;
+	(*nhdrs)++;
 	return rc;
 }
 
@@ -1349,8 +1364,8 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			includes_of(pl->metal_text + items[k].a, items[k].b - items[k].a,
 			            &names, &kinds, &nn);
 			for (q = 0; q < nn; q++) {
-				char *cand = resolve_include(o->root, pl->metal_rel, names[q], kinds[q]);
-				int ok = !cand || add_header(pl, o->root, cand, &ms, &seen, &nseen) == 0;
+				char *cand = try_include_resolve(o->root, pl->metal_rel, names[q], kinds[q]);
+				int ok = !cand || try_header_add(&pl->hdrs, &pl->nhdrs, o->root, cand, &ms, &seen, &nseen) == 0;
 				free(cand);
 				free(names[q]);
 				if (!ok) {

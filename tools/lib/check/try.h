@@ -297,6 +297,40 @@ double try_ulp(const char *dt, double a, double b);
  * bfloat; others: D). */
 double try_round_to(const char *dt, double d);
 
+/* ---- a checkout's headers (try.c; shared with mps-run) ---- */
+
+struct mr_defs;
+
+/* try_includes: the `#include` lines of TEXT (len bytes; comments and
+ * #if 0 blocks do not count): *names (malloc'd each, and the array) the
+ * targets as written, *kinds '<' or '"' each, *lines (when LINES is not
+ * NULL) the 1-based line of each; *n their count.  The caller frees. */
+void try_includes(const char *text, size_t len, char ***names, char **kinds,
+                  unsigned long **lines, size_t *n);
+
+/* try_include_resolve: the checkout file an `#include` of NAME (KIND '<'
+ * or '"') in the file FROM (relative to ROOT) names, as the compiler
+ * finds it with -I ROOT -I ROOT/aten/src ("..." beside FROM first):
+ * malloc'd, relative to ROOT; NULL when it is no file of the checkout
+ * (a system or host-layer header such as <metal_stdlib>) or NAME is
+ * absolute or climbs with "..". */
+char *try_include_resolve(const char *root, const char *from, const char *name,
+                          char kind);
+
+/* try_header_add: append header REL of ROOT to *hdrs (*nhdrs of them),
+ * after the checkout headers it includes, transitively (each once: SEEN,
+ * *nseen names, malloc'd, the caller frees), each with its text and its
+ * try_rewrite'd text (struct try_header, owned by the array); their
+ * #defines go into MS when MS is not NULL (metalreg.h mr_defs_add).
+ * Returns 0, or -1 after a diagnostic when a file cannot be read. */
+int try_header_add(struct try_header **hdrs, size_t *nhdrs, const char *root,
+                   const char *rel, struct mr_defs *ms, char ***seen, size_t *nseen);
+
+/* try_mkdirs (tryrun.c): make the folders of the relative path REL
+ * (all but its last component) under DIR, mode 0700; existing ones are
+ * fine.  0, or -1 with errno. */
+int try_mkdirs(const char *dir, const char *rel);
+
 /* try_rewrite (tryrewrite.c): TEXT (len bytes) with the four rewrites of
  * the host layer's tools/metal-host/REWRITES.md applied, outside comments,
  * string and character literals and the rest of #include lines, inside

@@ -73,7 +73,7 @@ static int put(const char *dir, const char *name, const void *p, size_t n)
 	return rc;
 }
 
-static int mkdirs(const char *dir, const char *rel)
+int try_mkdirs(const char *dir, const char *rel)
 {
 	char *p = xasprintf("%s/%s", dir, rel), *q;
 	for (q = p + strlen(dir) + 1; *q; q++)
@@ -363,7 +363,7 @@ static int write_folder(const struct try_plan *pl, const char *dir)
 	for (i = 0; i <= pl->nhdrs && rc == 0; i++) {
 		const char *rel = i < pl->nhdrs ? pl->hdrs[i].rel : pl->metal_rel;
 		const char *text = i < pl->nhdrs ? pl->hdrs[i].host : pl->host_source;
-		if (mkdirs(dir, rel) != 0) {
+		if (try_mkdirs(dir, rel) != 0) {
 			warnx_("error: cannot make a folder in '%s':", dir);
 			rc = -1;
 		} else

@@ -1108,8 +1108,17 @@ static size_t scan_insts(const struct mr_defs *d, const char *x,
 			k = skip_blanks(x, n, k + 2);
 		else
 			ok = 0;
-		if (ok && n - k > 6 && !memcmp(x + k, "kernel", 6) && !id_char(x[k + 6]))
+		if (ok && n - k > 6 && !memcmp(x + k, "kernel", 6) && !id_char(x[k + 6])) {
 			k = skip_blanks(x, n, k + 6);
+		} else if (ok && k + 1 < n && x[k] == '[' && x[k + 1] == '[') {
+			/* the attribute form, [[kernel]] (current main's .metal files) */
+			size_t w = skip_blanks(x, n, k + 2);
+			if (n - w > 6 && !memcmp(x + w, "kernel", 6) && !id_char(x[w + 6])) {
+				w = skip_blanks(x, n, w + 6);
+				if (w + 1 < n && x[w] == ']' && x[w + 1] == ']')
+					k = skip_blanks(x, n, w + 2);
+			}
+		}
 		if (ok && n - k > 4 && !memcmp(x + k, "void", 4) && !id_char(x[k + 4]))
 			k = skip_blanks(x, n, k + 4);
 		else
@@ -1258,6 +1267,18 @@ size_t mr_instantiate(const struct mr_defs *d, const char *macro,
 	mr_insts_free(pat, npat);
 	*out = real;
 	return nreal;
+}
+
+size_t mr_text_insts(const struct mr_defs *d, const char *text, struct mr_inst **out)
+{
+	char *x = expand_text(d, text, 8);
+	size_t n = scan_insts(d, x, out), i;
+	free(x);
+	for (i = 0; i < n; i++) {
+		(*out)[i].pattern = xstrdup((*out)[i].name);
+		(*out)[i].variant = xstrdup((*out)[i].name);
+	}
+	return n;
 }
 
 void mr_insts_free(struct mr_inst *v, size_t n)

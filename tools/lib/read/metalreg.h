@@ -250,6 +250,18 @@ size_t mr_instantiate(const struct mr_defs *d, const char *macro,
 
 void mr_insts_free(struct mr_inst *v, size_t n);
 
+/* mr_text_insts: the explicit kernel instantiations of TEXT (a
+ * NUL-terminated source with comments and preprocessor lines blanked:
+ * mask_code, then each directive's bytes but its newlines as spaces),
+ * written out or produced by a call of a function-like macro of d (the
+ * source's own #defines belong in d too), expanded as mr_instantiate
+ * does (8 levels).  Each is one struct mr_inst in text order; pattern
+ * and variant are copies of the name.  *out malloc'd (mr_insts_free).
+ * Returns their count.  Used by mps-run (run/kernel.c) for main's
+ * `#define INSTANTIATE_...(T) template [[host_name(...)]] kernel void
+ * f<T>(...);` lines; `[[kernel]] void` as well as `kernel void`. */
+size_t mr_text_insts(const struct mr_defs *d, const char *text, struct mr_inst **out);
+
 /* mr_inst_find: the first kernel of v[0..n) whose variant is VARIANT, or
  * NULL. */
 const struct mr_inst *mr_inst_find(const struct mr_inst *v, size_t n,

@@ -10,6 +10,7 @@
 #include "base/lex.h"
 #include "base/scan.h"
 #include "check/try.h"
+#include "read/metalreg.h"
 
 #include <string.h>
 
@@ -179,8 +180,9 @@ static int param(const char *t, size_t a, size_t b, struct run_kernel *k, long *
 		p.attr = attr;
 		attr = NULL;
 	} else if (strstr(type, "threadgroup")) {
-		*err = xasprintf("kernel '%s': threadgroup parameter '%s' is not supported yet by mps-run "
-		                 "(declare the array in the kernel's body)", k->name, name);
+		*err = xasprintf("kernel '%s': threadgroup parameter '%s': torch.mps.compile_shader cannot "
+		                 "size threadgroup memory (it binds buffers and bytes only); declare "
+		                 "`threadgroup T %s[N];` in the kernel's body", k->name, name, name);
 		*err_at = a;
 		free(name);
 		free(type);
@@ -264,8 +266,13 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 			nb--;
 		size_t cl = lex_match_close(m, b, e, '[', ']');
 		size_t after = lex_skip_ws(m, b, cl + 1);
+		size_t cl2 = 0;
+		if (cl < b && after < b && m[after] == '[') { /* a second dimension */
+			cl2 = lex_match_close(m, b, after, '[', ']');
+			after = cl2 < b ? lex_skip_ws(m, b, cl2 + 1) : b;
+		}
 		if (cl >= b || after >= b || m[after] != ';') {
-			*err = xasprintf("kernel '%s': a threadgroup array of more than one dimension or with "
+			*err = xasprintf("kernel '%s': a threadgroup array of more than two dimensions or with "
 			                 "an initializer is not supported yet by mps-run", k->name);
 			*err_at = s;
 			free(names);
@@ -274,7 +281,15 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 		char *ty = lex_trim_dup(t, s + strlen("threadgroup"), nb);
 		char *nm = xstrndup(t + nb, ne - nb);
 		char *dim = lex_trim_dup(t, e + 1, cl);
-		char *w = xasprintf("MH_TG(%s, %s, %s);", ty, dim, nm);
+		char *w;
+		if (cl2) {
+			size_t o2 = lex_skip_ws(m, b, cl + 1);
+			char *dim2 = lex_trim_dup(t, o2 + 1, cl2);
+			w = xasprintf("MH_TG2(%s, %s, %s, %s);", ty, dim, dim2, nm);
+			free(dim2);
+		} else {
+			w = xasprintf("MH_TG(%s, %s, %s);", ty, dim, nm);
+		}
 		edit_add(es, s, after + 1, keep_lines(w, t, s, after + 1));
 		GROW(names, nn, cap);
 		names[nn++] = nm; /* kept until the end of this function */
@@ -360,14 +375,15 @@ static void sites(const char *m, size_t n, struct edits *es)
 			i = e - 1;
 			continue;
 		}
-		/* metal::NAME, ::metal::NAME */
-		if (st >= 2 && m[st - 1] == ':' && m[st - 2] == ':') {
-			size_t b = st - 2;
-			if (b >= 5 && !strncmp(m + b - 5, "metal", 5))
-				b -= 5;
-			if (b >= 2 && m[b - 1] == ':' && m[b - 2] == ':')
-				b -= 2;
-			st = b;
+		/* the whole qualified name: metal::NAME, ::metal::NAME,
+		 * c10::metal::NAME */
+		while (st >= 2 && m[st - 1] == ':' && m[st - 2] == ':') {
+			size_t b = st - 2, id = b;
+			while (id > 0 && lex_idc(m[id - 1]))
+				id--;
+			st = id;
+			if (id == b)
+				break; /* a leading :: */
 		}
 		edit_add(es, st, st, xstrdup("(::metal_host::model::site(__LINE__), "));
 		edit_add(es, cl + 1, cl + 1, xstrdup(")"));
@@ -381,22 +397,242 @@ static int cmp_edit(const void *x, const void *y)
 	return a->a < b->a ? -1 : a->a > b->a;
 }
 
+static void run_kernels_free_one(struct run_kernel *k)
+{
+	for (size_t j = 0; j < k->np; j++) {
+		free(k->p[j].name);
+		free(k->p[j].type);
+		free(k->p[j].attr);
+	}
+	free(k->p);
+	free(k->name);
+	free(k->call);
+}
+
 void run_kernels_free(struct run_kernel *k, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		for (size_t j = 0; j < k[i].np; j++) {
-			free(k[i].p[j].name);
-			free(k[i].p[j].type);
-			free(k[i].p[j].attr);
-		}
-		free(k[i].p);
-		free(k[i].name);
-	}
+	for (size_t i = 0; i < n; i++)
+		run_kernels_free_one(&k[i]);
 	free(k);
 }
 
-long run_parse(const char *text, size_t len, struct run_kernel **out, char **host, char **err,
-               unsigned long *err_line)
+/* the word `kernel` at m[*st, e): written as the attribute [[kernel]]
+ * (blanks inside allowed), *st moves to its `[[`; returns where the
+ * declaration goes on (blanks skipped) */
+static size_t kernel_attr(const char *m, size_t n, size_t *st, size_t e)
+{
+	size_t b = lex_back_ws(m, 0, *st), a = lex_skip_ws(m, n, e);
+	if (b >= 2 && m[b - 1] == '[' && m[b - 2] == '[' && a + 1 < n && m[a] == ']' &&
+	    m[a + 1] == ']') {
+		*st = b - 2;
+		return lex_skip_ws(m, n, a + 2);
+	}
+	return a;
+}
+
+/* back from i over blanks and attribute lists [[...]]: the offset after
+ * what comes before them */
+static size_t attrs_back(const char *m, size_t i)
+{
+	size_t b = lex_back_ws(m, 0, i);
+	while (b >= 2 && m[b - 1] == ']' && m[b - 2] == ']') {
+		size_t q = b - 2;
+		int depth = 2;
+		while (q > 0 && depth > 0) {
+			q--;
+			if (m[q] == ']')
+				depth++;
+			else if (m[q] == '[')
+				depth--;
+		}
+		if (depth != 0)
+			break;
+		b = lex_back_ws(m, 0, q);
+	}
+	return b;
+}
+
+/* the last component of a qualified name s ("c10::metal::f" -> "f") */
+static const char *base_name(const char *s)
+{
+	const char *c = strrchr(s, ':');
+	return c ? c + 1 : s;
+}
+
+static int is_template_of(const struct run_kernel *ks, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ks[i].templ && !strcmp(ks[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* t[a, b) as blanks: every byte a space but newlines and the backslash
+ * right before one (a #define body goes on) */
+static char *blanked(const char *t, size_t a, size_t b)
+{
+	char *o = xstrndup(t + a, b - a);
+	for (size_t i = 0; i < b - a; i++)
+		if (o[i] != '\n' && !(o[i] == '\\' && i + 1 < b - a && o[i + 1] == '\n'))
+			o[i] = ' ';
+	return o;
+}
+
+/* blanks and backslash-newlines from i */
+static size_t skip_bl(const char *m, size_t n, size_t i)
+{
+	for (;;) {
+		i = lex_skip_ws(m, n, i);
+		if (i + 1 < n && m[i] == '\\' && m[i + 1] == '\n')
+			i += 2;
+		else
+			return i;
+	}
+}
+
+/* the explicit instantiations (`template kernel void F<...>(...);`, the
+ * [[host_name]] already taken out by try_rewrite) of the templates of KS
+ * in m[0, n), blanked */
+static void blank_insts(const char *t, const char *m, size_t n, const struct run_kernel *ks,
+                        size_t nk, struct edits *es)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (m[i] == '"' || m[i] == '\'') {
+			i = lex_skip_literal(m, n, i) - 1;
+			continue;
+		}
+		if (!lex_id0(m[i]))
+			continue;
+		size_t e = lex_ident_end(m, n, i);
+		if ((i > 0 && lex_idc(m[i - 1])) || !lex_span_is(m + i, e - i, "template")) {
+			i = e - 1;
+			continue;
+		}
+		size_t k = skip_bl(m, n, e);
+		size_t after = 0;
+		if (k + 1 < n && m[k] == '[' && m[k + 1] == '[') { /* [[kernel]] */
+			size_t w = skip_bl(m, n, k + 2);
+			if (lex_word_at(m, n, w, "kernel")) {
+				w = skip_bl(m, n, w + 6);
+				if (w + 1 < n && m[w] == ']' && m[w + 1] == ']')
+					after = w + 2;
+			}
+		} else if (lex_word_at(m, n, k, "kernel")) {
+			after = k + 6;
+		}
+		if (!after) {
+			i = e - 1;
+			continue;
+		}
+		k = skip_bl(m, n, after);
+		if (!lex_word_at(m, n, k, "void")) {
+			i = e - 1;
+			continue;
+		}
+		k = skip_bl(m, n, k + 4);
+		size_t qs = k;
+		while (k < n && (lex_idc(m[k]) || m[k] == ':'))
+			k++;
+		size_t qe = k;
+		k = skip_bl(m, n, k);
+		if (qe == qs || k >= n || m[k] != '<') {
+			i = e - 1;
+			continue;
+		}
+		size_t ae = lex_match_close(m, n, k, '<', '>');
+		size_t po = ae < n ? skip_bl(m, n, ae + 1) : n;
+		size_t pc = po < n && m[po] == '(' ? lex_match_close(m, n, po, '(', ')') : n;
+		if (pc >= n) {
+			i = e - 1;
+			continue;
+		}
+		char *q = xstrndup(m + qs, qe - qs);
+		int mine = is_template_of(ks, nk, base_name(q));
+		free(q);
+		size_t end = skip_bl(m, n, pc + 1);
+		end = end < n && m[end] == ';' ? end + 1 : pc + 1;
+		if (mine)
+			edit_add(es, i, end, blanked(t, i, end));
+		i = end - 1;
+	}
+}
+
+/* TEXT masked, its preprocessor lines blanked (newlines kept) */
+static char *code_only(const char *text, size_t len)
+{
+	char *m = mask_code(text, len, LANG_C);
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+		while (j < len && (m[j] == ' ' || m[j] == '\t'))
+			j++;
+		if (j < len && m[j] == '#') {
+			size_t e = lex_directive_end(m, len, j);
+			for (size_t q = j; q < e; q++)
+				if (m[q] != '\n')
+					m[q] = ' ';
+			i = e;
+		}
+		i = text_next_line(m, len, i);
+	}
+	return m;
+}
+
+/* the kernels the instantiations of TEXT make (see run_parse); -1 with
+ * *err and *err_line */
+static int add_insts(const char *text, size_t len, const struct mr_defs *defs,
+                     struct run_kernel **ks, size_t *nk, size_t *cap, char **err,
+                     unsigned long *err_line)
+{
+	struct mr_defs own;
+	memset(&own, 0, sizeof own);
+	if (!defs) {
+		mr_defs_add(&own, text, len);
+		defs = &own;
+	}
+	char *code = code_only(text, len);
+	struct mr_inst *iv = NULL;
+	size_t ni = mr_text_insts(defs, code, &iv);
+	free(code);
+	int rc = 0;
+	for (size_t i = 0; i < ni && rc == 0; i++) {
+		int dup = 0;
+		for (size_t q = 0; q < *nk; q++)
+			if (!(*ks)[q].templ && !strcmp((*ks)[q].name, iv[i].name))
+				dup = 1;
+		if (dup)
+			continue;
+		unsigned long line = 1;
+		for (size_t q = 0; q < *nk; q++)
+			if ((*ks)[q].templ && !strcmp((*ks)[q].name, base_name(iv[i].templ)))
+				line = (*ks)[q].line;
+		GROW(*ks, *nk, *cap);
+		struct run_kernel *k = &(*ks)[(*nk)++];
+		memset(k, 0, sizeof *k);
+		k->name = xstrdup(iv[i].name);
+		k->call = mr_inst_call(&iv[i]);
+		k->line = line;
+		long order = 0;
+		struct edits none = {0};
+		for (size_t a = 0; a < iv[i].nparams && rc == 0; a++) {
+			size_t at = 0;
+			const char *ps = iv[i].params[a];
+			if (param(ps, 0, strlen(ps), k, &order, &none, err, &at) != 0) {
+				*err_line = line;
+				rc = -1;
+			}
+		}
+		for (size_t q = 0; q < none.n; q++)
+			free(none.e[q].with);
+		free(none.e);
+		k->nslots = (size_t)order;
+	}
+	mr_insts_free(iv, ni);
+	mr_defs_free(&own);
+	return rc;
+}
+
+long run_parse(const char *text, size_t len, const struct mr_defs *defs, struct run_kernel **out,
+               char **host, char **err, unsigned long *err_line)
 {
 	size_t n;
 	char *t = try_rewrite(text, len, &n);
@@ -438,8 +674,9 @@ long run_parse(const char *text, size_t len, struct run_kernel **out, char **hos
 			i = e - 1;
 			continue;
 		}
-		/* kernel void NAME ( ... ) { */
-		size_t j = lex_skip_ws(m, n, e);
+		/* kernel void NAME ( ... ) {, or [[kernel]] void NAME ... */
+		size_t ks0 = i;
+		size_t j = kernel_attr(m, n, &ks0, e);
 		if (!lex_word_at(m, n, j, "void")) {
 			i = e - 1;
 			continue;
@@ -451,12 +688,10 @@ long run_parse(const char *text, size_t len, struct run_kernel **out, char **hos
 			i = e - 1;
 			continue; /* a template instantiation (NAME<...>) or something else */
 		}
-		/* a template kernel (template <...> before): not run in this slice */
-		size_t back = lex_back_ws(m, 0, i);
-		if (back > 0 && m[back - 1] == '>') {
-			i = e - 1;
-			continue;
-		}
+		/* a template kernel (template <...> before): rewritten as a plain
+		 * one, run through its instantiations */
+		size_t back = attrs_back(m, ks0);
+		int templ = back > 0 && m[back - 1] == '>';
 		size_t pc = lex_match_close(m, n, po, '(', ')');
 		size_t ob = lex_skip_ws(m, n, pc + 1);
 		if (pc >= n || ob >= n || m[ob] != '{') {
@@ -468,6 +703,7 @@ long run_parse(const char *text, size_t len, struct run_kernel **out, char **hos
 		struct run_kernel *k = &ks[nk++];
 		memset(k, 0, sizeof *k);
 		k->name = xstrndup(t + j, ne - j);
+		k->templ = templ;
 		k->line = line_of(t, i);
 		long order = 0;
 		size_t s = po + 1;
@@ -493,6 +729,28 @@ long run_parse(const char *text, size_t len, struct run_kernel **out, char **hos
 		if (body(t, m, ob, cb, k, &es, err, &err_at) != 0)
 			goto fail;
 		i = cb;
+	}
+	blank_insts(t, m, n, ks, nk, &es);
+	if (add_insts(text, len, defs, &ks, &nk, &cap, err, err_line) != 0) {
+		for (size_t q = 0; q < es.n; q++)
+			free(es.e[q].with);
+		free(es.e);
+		run_kernels_free(ks, nk);
+		free(t);
+		free(m);
+		return -1;
+	}
+	/* the templates themselves are no kernels of the table */
+	{
+		size_t w = 0;
+		for (size_t q = 0; q < nk; q++) {
+			if (ks[q].templ) {
+				run_kernels_free_one(&ks[q]);
+				continue;
+			}
+			ks[w++] = ks[q];
+		}
+		nk = w;
 	}
 	sites(m, n, &es);
 	/* apply the edits */
@@ -573,15 +831,15 @@ char *run_driver(const struct run_kernel *ks, size_t n, const char *host_name)
 				const struct run_param *p = &k->p[j];
 				if (p->kind == RUN_POS || p->slot != (long)s)
 					continue;
-				int kind = p->kind == RUN_BUF ? (strstr(p->type, "atomic") ? 3 : 0)
+				int kind = p->kind == RUN_BUF ? (strstr(p->type, "atomic") || strstr(p->type, "Atomic") ? 3 : 0)
 				           : p->kind == RUN_CBUF ? 1 : 2;
 				buf_printf(&o, "\t{%d, \"%s\", sizeof(%s)},\n", kind, p->name, p->type);
 			}
 		if (k->nslots == 0)
 			buf_puts(&o, "\t{2, \"\", 1},\n");
 		buf_printf(&o, "};\nstatic void mh_r%zu(void *const *d, buffer *const *b) {\n"
-		               "\tMH_ENTER();\n\tconst pos *p = cur();\n\t(void)p;\n\t(void)d;\n\t(void)b;\n\t::%s(",
-		           i, k->name);
+		               "\tMH_ENTER();\n\tconst pos *p = cur();\n\t(void)p;\n\t(void)d;\n\t(void)b;\n\t%s%s(",
+		           i, k->call && !strncmp(k->call, "::", 2) ? "" : "::", k->call ? k->call : k->name);
 		for (size_t j = 0; j < k->np; j++) {
 			const struct run_param *p = &k->p[j];
 			if (j)

@@ -42,8 +42,15 @@ struct run_param {
 };
 
 struct run_kernel {
-	char *name;
-	unsigned long line;     /* of `kernel` in the source */
+	char *name;             /* the kernel's name: a plain kernel's, or the
+	                           [[host_name]] of an instantiation */
+	char *call;             /* an instantiation: the template as called,
+	                           "reduce_row<float, 4>"; NULL for a plain
+	                           kernel (called by its name) */
+	int templ;              /* (run_parse's own: a template definition) */
+	unsigned long line;     /* of `kernel` in the source (an
+	                           instantiation: of its template there, else
+	                           1) */
 	struct run_param *p;
 	size_t np;
 	size_t nslots;          /* buffers and scalars */
@@ -51,21 +58,34 @@ struct run_kernel {
 };
 
 /* run_parse: the kernels of the Metal source TEXT (LEN bytes): every
- * `kernel void NAME(...)` at file level that is not a template.  *HOST
+ * `kernel void NAME(...)` at file level that is not a template, and every
+ * explicit instantiation `template [[host_name("N")]] kernel void
+ * F<ARGS>(PARAMS);`, written out or produced by a macro (DEFS: the
+ * function-like #defines of the source and of the headers it includes,
+ * metalreg.h mr_defs_add; NULL: the source's own only), one kernel N each
+ * whose parameters are the instantiation's; F is a template kernel of
+ * TEXT (its parameters and body rewritten as a plain kernel's) or of a
+ * header (called as it is: its accesses are not checked).  *HOST
  * (malloc'd): the text the host compiles — try_rewrite's rules, then in
- * each kernel the buffer parameters written as
+ * each kernel and kernel template the buffer parameters written as
  * ::metal_host::model::dptr<T> (const T for constant and const buffers),
- * each `threadgroup T NAME[N];` of the body as MH_TG(T, N, NAME); and each
- * `NAME[` of those names as `NAME.at(__LINE__)[`; in the whole text, each
- * call of a barrier or of a simd_* / quad_* function as
- * `(::metal_host::model::site(__LINE__), CALL)`; line breaks kept.
+ * each `threadgroup T NAME[N];` of the body as MH_TG(T, N, NAME) (and
+ * `threadgroup T NAME[A][B];` as MH_TG2(T, A, B, NAME)); and each
+ * `NAME[` of those names as `NAME.at(__LINE__)[`; the instantiations of
+ * TEXT's own templates blanked (the driver instantiates them by calling
+ * them; inside a #define the backslashes that continue lines stay); in
+ * the whole text, each call of a barrier or of a simd_* / quad_* function
+ * as `(::metal_host::model::site(__LINE__), CALL)`; line breaks kept.
  * Returns the number of kernels (*out malloc'd, run_kernels_free), or -1
- * with *err (malloc'd message) and *err_line (1-based) for a kernel this
- * slice cannot run (a threadgroup pointer parameter, a threadgroup array
- * of more than one dimension or a threadgroup scalar, a parameter that is
- * neither a buffer, a reference nor a position). */
-long run_parse(const char *text, size_t len, struct run_kernel **out, char **host,
-               char **err, unsigned long *err_line);
+ * with *err (malloc'd message) and *err_line (1-based) for a kernel that
+ * cannot run: a threadgroup pointer parameter (torch.mps.compile_shader
+ * cannot size threadgroup memory: MetalKernelFunction binds buffers and
+ * bytes only), a threadgroup array of more than two dimensions or a
+ * threadgroup scalar, a parameter that is neither a buffer, a reference
+ * nor a position. */
+struct mr_defs;
+long run_parse(const char *text, size_t len, const struct mr_defs *defs, struct run_kernel **out,
+               char **host, char **err, unsigned long *err_line);
 
 void run_kernels_free(struct run_kernel *k, size_t n);
 
@@ -82,6 +102,40 @@ char *run_table(const struct run_kernel *k, size_t n);
 /* run_pos_attr: 1 when ATTR (LEN bytes) names a thread-position
  * attribute the model supplies. */
 int run_pos_attr(const char *attr, size_t len);
+
+/* ---- includes (source.c) ---- */
+
+struct try_header;
+
+/* run_checkout_include: 1 when an #include of NAME means a file of a
+ * PyTorch checkout (c10/..., ATen/..., aten/src/...): one that must be
+ * found there (the others, <metal_stdlib> and the like, are the host
+ * layer's or the compiler's). */
+int run_checkout_include(const char *name);
+
+/* run_headers: the checkout headers TEXT (LEN bytes) includes, found in
+ * ROOT (NULL: none) as mps-try finds them (check/try.h: -I ROOT -I
+ * ROOT/aten/src), appended to *hdrs / *nhdrs, each after those it
+ * includes, with its try_rewrite'd text; their #defines added to DEFS.
+ * A checkout include (run_checkout_include) that is not found: a
+ * diagnostic "mps-run: FILE:L: error: cannot find ..." (L: the line in
+ * TEXT plus LINEOFF) and -1.  0 otherwise. */
+int run_headers(const char *root, const char *text, size_t len, const char *file, long lineoff,
+                struct try_header **hdrs, size_t *nhdrs, struct mr_defs *defs);
+
+/* run_inline: TEXT with each #include of a checkout header (found in ROOT
+ * as run_headers finds it) replaced by that header's text, recursively,
+ * each header once (between `// ---- begin REL` and `// ---- end REL`
+ * comment lines; its `#pragma once` lines dropped); other includes kept:
+ * what the real torch.mps.compile_shader can compile (it has no include
+ * path; torch.compile's MPS backend inlines the c10/metal headers the
+ * same way).  Malloc'd, or NULL after the diagnostic of run_headers. */
+char *run_inline(const char *root, const char *text, size_t len, const char *file, long lineoff);
+
+/* run_inline_file: print run_inline of the file PATH ("-": the standard
+ * input) on stdout (mps-run --inline).  0, or 2 after a diagnostic (an
+ * unreadable file, a checkout header not found, a failed write). */
+int run_inline_file(const char *root, const char *path);
 
 /* ---- runs (session.c) ---- */
 
@@ -111,6 +165,9 @@ struct run_ctx {
 	int ucontext;             /* --task-switch ucontext: the runtime built
 	                             with -DMH_UCONTEXT */
 	const char *session;
+	const char *root;         /* the PyTorch checkout whose headers the
+	                             sources include (--root, else the one
+	                             around the current folder), or NULL */
 };
 
 /* run_script: run SCRIPT with ARGS under the first of c->pythons that

@@ -18,6 +18,7 @@
 #include "base/scan.h"
 #include "check/setup.h"
 #include "check/try.h"
+#include "read/metalreg.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -60,8 +61,10 @@ static void origin(const char *libdir, char **file, long *lineoff)
 /* print the compiler's messages about the host copy as the source's:
  * "kernel.metal:L:C: error: M" -> "mps-run: FILE:L+OFF:C: error: M",
  * at most MAX of the error lines (notes and context dropped) */
-static void relay_compiler(const char *errpath, const char *file, long off, int max)
+static void relay_compiler(const char *errpath, const char *file, long off, int max,
+                           const char *libdir, const char *root)
 {
+	char *incp = libdir ? xasprintf("%s/inc/", libdir) : NULL;
 	char *d;
 	size_t n;
 	int shown = 0;
@@ -73,8 +76,16 @@ static void relay_compiler(const char *errpath, const char *file, long off, int 
 			*nl = 0;
 		char *k = strstr(l, "kernel.metal:");
 		char *e = strstr(l, ": error: ");
+		char *h = incp ? strstr(l, incp) : NULL;
 		if (e) {
-			if (k) {
+			if (h && h < e) {
+				/* a checkout header's copy: its checkout path and line
+				 * (the copy keeps the lines, not the columns) */
+				char *rel = h + strlen(incp), *c = strchr(rel, ':');
+				long ln = c ? strtol(c + 1, NULL, 10) : 0;
+				fprintf(stderr, "mps-run: %s%s%.*s:%ld%s\n", root ? root : "", root ? "/" : "",
+				        c ? (int)(c - rel) : 0, rel, ln, e);
+			} else if (k) {
 				/* the line is the source's (the rewrites keep lines); the
 				 * column is the host copy's, so it is left out */
 				long ln = strtol(k + 13, NULL, 10);
@@ -89,6 +100,7 @@ static void relay_compiler(const char *errpath, const char *file, long off, int 
 	if (shown == 0 && n > 0)
 		fprintf(stderr, "%.*s", (int)(n > 2000 ? 2000 : n), d);
 	free(d);
+	free(incp);
 }
 
 static int compile(char **argv, const char *errpath, double limit, struct proc *p)
@@ -101,7 +113,7 @@ static int compile(char **argv, const char *errpath, double limit, struct proc *
 }
 
 static int finished(struct proc *p, const char *what, const char *errpath, const char *file,
-                    long off)
+                    long off, const char *libdir, const char *root)
 {
 	struct proc_result r;
 	if (proc_wait(p, &r) != 0)
@@ -115,7 +127,7 @@ static int finished(struct proc *p, const char *what, const char *errpath, const
 		return -1;
 	}
 	if (!r.exited || r.status != 0) {
-		relay_compiler(errpath, file, off, 10);
+		relay_compiler(errpath, file, off, 10, libdir, root);
 		return -1;
 	}
 	return 0;
@@ -127,17 +139,40 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 	char *file = NULL, *drv = NULL, *tab = NULL, *p_host = NULL, *p_drv = NULL, *p_tab = NULL;
 	char *p_o = NULL, *p_prog = NULL, *p_err = NULL, *p_rt = NULL, *p_rterr = NULL, *inc = NULL;
 	char *inc2 = NULL;
+	char *inc3 = NULL, *inc4 = NULL;
 	struct run_kernel *ks = NULL;
-	size_t len;
+	struct try_header *hdrs = NULL;
+	struct mr_defs defs;
+	size_t len, nhdrs = 0;
 	long nk = 0, off;
 	unsigned long eline = 0;
 	int rc = 2;
+	memset(&defs, 0, sizeof defs);
 	origin(libdir, &file, &off);
 	if (read_file(src_path, &src, &len) != 0) {
 		warnx_("error: cannot read '%s': %s", src_path, strerror(errno));
 		goto out;
 	}
-	nk = run_parse(src, len, &ks, &host, &err, &eline);
+	/* the checkout headers it includes: copies (rewritten for the host)
+	 * under LIBDIR/inc at their checkout paths */
+	if (run_headers(c->root, src, len, file, off, &hdrs, &nhdrs, &defs) != 0)
+		goto out;
+	for (size_t i = 0; i < nhdrs; i++) {
+		char *incdir = xasprintf("%s/inc", libdir), *p = xasprintf("%s/%s", incdir, hdrs[i].rel);
+		int bad = 0;
+		if ((mkdir(incdir, 0700) != 0 && errno != EEXIST) || try_mkdirs(incdir, hdrs[i].rel) != 0) {
+			warnx_("error: cannot make a folder in '%s': %s", incdir, strerror(errno));
+			bad = 1;
+		} else {
+			bad = put_file(p, hdrs[i].host, strlen(hdrs[i].host)) != 0;
+		}
+		free(incdir);
+		free(p);
+		if (bad)
+			goto out;
+	}
+	mr_defs_add(&defs, src, len);
+	nk = run_parse(src, len, &defs, &ks, &host, &err, &eline);
 	if (nk < 0) {
 		fprintf(stderr, "mps-run: %s:%lu: error: %s\n", file, eline + (unsigned long)off, err);
 		goto out;
@@ -162,10 +197,12 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 	p_rterr = xasprintf("%s/rt.err", c->session);
 	inc = xasprintf("-I%s", c->env.host_layer);
 	inc2 = xasprintf("-I%s", libdir);
+	inc3 = xasprintf("-I%s/inc", libdir);
+	inc4 = xasprintf("-I%s/inc/aten/src", libdir);
 	{
 		struct proc pd, pr;
 		int need_rt = access(p_rt, F_OK) != 0, bad = 0;
-		char **dv = xcalloc(c->env.nflags + 12, sizeof *dv);
+		char **dv = xcalloc(c->env.nflags + 14, sizeof *dv);
 		size_t k = 0;
 		dv[k++] = (char *)c->env.cxx;
 		for (size_t i = 0; i < c->env.nflags; i++)
@@ -173,6 +210,10 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 		dv[k++] = RUN_OPT;
 		dv[k++] = inc;
 		dv[k++] = inc2;
+		if (nhdrs) {
+			dv[k++] = inc3;
+			dv[k++] = inc4;
+		}
 		dv[k++] = "-c";
 		dv[k++] = p_drv;
 		dv[k++] = "-o";
@@ -191,9 +232,9 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 			bad = 1;
 		else if (need_rt && compile(rv, p_rterr, RUN_COMPILE_LIMIT, &pr) != 0)
 			bad = 1;
-		if (!bad && finished(&pd, "the kernels", p_err, file, off) != 0)
+		if (!bad && finished(&pd, "the kernels", p_err, file, off, libdir, c->root) != 0)
 			bad = 1;
-		if (need_rt && finished(&pr, "the runtime", p_rterr, "metal_host_exec.cpp", 0) != 0)
+		if (need_rt && finished(&pr, "the runtime", p_rterr, "metal_host_exec.cpp", 0, NULL, NULL) != 0)
 			bad = 1;
 		free(dv);
 		free(rt_src);
@@ -201,7 +242,7 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 			goto out;
 		char *lv[] = {(char *)c->env.cxx, p_o, p_rt, "-o", p_prog, NULL};
 		if (compile(lv, p_err, RUN_COMPILE_LIMIT, &pd) != 0 ||
-		    finished(&pd, "the link", p_err, file, off) != 0)
+		    finished(&pd, "the link", p_err, file, off, NULL, NULL) != 0)
 			goto out;
 	}
 	rc = 0;
@@ -225,6 +266,15 @@ out:
 	free(p_rterr);
 	free(inc);
 	free(inc2);
+	free(inc3);
+	free(inc4);
+	for (size_t i = 0; i < nhdrs; i++) {
+		free(hdrs[i].rel);
+		free(hdrs[i].text);
+		free(hdrs[i].host);
+	}
+	free(hdrs);
+	mr_defs_free(&defs);
 	return rc;
 }
 
@@ -356,7 +406,8 @@ int run_script(struct run_ctx *c, const char *script, char *const *args, size_t 
 	    setenv("MPS_RUN_TIMEOUT", tbuf, 1) || setenv("MPS_RUN_SIMD", sbuf, 1) ||
 	    setenv("MPS_RUN_EMIT", c->emit ? "1" : "0", 1) ||
 	    setenv("MPS_RUN_UCONTEXT", c->ucontext ? "1" : "0", 1) ||
-	    setenv("MPS_RUN_ORDERS", c->orders == 2 ? "2" : "1", 1) || setenv("TMPDIR", dir, 1)) {
+	    setenv("MPS_RUN_ORDERS", c->orders == 2 ? "2" : "1", 1) || setenv("TMPDIR", dir, 1) ||
+	    (c->root ? setenv("MPS_RUN_ROOT", c->root, 1) : unsetenv("MPS_RUN_ROOT"))) {
 		warnx_("error: cannot set up the environment of the script");
 		goto out;
 	}
@@ -442,5 +493,6 @@ int run_ctx_from_env(struct run_ctx *c)
 	c->session = s;
 	c->emit = e && !strcmp(e, "1");
 	c->ucontext = u && !strcmp(u, "1");
+	c->root = getenv("MPS_RUN_ROOT");
 	return 0;
 }

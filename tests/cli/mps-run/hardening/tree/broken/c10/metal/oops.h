@@ -1,0 +1,5 @@
+#pragma once
+
+inline float oops(float x) {
+  return x +;
+}

@@ -1,0 +1,5 @@
+#pragma once
+
+inline float scale(float x, int k) {
+  return x * k;
+}
