@@ -365,6 +365,48 @@ static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
 	return 0;
 }
 
+/* the kind of the kernel stub ST takes, when the operator reaches
+ * several stubs (lerp: lerp_kernel_scalar_weight from lerp.Scalar_out,
+ * binary-alpha; lerp_kernel_tensor_weight from lerp.Tensor_out,
+ * ternary): the row whose kernel reaches it gives the inputs, the stub's
+ * DECLARE_DISPATCH type the scalars it takes besides the iterator (a
+ * positional Scalar operand the stub takes is no tensor); -1 when the
+ * sources do not tell or the stub takes more than one scalar */
+static int stub_kind(struct mg_plan *p, const struct mg_stub *st)
+{
+	const struct cs_model *m = cs_lazy_get(&p->cs);
+	const struct nf_func *row = NULL;
+	struct cs_signature sig;
+	struct nf_scalar sc[8];
+	size_t i, j;
+	int nsc, nop = 0, k = -1, tensors;
+	if (!st->by || !m || !m->have_sources)
+		return p->kind;
+	for (i = 0; i < p->ix.nfuncs && !row; i++) {
+		const struct nf_func *f = &p->ix.funcs[i];
+		if (strcmp(f->base, p->op) != 0 || !f->schema)
+			continue;
+		for (j = 0; j < f->ndispatch && !row; j++)
+			if (!strcmp(lex_unqualified(f->dispatch[j].kernel), st->by))
+				row = f;
+	}
+	if (!row)
+		return p->kind;
+	memset(&sig, 0, sizeof sig);
+	if (cs_stub_signature(m, st->name, &sig) != 0 || !sig.iterator ||
+	    sig.nparams > 1) {
+		cs_signature_free(&sig);
+		return -1;
+	}
+	nsc = nf_schema_scalars(row->schema, sc, 8);
+	for (i = 0; i < (size_t)(nsc > 8 ? 8 : nsc); i++)
+		nop += sc[i].operand;
+	tensors = (int)row->ninputs - (sig.nparams == 1 && nop > 0 ? 1 : 0);
+	k = mr_kind_of(tensors, sig.nparams == 1 || row->alpha);
+	cs_signature_free(&sig);
+	return k;
+}
+
 static void plan_stub(struct mg_plan *p)
 {
 	struct priv *pv = p->priv;
@@ -399,10 +441,11 @@ static void plan_stub(struct mg_plan *p)
 			const char *st = p->stubs[i].name;
 			size_t n = strlen(st);
 			int suffix = n > 5 && strcmp(st + n - 5, "_stub") == 0;
+			int k = stub_kind(p, &p->stubs[i]);
 			left(p, "stub",
 			     xasprintf("register %s: mps-register %s %.*s --stub %s "
 			               "--dtypes ... --functor --host",
-			               st, p->kind >= 0 ? mr_kind_name(p->kind) : "KIND",
+			               st, k >= 0 ? mr_kind_name(k) : "KIND",
 			               (int)(suffix ? n - 5 : n), st, st),
 			     NULL, 0);
 		}
