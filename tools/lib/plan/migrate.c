@@ -353,6 +353,31 @@ static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
 		                    "shared kernel: no kernel kind to read"));
 		return -1;
 	}
+	{
+		/* the returns: a kernel of the REGISTER_*_OP macros writes one
+		 * output (log_sigmoid_forward, _prelu_kernel_backward return
+		 * two) */
+		const char *r = p->out->schema ? strstr(p->out->schema, "->") : NULL;
+		unsigned nret = r ? 1 : 0;
+		int depth = 0;
+		for (; r && *r; r++) {
+			if (*r == '(')
+				depth++;
+			else if (*r == ')')
+				depth--;
+			else if (*r == ',' && depth == 1)
+				nret++;
+		}
+		if (nret > 1) {
+			not_planned(p, "kernel",
+			            xasprintf("%s returns %u tensors: the REGISTER_*_OP "
+			                      "kernels write one output; write the "
+			                      "kernel by hand (a functor per output, or "
+			                      "one kernel writing both)",
+			                      p->out->name, nret));
+			return -1;
+		}
+	}
 	if (p->out->ninputs >= 1 && p->out->ninputs <= 3)
 		p->kind = mr_kind_of((int)p->out->ninputs, p->out->alpha);
 	if (p->kind < 0) {
