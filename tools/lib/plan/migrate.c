@@ -380,6 +380,28 @@ static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
 	}
 	if (p->out->ninputs >= 1 && p->out->ninputs <= 3)
 		p->kind = mr_kind_of((int)p->out->ninputs, p->out->alpha);
+	if (p->kind < 0 && p->nstubs == 1 && p->stubs_known) {
+		/* the stub may take the Scalar operands as scalars: say how many
+		 * (hardtanh_backward_stub: min_val and max_val) */
+		const struct cs_model *m = cs_lazy_get(&p->cs);
+		struct cs_signature sig;
+		memset(&sig, 0, sizeof sig);
+		if (m && m->have_sources &&
+		    cs_stub_signature(m, p->stubs[0].name, &sig) == 0 &&
+		    sig.iterator && sig.nparams > 1) {
+			not_planned(p, "kernel",
+			            xasprintf("%s takes %zu scalars besides the iterator "
+			                      "(%s, %s:%lu): the -alpha kinds carry one; "
+			                      "write the kernel by hand (main passes "
+			                      "several scalars as a struct through "
+			                      "exec_*_kernel_with_params)",
+			                      p->stubs[0].name, sig.nparams, sig.type,
+			                      sig.at.file, sig.at.line));
+			cs_signature_free(&sig);
+			return -1;
+		}
+		cs_signature_free(&sig);
+	}
 	if (p->kind < 0) {
 		not_planned(p, "kernel",
 		            xasprintf("%s reads %u tensor or scalar inputs: not a "
