@@ -32,6 +32,50 @@ static void test_kinds(void **state)
 	                 MR_BINARY);
 	assert_int_equal(mr_core_find("REGISTER_BINARY_ALPHA_OP", 24)->i_out, 3);
 	assert_null(mr_core_find("REGISTER_BINARY_CASTOUT_OP", 26));
+	/* the ternary kinds (issue #28) */
+	assert_int_equal(mr_kind_parse("ternary"), MR_TERNARY);
+	assert_int_equal(mr_kind_parse("ternary-alpha"), MR_TERNARY_ALPHA);
+	assert_int_equal(mr_kind_arity(MR_UNARY_ALPHA), 1);
+	assert_int_equal(mr_kind_arity(MR_BINARY), 2);
+	assert_int_equal(mr_kind_arity(MR_TERNARY_ALPHA), 3);
+	assert_int_equal(mr_kind_of(3, 1), MR_TERNARY_ALPHA);
+	assert_int_equal(mr_kind_of(2, 0), MR_BINARY);
+	assert_int_equal(mr_kind_of(4, 0), -1);
+	assert_true(mr_kind_alpha(MR_TERNARY_ALPHA));
+	assert_false(mr_kind_alpha(MR_TERNARY));
+	assert_string_equal(mr_kind_exec(MR_TERNARY_ALPHA), "exec_ternary_kernel");
+	assert_string_equal(mr_kind_exec(MR_UNARY), "exec_unary_kernel");
+	assert_string_equal(mr_kind_opmath_macro(MR_TERNARY_ALPHA),
+	                    "REGISTER_OPMATH_TERNARY_ALPHA_OP");
+	assert_null(mr_kind_opmath_macro(MR_UNARY));
+	assert_string_equal(mr_kind_kernel_file(MR_TERNARY),
+	                    "aten/src/ATen/native/mps/kernels/PointwiseOps.metal");
+	assert_string_equal(mr_kind_host_file(MR_BINARY_ALPHA),
+	                    "aten/src/ATen/native/mps/operations/BinaryKernel.mm");
+	assert_int_equal(mr_core_find("REGISTER_OPMATH_TERNARY_ALPHA_OP", 32)->kind,
+	                 MR_TERNARY_ALPHA);
+	assert_int_equal(mr_core_find("REGISTER_OPMATH_TERNARY_ALPHA_OP", 32)->i_alpha,
+	                 2);
+	assert_int_equal(mr_core_find("REGISTER_TERNARY_OP", 19)->i_out, 2);
+	{
+		const char *t = "REGISTER_OPMATH_TERNARY_ALPHA_OP(addcmul, half, float, half);\n"
+		                "REGISTER_TERNARY_OP(clamp, int, int);\n";
+		struct mr_file f;
+		memset(&f, 0, sizeof f);
+		mr_file_parse(&f, t, strlen(t));
+		assert_int_equal(f.nregs, 2);
+		assert_string_equal(f.regs[0].in, "half");
+		assert_string_equal(f.regs[0].alpha, "float");
+		assert_string_equal(f.regs[0].out, "half");
+		assert_int_equal(f.regs[1].core->kind, MR_TERNARY);
+		assert_null(f.regs[1].alpha);
+		mr_file_free(&f);
+	}
+	{
+		const char *t = "x = lib.exec_ternary_kernel(iter, \"addcmul\", value);";
+		assert_true(mr_text_has_exec(t, strlen(t), 2));
+		assert_false(mr_text_has_exec(t, strlen(t), 1));
+	}
 }
 
 static void test_dtypes(void **state)

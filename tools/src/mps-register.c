@@ -64,6 +64,10 @@ static const struct tool_info info = {
 	"  unary-alpha   REGISTER_UNARY_ALPHA_OP(NAME, IN, ALPHA, OUT)\n"
 	"  binary        REGISTER_BINARY_OP(NAME, IN, OUT)\n"
 	"  binary-alpha  REGISTER_BINARY_ALPHA_OP(NAME, IN, ALPHA, OUT)\n"
+	"  ternary       REGISTER_TERNARY_OP(NAME, IN, OUT)\n"
+	"  ternary-alpha REGISTER_TERNARY_ALPHA_OP(NAME, IN, ALPHA, OUT)\n"
+	"(the OPMATH_ forms of binary and ternary when the request computes half\n"
+	"and bfloat in float; ternary functors take (a, b, c[, alpha]))\n"
 	"Each produces the kernels its #define in c10/metal/indexing.h\n"
 	"instantiates, read from the checkout (older headers: NAME_dense_OUT_IN\n"
 	"and NAME_strided_OUT_IN; 2.14.1: also _dense_scalar_, _inner_contiguous_,\n"
@@ -80,7 +84,8 @@ static const struct tool_info info = {
 	"last registration.  --host adds REGISTER_UNARY_TI_DISPATCH(NAME); where\n"
 	"the host file defines that macro (unary, stub NAME_stub), otherwise a\n"
 	"static void NAME_mps_kernel(TensorIteratorBase& iter) calling\n"
-	"lib.exec_unary_kernel or lib.exec_binary_kernel with \"NAME\", and\n"
+	"lib.exec_unary_kernel, lib.exec_binary_kernel or lib.exec_ternary_kernel\n"
+	"with \"NAME\" (and the alpha with its dtype), and\n"
 	"REGISTER_DISPATCH(STUB, &NAME_mps_kernel).  --stub names the stub the\n"
 	"shared kernel reaches when it is not NAME_stub (kernel add_alpha,\n"
 	"stub add_stub; kernel div_true, stub div_true_stub).\n"
@@ -94,8 +99,9 @@ static const struct tool_info info = {
 	"unless given IN:ALPHA:OUT.\n"
 	"\n"
 	"Files read (under the root): aten/src/ATen/native/mps/kernels/\n"
-	"UnaryKernel.metal or BinaryKernel.metal, and with --host\n"
-	"aten/src/ATen/native/mps/operations/UnaryKernel.mm or BinaryKernel.mm\n"
+	"UnaryKernel.metal, BinaryKernel.metal or PointwiseOps.metal (ternary),\n"
+	"and with --host aten/src/ATen/native/mps/operations/UnaryKernel.mm,\n"
+	"BinaryKernel.mm or PointwiseOps.mm\n"
 	"(or the files given, which must lie under the root); to check the\n"
 	"tree also c10/metal/*.h, the source files under\n"
 	"aten/src/ATen/native/mps/, and aten/src/ATen/native/*.h and */*.h.\n"
@@ -215,7 +221,7 @@ int main(int argc, char **argv)
 	kind = mr_kind_parse(argv[0]);
 	if (kind < 0) {
 		warnx_("error: unknown kind '%s' (unary, unary-alpha, binary, "
-		       "binary-alpha)",
+		       "binary-alpha, ternary, ternary-alpha)",
 		       argv[0]);
 		return MK_EXIT_ERROR;
 	}
@@ -269,20 +275,12 @@ int main(int argc, char **argv)
 	memset(&set, 0, sizeof set);
 	rc = MK_EXIT_ERROR;
 	kpath = kdisp = NULL;
-	{
-		int unary = kind == MR_UNARY || kind == MR_UNARY_ALPHA;
-		if (edit_resolve(root, opt.kernel_file,
-		            unary ? MPS_KERNELS_REL "/UnaryKernel.metal"
-		                  : MPS_KERNELS_REL "/BinaryKernel.metal",
-		            &kpath, &kdisp) != 0)
-			goto out;
-		if (opt.host &&
-		    edit_resolve(root, opt.host_file,
-		            unary ? MPS_OPS_REL "/UnaryKernel.mm"
-		                  : MPS_OPS_REL "/BinaryKernel.mm",
-		            &hpath, &hdisp) != 0)
-			goto out;
-	}
+	if (edit_resolve(root, opt.kernel_file, mr_kind_kernel_file(kind), &kpath,
+	                 &kdisp) != 0)
+		goto out;
+	if (opt.host && edit_resolve(root, opt.host_file, mr_kind_host_file(kind),
+	                             &hpath, &hdisp) != 0)
+		goto out;
 	if (!edit_set_load_text(&set, kpath, kdisp))
 		goto out;
 	if (opt.host) {

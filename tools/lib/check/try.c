@@ -237,7 +237,7 @@ static void items_of(const char *m, size_t n, struct item **out, size_t *nout)
  * else: strides, byte offsets, runtime dtypes, a scalar operand). */
 static int run_shape(const struct try_reg *r, const struct mr_inst *k)
 {
-	size_t i = 0, nin = (r->kind == MR_BINARY || r->kind == MR_BINARY_ALPHA) ? 2 : 1, j;
+	size_t i = 0, nin = (size_t)mr_kind_arity(r->kind), j;
 	char *in = xasprintf("constant %s*", r->in);
 	char *al = r->alpha ? xasprintf("constant %s&", r->alpha) : NULL;
 	int numel = 0, ok = 1;
@@ -471,8 +471,8 @@ static const struct nf_func *pick_overload_pass(const struct nf_index *ix,
                                                 int use_args, const char **why)
 {
 	size_t i;
-	int want = kind == MR_BINARY || kind == MR_BINARY_ALPHA ? 2 : 1;
-	int alpha = kind == MR_UNARY_ALPHA || kind == MR_BINARY_ALPHA;
+	int want = mr_kind_arity(kind);
+	int alpha = mr_kind_alpha(kind);
 	const struct nf_func *best = NULL;
 	int best_score = -1;
 
@@ -1135,8 +1135,8 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	}
 	/* the scalar ALPHA stands for (none for a struct: its members are
 	 * read with the headers, step 5) */
-	if ((pl->regs[0].kind == MR_UNARY_ALPHA || pl->regs[0].kind == MR_BINARY_ALPHA) &&
-	    pl->regs[0].alpha && is_metal_scalar(pl->regs[0].alpha)) {
+	if (mr_kind_alpha(pl->regs[0].kind) && pl->regs[0].alpha &&
+	    is_metal_scalar(pl->regs[0].alpha)) {
 		size_t k;
 		for (k = 0; k < pl->nargs; k++)
 			if (pl->args[k].scalar && !strcmp(pl->args[k].name, "alpha"))
@@ -1488,7 +1488,12 @@ void try_plan_free(struct try_plan *pl)
 
 static int is_binary(int kind)
 {
-	return kind == MR_BINARY || kind == MR_BINARY_ALPHA;
+	return mr_kind_arity(kind) >= 2;
+}
+
+static int is_ternary(int kind)
+{
+	return mr_kind_arity(kind) == 3;
 }
 
 char *try_harness(const struct try_plan *pl)
@@ -1567,16 +1572,24 @@ char *try_harness(const struct try_plan *pl)
 		const struct try_case *c = &pl->cases[k];
 		const struct try_reg *r = &pl->regs[c->reg];
 		int bin = is_binary(r->kind), al = r->alpha != NULL;
+		int ter = is_ternary(r->kind);
+		/* the operands after a: b, and c for ternary kinds */
+		const char *b0 = ter ? ", b[0], c[0]" : bin ? ", b[0]" : "";
+		const char *bi = ter ? ", b[i], c[i]" : bin ? ", b[i]" : "";
+		const char *bd = ter ? " b.data(), c.data()," : bin ? " b.data()," : "";
 		char fn[64];
 		snprintf(fn, sizeof fn, "%s_functor", pl->kernel);
 		buf_printf(&b, "#if !defined(MK_SEL) || defined(MK_ON_%zu)\n", c->reg);
 		buf_printf(&b, "static int case_%zu(const char *dir) {\n", k);
 		buf_printf(&b, "  using IN = %s; using OUT = %s;%s%s%s\n", r->in, r->out,
 		           al ? " using AL = " : "", al ? r->alpha : "", al ? ";" : "");
-		buf_printf(&b, "  mk_try::arr<IN> a;%s\n", bin ? " mk_try::arr<IN> b;" : "");
+		buf_printf(&b, "  mk_try::arr<IN> a;%s%s\n", bin ? " mk_try::arr<IN> b;" : "",
+		           ter ? " mk_try::arr<IN> c;" : "");
 		buf_printf(&b, "  if (!mk_try::rd(dir, \"r%zu.a\", a)) return mk_try::fail(\"cannot read r%zu.a\");\n", c->reg, c->reg);
 		if (bin)
 			buf_printf(&b, "  if (!mk_try::rd(dir, \"r%zu.b\", b)) return mk_try::fail(\"cannot read r%zu.b\");\n", c->reg, c->reg);
+		if (ter)
+			buf_printf(&b, "  if (!mk_try::rd(dir, \"r%zu.c\", c)) return mk_try::fail(\"cannot read r%zu.c\");\n", c->reg, c->reg);
 		if (al)
 			buf_printf(&b, "  mk_try::arr<AL> alv; if (!mk_try::rd(dir, \"c%zu.alpha\", alv) || alv.empty()) return mk_try::fail(\"cannot read c%zu.alpha\");\n  const AL alpha = alv[0];\n", k, k);
 		buf_printf(&b, "  %s f; (void)f;\n", fn);
@@ -1585,14 +1598,15 @@ char *try_harness(const struct try_plan *pl)
 		buf_puts(&b, "#if MK_MODE == 0\n");
 		buf_printf(&b, "#line %lu \"%s\"\n", r->line, pl->metal_rel);
 		buf_printf(&b, "  static_assert(std::is_same<decltype(f(a[0]%s%s)), OUT>::value, \"%s: the functor's result type is not the registration's output %s\");\n",
-		           bin ? ", b[0]" : "", al ? ", alpha" : "", r->call, r->out);
+		           b0, al ? ", alpha" : "", r->call, r->out);
 		buf_printf(&b, "#line %lu \"<mps-try driver>\"\n", 1000 + k);
 		buf_puts(&b, "#endif\n");
 		buf_puts(&b, "#if MK_MODE == 2\n");
 		if (try_is_float(r->in) && try_is_float(r->out)) {
 			buf_puts(&b, "  mk_try::arr<double> o(a.size());\n");
 			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { o[i] = (double)f(mk_try::d1(a[i])%s%s); });\n",
-			           bin ? ", mk_try::d1(b[i])" : "", al ? ", alpha" : "");
+			           ter ? ", mk_try::d1(b[i]), mk_try::d1(c[i])"
+			           : bin ? ", mk_try::d1(b[i])" : "", al ? ", alpha" : "");
 			buf_printf(&b, "  if (!mk_try::wr(dir, \"c%zu.f64\", o)) return mk_try::fail(\"cannot write\");\n", k);
 		}
 		buf_puts(&b, "#else\n  mk_try::arr<OUT> o(a.size());\n");
@@ -1601,7 +1615,7 @@ char *try_harness(const struct try_plan *pl)
 			size_t j;
 			buf_puts(&b, "  const uint mk_n = (uint)a.size(); (void)mk_n;\n");
 			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { %s(o.data(), a.data(),%s%s%s (uint)i); });\n",
-			           r->dense, bin ? " b.data()," : "", al ? " alpha," : "",
+			           r->dense, bd, al ? " alpha," : "",
 			           r->run_numel[0] ? " mk_n," : "");
 			buf_printf(&b, "  std::printf(\"case %zu kernel %s 0\\n\");\n", k,
 			           r->kernels[r->run[0]].name);
@@ -1613,7 +1627,7 @@ char *try_harness(const struct try_plan *pl)
 				char *call = mr_inst_call(kk);
 				buf_puts(&b, "  {\n    mk_try::arr<OUT> o2(a.size()); mk_try::arr<unsigned char> t2(a.size()); bool tr2 = false;\n");
 				buf_printf(&b, "    mk_try::each(a.size(), t2, tr2, [&](size_t i) { %s(o2.data(), a.data(),%s%s%s (uint)i); });\n",
-				           call, bin ? " b.data()," : "", al ? " alpha," : "",
+				           call, bd, al ? " alpha," : "",
 				           r->run_numel[j] ? " mk_n," : "");
 				buf_puts(&b, "    size_t d = 0;\n"
 				             "    if (!trapped && !tr2)\n"
@@ -1630,7 +1644,7 @@ char *try_harness(const struct try_plan *pl)
 			buf_puts(&b, "#error no dense kernel template for this registration\n");
 		buf_puts(&b, "#else\n");
 		buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { o[i] = f(a[i]%s%s); });\n",
-		           bin ? ", b[i]" : "", al ? ", alpha" : "");
+		           bi, al ? ", alpha" : "");
 		buf_puts(&b, "#endif\n");
 		buf_printf(&b, "  if (trapped && !mk_try::wr(dir, \"c%zu.trap\", trap)) return mk_try::fail(\"cannot write\");\n", k);
 		buf_printf(&b, "  if (!mk_try::wr(dir, \"c%zu.out\", o)) return mk_try::fail(\"cannot write\");\n", k);
@@ -1638,7 +1652,7 @@ char *try_harness(const struct try_plan *pl)
 		/* the overload: one call on the first input */
 		buf_puts(&b, "  mk_try::hit = 0;\n");
 		buf_printf(&b, "  if (!a.empty()) (void)::metal_host::guard([&] { (void)f(a[0]%s%s); });\n",
-		           bin ? ", b[0]" : "", al ? ", alpha" : "");
+		           b0, al ? ", alpha" : "");
 		buf_printf(&b, "  std::printf(\"case %zu overload %%lu\\n\", mk_try::hit);\n", k);
 		buf_puts(&b, "  return 0;\n}\n#endif\n");
 	}
@@ -1703,6 +1717,8 @@ char *try_manifest(const struct try_plan *pl)
 		json_object_set_new(o, "in", json_string(torch_dtype(r->in)));
 		json_object_set_new(o, "out", json_string(torch_dtype(r->out)));
 		json_object_set_new(o, "binary", json_boolean(is_binary(r->kind)));
+		if (is_ternary(r->kind))
+			json_object_set_new(o, "ternary", json_true());
 		if (c->arg_value)
 			json_object_set_new(o, "alpha", json_string(c->arg_value));
 		json_array_append_new(cases, o);
@@ -1780,9 +1796,11 @@ static const char script[] =
 	"    ins = [load('r%d.a' % c['reg'], c['in'])]\n"
 	"    if c['binary']:\n"
 	"        ins.append(load('r%d.b' % c['reg'], c['in']))\n"
+	"    if c.get('ternary'):\n"
+	"        ins.append(load('r%d.c' % c['reg'], c['in']))\n"
 	"    mask = None\n"
 	"    trap = False\n"
-	"    if c['binary'] and not ins[0].dtype.is_floating_point and not ins[0].is_complex() and ins[0].dtype != torch.bool:\n"
+	"    if c['binary'] and not c.get('ternary') and not ins[0].dtype.is_floating_point and not ins[0].is_complex() and ins[0].dtype != torch.bool:\n"
 	"        # the CPU itself may trap (SIGFPE) on x / 0 or MIN / -1: try in a child first\n"
 	"        pid = os.fork()\n"
 	"        if pid == 0:\n"
@@ -1801,7 +1819,7 @@ static const char script[] =
 	"    except Exception as e:\n"
 	"        msg = str(e).splitlines()[0] if str(e) else type(e).__name__\n"
 	"        try:\n"
-	"            if 'ZeroDivision' in msg and c['binary']:\n"
+	"            if 'ZeroDivision' in msg and c['binary'] and not c.get('ternary'):\n"
 	"                info['note'] = 'the CPU traps or raises on an integer division by zero or MIN / -1: those inputs are not compared'\n"
 	"                lo = torch.iinfo(ins[1].dtype).min\n"
 	"                ins[1] = ins[1].clone()\n"

@@ -260,6 +260,15 @@ size_t try_dtype_size(const char *dt);
 void try_inputs(const struct try_reg *reg, unsigned char **a,
                 unsigned char **b, size_t *n);
 
+/* try_inputs3: try_inputs, and for a ternary registration (kind
+ * MR_TERNARY*) *c: the third operand, *n elements of values in the range
+ * PyTorch's tests sample (make_tensor's -9..9, uint8 1..9; both bools),
+ * never zero, cycled through a fixed list; the element classes are
+ * those of (a, b), so the third operand's own extremes are not tried.
+ * *c NULL for other kinds (c may be NULL).  Caller frees. */
+void try_inputs3(const struct try_reg *reg, unsigned char **a,
+                 unsigned char **b, unsigned char **c, size_t *n);
+
 /* try_alpha_bytes: VALUE (text) as one element of dtype DT into out
  * (at least 8 bytes).  Returns 0, or -1 when VALUE is no number (or
  * True/False for bool). */

@@ -556,6 +556,72 @@ static void random_of(const char *dt, uint64_t *s, unsigned char *e)
 		int_random(dt, s, e);
 }
 
+/* the third operand of a ternary kernel, element I: values of the
+ * range PyTorch's tests sample (make_tensor's -9..9, uint8 0..9, both
+ * bools), never zero (addcdiv divides by it), cycled */
+static void third_of(const char *dt, size_t i, unsigned char *e)
+{
+	static const double real[] = {1.5, -0.25, 3.0, -7.0, 0.5, 9.0, -1.0,
+	                              2.75, -4.5, 0.125, 6.0, -8.25, 1.0};
+	static const long integ[] = {1, -2, 3, -7, 5, 9, -1, 2, -4, 6, -8, 4, 7};
+	static const long uint8[] = {1, 2, 3, 7, 5, 9, 4, 6, 8};
+	size_t k = i % 13;
+	memset(e, 0, 8);
+	if (!strcmp(dt, "bool")) {
+		e[0] = (unsigned char)(i & 1);
+	} else if (try_is_float(dt) || try_is_complex(dt)) {
+		double re = real[k], im = real[(k + 5) % 13];
+		if (!strcmp(dt, "float")) {
+			float f = (float)re;
+			memcpy(e, &f, 4);
+		} else if (!strcmp(dt, "float2")) {
+			float f[2] = {(float)re, (float)im};
+			memcpy(e, f, 8);
+		} else if (!strcmp(dt, "half2")) {
+			uint16_t h[2] = {try_f32_to_f16((float)re), try_f32_to_f16((float)im)};
+			memcpy(e, h, 4);
+		} else {
+			uint16_t h = !strcmp(dt, "half") ? try_f32_to_f16((float)re)
+			                                 : try_f32_to_bf16((float)re);
+			memcpy(e, &h, 2);
+		}
+	} else {
+		long v = !strcmp(dt, "uchar") ? uint8[i % 9] : integ[k];
+		size_t sz = try_dtype_size(dt);
+		if (sz == 8) {
+			int64_t x = v;
+			memcpy(e, &x, 8);
+		} else if (sz == 4) {
+			int32_t x = (int32_t)v;
+			memcpy(e, &x, 4);
+		} else if (sz == 2) {
+			int16_t x = (int16_t)v;
+			memcpy(e, &x, 2);
+		} else {
+			int8_t x = (int8_t)v;
+			memcpy(e, &x, 1);
+		}
+	}
+}
+
+void try_inputs3(const struct try_reg *reg, unsigned char **a,
+                 unsigned char **b, unsigned char **c, size_t *n)
+{
+	size_t i, sz = try_dtype_size(reg->in);
+	unsigned char e[8];
+	try_inputs(reg, a, b, n);
+	if (!c)
+		return;
+	*c = NULL;
+	if (mr_kind_arity(reg->kind) != 3)
+		return;
+	*c = xmalloc(*n * sz + 1);
+	for (i = 0; i < *n; i++) {
+		third_of(reg->in, i, e);
+		memcpy(*c + i * sz, e, sz);
+	}
+}
+
 void try_inputs(const struct try_reg *reg, unsigned char **a,
                 unsigned char **b, size_t *n)
 {
@@ -564,7 +630,7 @@ void try_inputs(const struct try_reg *reg, unsigned char **a,
 	struct vec va = {NULL, 0, 0, sz}, vb = {NULL, 0, 0, sz}, ed = {NULL, 0, 0, sz};
 	uint64_t seed = 0x6d70732d747279ull; /* "mps-try" */
 	unsigned char e[8], f[8];
-	int binary = reg->kind == MR_BINARY || reg->kind == MR_BINARY_ALPHA;
+	int binary = mr_kind_arity(reg->kind) >= 2;
 	int exhaustive = sz <= 2 && !try_is_complex(dt);
 
 	edges_of(dt, &ed);

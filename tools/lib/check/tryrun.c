@@ -370,18 +370,23 @@ static int write_folder(const struct try_plan *pl, const char *dir)
 			rc |= put(dir, rel, text, strlen(text));
 	}
 	for (i = 0; i < pl->nregs && rc == 0; i++) {
-		unsigned char *a, *b;
+		unsigned char *a, *b, *c;
 		size_t n, sz = try_dtype_size(pl->regs[i].in);
 		char name[32];
-		try_inputs(&pl->regs[i], &a, &b, &n);
+		try_inputs3(&pl->regs[i], &a, &b, &c, &n);
 		snprintf(name, sizeof name, "r%zu.a", i);
 		rc |= put(dir, name, a, n * sz);
 		if (b) {
 			snprintf(name, sizeof name, "r%zu.b", i);
 			rc |= put(dir, name, b, n * sz);
 		}
+		if (c) {
+			snprintf(name, sizeof name, "r%zu.c", i);
+			rc |= put(dir, name, c, n * sz);
+		}
 		free(a);
 		free(b);
+		free(c);
 	}
 	for (i = 0; i < pl->ncases && rc == 0; i++) {
 		const struct try_case *c = &pl->cases[i];
@@ -1021,7 +1026,7 @@ static int compare_all(const struct try_plan *pl, const struct try_env *env,
 		ours = slurp(dir, name, &ol);
 		snprintf(name, sizeof name, "r%zu.a", c->reg);
 		ina = slurp(dir, name, &al);
-		if (r->kind == MR_BINARY || r->kind == MR_BINARY_ALPHA) {
+		if (mr_kind_arity(r->kind) >= 2) {
 			snprintf(name, sizeof name, "r%zu.b", c->reg);
 			inb = slurp(dir, name, NULL);
 		}
@@ -1109,7 +1114,7 @@ static int compare_all(const struct try_plan *pl, const struct try_env *env,
 				ref = slurp(dir, name, &rl);
 				snprintf(name, sizeof name, "r%zu.a", c->reg);
 				ina = slurp(dir, name, NULL);
-				if (r->kind == MR_BINARY || r->kind == MR_BINARY_ALPHA) {
+				if (mr_kind_arity(r->kind) >= 2) {
 					snprintf(name, sizeof name, "r%zu.b", c->reg);
 					inb = slurp(dir, name, NULL);
 				}

@@ -1461,8 +1461,9 @@ static void rule_entities(struct ctx *c)
 			       xasprintf("host code asks for Metal kernel \"%s\" but no "
 			                 ".metal file registers it (%s(%s, ...))",
 			                 q->kernel,
-			                 q->binary ? "REGISTER_BINARY_OP"
-			                           : "REGISTER_UNARY_OP",
+			                 q->ternary  ? "REGISTER_TERNARY_OP"
+			                 : q->binary ? "REGISTER_BINARY_OP"
+			                             : "REGISTER_UNARY_OP",
 			                 q->kernel));
 		}
 		free(key);
@@ -1488,7 +1489,9 @@ static void rule_entities(struct ctx *c)
 		                 "code asks for it (exec_%s_kernel(iter, \"%s\"))",
 		                 k->name, k->call, k->via ? " via " : "",
 		                 k->via ? k->via : "",
-		                 strstr(k->call, "BINARY") ? "binary" : "unary",
+		                 strstr(k->call, "TERNARY")  ? "ternary"
+		                 : strstr(k->call, "BINARY") ? "binary"
+		                                             : "unary",
 		                 k->name));
 	}
 	for (i = 0; i < hm->nraws; i++) {

@@ -353,18 +353,105 @@ static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
 		                    "shared kernel: no kernel kind to read"));
 		return -1;
 	}
-	if (p->out->ninputs == 1)
-		p->kind = p->out->alpha ? MR_UNARY_ALPHA : MR_UNARY;
-	else if (p->out->ninputs == 2)
-		p->kind = p->out->alpha ? MR_BINARY_ALPHA : MR_BINARY;
+	{
+		/* the returns: a kernel of the REGISTER_*_OP macros writes one
+		 * output (log_sigmoid_forward, _prelu_kernel_backward return
+		 * two) */
+		const char *r = p->out->schema ? strstr(p->out->schema, "->") : NULL;
+		unsigned nret = r ? 1 : 0;
+		int depth = 0;
+		for (; r && *r; r++) {
+			if (*r == '(')
+				depth++;
+			else if (*r == ')')
+				depth--;
+			else if (*r == ',' && depth == 1)
+				nret++;
+		}
+		if (nret > 1) {
+			not_planned(p, "kernel",
+			            xasprintf("%s returns %u tensors: the REGISTER_*_OP "
+			                      "kernels write one output; write the "
+			                      "kernel by hand (a functor per output, or "
+			                      "one kernel writing both)",
+			                      p->out->name, nret));
+			return -1;
+		}
+	}
+	if (p->out->ninputs >= 1 && p->out->ninputs <= 3)
+		p->kind = mr_kind_of((int)p->out->ninputs, p->out->alpha);
+	if (p->kind < 0 && p->nstubs == 1 && p->stubs_known) {
+		/* the stub may take the Scalar operands as scalars: say how many
+		 * (hardtanh_backward_stub: min_val and max_val) */
+		const struct cs_model *m = cs_lazy_get(&p->cs);
+		struct cs_signature sig;
+		memset(&sig, 0, sizeof sig);
+		if (m && m->have_sources &&
+		    cs_stub_signature(m, p->stubs[0].name, &sig) == 0 &&
+		    sig.iterator && sig.nparams > 1) {
+			not_planned(p, "kernel",
+			            xasprintf("%s takes %zu scalars besides the iterator "
+			                      "(%s, %s:%lu): the -alpha kinds carry one; "
+			                      "write the kernel by hand (main passes "
+			                      "several scalars as a struct through "
+			                      "exec_*_kernel_with_params)",
+			                      p->stubs[0].name, sig.nparams, sig.type,
+			                      sig.at.file, sig.at.line));
+			cs_signature_free(&sig);
+			return -1;
+		}
+		cs_signature_free(&sig);
+	}
 	if (p->kind < 0) {
 		not_planned(p, "kernel",
 		            xasprintf("%s reads %u tensor or scalar inputs: not a "
-		                      "unary or binary kernel; give --kind",
+		                      "unary, binary or ternary kernel; give --kind",
 		                      p->out->name, p->out->ninputs));
 		return -1;
 	}
 	return 0;
+}
+
+/* the kind of the kernel stub ST takes, when the operator reaches
+ * several stubs (lerp: lerp_kernel_scalar_weight from lerp.Scalar_out,
+ * binary-alpha; lerp_kernel_tensor_weight from lerp.Tensor_out,
+ * ternary): the row whose kernel reaches it gives the inputs, the stub's
+ * DECLARE_DISPATCH type the scalars it takes besides the iterator (a
+ * positional Scalar operand the stub takes is no tensor); -1 when the
+ * sources do not tell or the stub takes more than one scalar */
+static int stub_kind(struct mg_plan *p, const struct mg_stub *st)
+{
+	const struct cs_model *m = cs_lazy_get(&p->cs);
+	const struct nf_func *row = NULL;
+	struct cs_signature sig;
+	struct nf_scalar sc[8];
+	size_t i, j;
+	int nsc, nop = 0, k = -1, tensors;
+	if (!st->by || !m || !m->have_sources)
+		return p->kind;
+	for (i = 0; i < p->ix.nfuncs && !row; i++) {
+		const struct nf_func *f = &p->ix.funcs[i];
+		if (strcmp(f->base, p->op) != 0 || !f->schema)
+			continue;
+		for (j = 0; j < f->ndispatch && !row; j++)
+			if (!strcmp(lex_unqualified(f->dispatch[j].kernel), st->by))
+				row = f;
+	}
+	if (!row)
+		return p->kind;
+	memset(&sig, 0, sizeof sig);
+	if (cs_stub_signature(m, st->name, &sig) != 0 || !sig.iterator ||
+	    sig.nparams > 1) {
+		cs_signature_free(&sig);
+		return -1;
+	}
+	nsc = nf_schema_scalars(row->schema, sc, 8);
+	for (i = 0; i < (size_t)(nsc > 8 ? 8 : nsc); i++)
+		nop += sc[i].operand;
+	tensors = (int)row->ninputs - (sig.nparams == 1 && nop > 0 ? 1 : 0);
+	k = mr_kind_of(tensors, sig.nparams == 1 || row->alpha);
+	cs_signature_free(&sig);
+	return k;
 }
 
 static void plan_stub(struct mg_plan *p)
@@ -401,10 +488,11 @@ static void plan_stub(struct mg_plan *p)
 			const char *st = p->stubs[i].name;
 			size_t n = strlen(st);
 			int suffix = n > 5 && strcmp(st + n - 5, "_stub") == 0;
+			int k = stub_kind(p, &p->stubs[i]);
 			left(p, "stub",
 			     xasprintf("register %s: mps-register %s %.*s --stub %s "
 			               "--dtypes ... --functor --host",
-			               st, p->kind >= 0 ? mr_kind_name(p->kind) : "KIND",
+			               st, k >= 0 ? mr_kind_name(k) : "KIND",
 			               (int)(suffix ? n - 5 : n), st, st),
 			     NULL, 0);
 		}
@@ -543,15 +631,13 @@ static void plan_scalar(struct mg_plan *p)
 		tensors = p->out->ninputs - 1; /* the stub takes it as a scalar */
 	else if (par && pick < 0)
 		tensors = p->out->ninputs - (unsigned)nop;
-	if (tensors == 1)
-		p->kind = MR_UNARY_ALPHA;
-	else if (tensors == 2)
-		p->kind = MR_BINARY_ALPHA;
+	if (tensors >= 1 && tensors <= 3)
+		p->kind = mr_kind_of((int)tensors, 1);
 	else {
 		not_planned(p, "kernel",
-		            xasprintf("%s reads %u tensors and a scalar: not a unary or "
-		                      "binary kernel; give --kind", p->out->name,
-		                      tensors));
+		            xasprintf("%s reads %u tensors and a scalar: not a unary, "
+		                      "binary or ternary kernel; give --kind",
+		                      p->out->name, tensors));
 		p->kind = -1;
 		return;
 	}
@@ -716,9 +802,9 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		p->dtsource = MG_DT_CPU;
 		set_alpha(p);
 	}
-	if (p->kind == MR_BINARY) {
-		/* REGISTER_OPMATH_BINARY_OP when the CPU kernel computes half
-		 * and bfloat in float */
+	if (mr_kind_opmath_macro(p->kind)) {
+		/* REGISTER_OPMATH_BINARY_OP (and the ternary ones) when the CPU
+		 * kernel computes half and bfloat in float */
 		p->have_opmath = 1;
 		cs_cpu_opmath(m, p->stub, &p->om);
 		p->opmath = p->om.opmath;
@@ -1017,17 +1103,14 @@ static int plan_registration(struct mg_plan *p, const struct mg_opts *o)
 	static const char *const host_ids[] = {"[no-exec-kernel]",
 	                                       "[undeclared-stub]",
 	                                       "[no-host-anchor]", NULL};
-	int unary = p->kind == MR_UNARY || p->kind == MR_UNARY_ALPHA;
 	struct edit_file *kf, *hf;
 	struct rg_file kr, hr;
 	struct rg_request rq;
 	char *kt, *ht;
 	size_t klen, hlen;
 
-	p->kernel_rel = unary ? MPS_KERNELS_REL "/UnaryKernel.metal"
-	                      : MPS_KERNELS_REL "/BinaryKernel.metal";
-	p->host_rel = unary ? MPS_OPS_REL "/UnaryKernel.mm"
-	                    : MPS_OPS_REL "/BinaryKernel.mm";
+	p->kernel_rel = mr_kind_kernel_file(p->kind);
+	p->host_rel = mr_kind_host_file(p->kind);
 	if (!exists(p->root, p->kernel_rel) || !exists(p->root, p->host_rel)) {
 		int k = exists(p->root, p->kernel_rel);
 		not_planned(p, "metal",
@@ -1479,11 +1562,8 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 	old_names(p);
 	if (p->kind >= 0 && p->stub && p->npairs > 0) {
 		/* the new code's files come right after the yaml in the diff */
-		int unary = p->kind == MR_UNARY || p->kind == MR_UNARY_ALPHA;
-		const char *k = unary ? MPS_KERNELS_REL "/UnaryKernel.metal"
-		                      : MPS_KERNELS_REL "/BinaryKernel.metal";
-		const char *h = unary ? MPS_OPS_REL "/UnaryKernel.mm"
-		                      : MPS_OPS_REL "/BinaryKernel.mm";
+		const char *k = mr_kind_kernel_file(p->kind);
+		const char *h = mr_kind_host_file(p->kind);
 		if ((exists(root, k) && !load(p, k)) || (exists(root, h) && !load(p, h)))
 			return -1;
 	}
@@ -1804,14 +1884,19 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 	else if (p->kind >= 0 && p->scalar_from && !(p->out->alpha && !p->alpha))
 		fprintf(out, "kernel: %s %s (%s input%s and a scalar: %s)\n",
 		        mr_kind_name(p->kind), p->name,
-		        p->kind == MR_UNARY_ALPHA ? "one" : "two",
-		        p->kind == MR_UNARY_ALPHA ? "" : "s", p->scalar_from);
+		        mr_kind_arity(p->kind) == 1   ? "one"
+		        : mr_kind_arity(p->kind) == 2 ? "two"
+		                                      : "three",
+		        mr_kind_arity(p->kind) == 1 ? "" : "s", p->scalar_from);
 	else if (p->kind >= 0)
 		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
 		        p->kind_given ? "--kind"
 		        : p->out->ninputs == 1
 		            ? p->out->alpha ? "one input and alpha in the schema"
 		                            : "one input in the schema"
+		        : p->out->ninputs == 3
+		            ? p->out->alpha ? "three inputs and alpha in the schema"
+		                            : "three inputs in the schema"
 		        : p->out->alpha ? "two inputs and alpha in the schema"
 		                        : "two inputs in the schema");
 	if (p->kind >= 0 && mr_kind_alpha(p->kind) && p->scalar_decl &&
@@ -1856,11 +1941,11 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 	}
 	if (p->have_opmath && p->om.opmath)
 		fprintf(out, "  computed in float for half and bfloat, as the CPU "
-		        "kernel does (%s at %s:%lu)%s\n", p->om.marker,
+		        "kernel does (%s at %s:%lu)%s%s\n", p->om.marker,
 		        p->om.marker_at.file, p->om.marker_at.line,
-		        p->rg_ok && p->rg.opmath ? ": REGISTER_OPMATH_BINARY_OP"
-		        : p->rg_ok ? "; the kernel file has no REGISTER_OPMATH_BINARY_OP"
-		                   : "");
+		        p->rg_ok && p->rg.opmath ? ": " : p->rg_ok
+		                   ? "; the kernel file has no " : "",
+		        p->rg_ok ? mr_kind_opmath_macro(p->kind) : "");
 	if (p->npairs) {
 		fputs("  registered: ", out);
 		pairs_text(out, p->pairs, p->npairs);

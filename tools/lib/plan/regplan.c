@@ -206,8 +206,8 @@ static void functor_overload(struct buf *b, const char *ns_metal,
 	int same = p->in == p->out;
 	const char *ret = same ? "T" : p->out;
 	const char *tin = cls == RG_CLS_BOOL ? "bool" : "T";
-	const char *v0 = kind == MR_UNARY || kind == MR_UNARY_ALPHA ? "x" : "a";
-	const char *n0 = v0, *n1 = "b";
+	const char *v0 = mr_kind_arity(kind) == 1 ? "x" : "a";
+	const char *n0 = v0, *n1 = "b", *n2 = "c";
 	char *args;
 	char *retexpr;
 
@@ -217,6 +217,8 @@ static void functor_overload(struct buf *b, const char *ns_metal,
 		n0 = math->params[cls][0];
 	if (math && math->params[cls][1])
 		n1 = math->params[cls][1];
+	if (math && math->params[cls][2])
+		n2 = math->params[cls][2];
 	switch (kind) {
 	case MR_UNARY: args = xasprintf("const %s %s", tin, n0); break;
 	case MR_UNARY_ALPHA:
@@ -224,6 +226,14 @@ static void functor_overload(struct buf *b, const char *ns_metal,
 		break;
 	case MR_BINARY:
 		args = xasprintf("const %s %s, const %s %s", tin, n0, tin, n1);
+		break;
+	case MR_TERNARY:
+		args = xasprintf("const %s %s, const %s %s, const %s %s", tin, n0,
+		                 tin, n1, tin, n2);
+		break;
+	case MR_TERNARY_ALPHA:
+		args = xasprintf("const %s %s, const %s %s, const %s %s, const A alpha",
+		                 tin, n0, tin, n1, tin, n2);
 		break;
 	default:
 		args = xasprintf("const %s %s, const %s %s, const A alpha", tin, n0,
@@ -308,7 +318,7 @@ static int same_overload(const struct rg_math *m, int c,
 	int k;
 	if (!m || !m->body[c] || !m->body[d] || strcmp(m->body[c], m->body[d]))
 		return 0;
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 3; k++)
 		if ((m->params[c][k] == NULL) != (m->params[d][k] == NULL) ||
 		    (m->params[c][k] && strcmp(m->params[c][k], m->params[d][k])))
 			return 0;
@@ -448,8 +458,8 @@ static int check_exec(struct rg_plan *p, const char *root, const char *m,
                       size_t len, const char *display, int kind,
                       const char *name)
 {
-	int binary = kind == MR_BINARY || kind == MR_BINARY_ALPHA;
-	const char *exec = binary ? "exec_binary_kernel" : "exec_unary_kernel";
+	int binary = mr_kind_arity(kind) - 1; /* mr_text_has_exec's which */
+	const char *exec = mr_kind_exec(kind);
 	static const char *const src_sufs[] = {".h", ".hpp", ".mm", ".m", ".cpp",
 	                                       ".cc", NULL};
 	if (mr_text_has_exec(m, len, binary))
@@ -516,7 +526,7 @@ static void blank_directives(char *m, size_t len)
 
 /* ---- planning the .metal file ---- */
 
-#define OPMATH_MACRO "REGISTER_OPMATH_BINARY_OP"
+#define OPMATH_MACRO mr_kind_opmath_macro(kind)
 
 struct kfile {
 	const struct rg_file *f;
@@ -967,7 +977,7 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 	size_t len = k->f->len, i, j, nmissing, off, nunits = 0, reg_off;
 	struct mr_pair missing[MR_MAX_PAIRS];
 	int used[MR_MAX_PAIRS], opm[MR_MAX_PAIRS];
-	int opmath = rq->opmath && kind == MR_BINARY && k->opmath_ok;
+	int opmath = rq->opmath && OPMATH_MACRO && k->opmath_ok;
 	struct unit units[MR_MAX_PAIRS];
 	struct rg_item *reg = NULL;
 	long anchor = -1;
@@ -1600,9 +1610,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 	int present, ti, own_stub;
 	struct rg_item *it;
 	struct buf b;
-	const char *exec = kind == MR_UNARY || kind == MR_UNARY_ALPHA
-	                       ? "exec_unary_kernel"
-	                       : "exec_binary_kernel";
+	const char *exec = mr_kind_exec(kind);
 	own = xasprintf("%s_stub", name);
 	own_stub = strcmp(own, stub) == 0;
 	free(own);
@@ -1811,9 +1819,9 @@ static int plan_host(struct rg_plan *p, const char *root,
 				    "stub of %s (the host file is the .mm file of the host "
 				    "stubs, e.g. %s/%s) [no-host-anchor]",
 				    ef->display, name, MPS_OPS_REL,
-				    kind == MR_UNARY || kind == MR_UNARY_ALPHA
-				        ? "UnaryKernel.mm"
-				        : "BinaryKernel.mm");
+				    mr_kind_arity(kind) == 1   ? "UnaryKernel.mm"
+				    : mr_kind_arity(kind) == 2 ? "BinaryKernel.mm"
+				                               : "PointwiseOps.mm");
 				free(fn);
 				free(fname);
 				free(sigbuf);
@@ -1909,7 +1917,8 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 	 * after the kernel file's */
 	bad = check_core(p, root, k.masked, kf->len, kf->display, rq->kind,
 	                 rq->name) != 0;
-	if (rq->opmath && rq->kind == MR_BINARY) {
+	if (rq->opmath && mr_kind_opmath_macro(rq->kind)) {
+		const int kind = rq->kind;
 		char *h = NULL;
 		k.opmath_ok = mr_text_uses_macro(k.masked, kf->len, OPMATH_MACRO) ||
 		              (h = core_header(root, OPMATH_MACRO)) != NULL;

@@ -155,8 +155,8 @@ struct rg_math {
 	                          NULL: the placeholder and a return */
 	const char *note[RG_NCLS];  /* lines written above the placeholder
 	                          (when body is NULL), or NULL */
-	const char *params[RG_NCLS][2]; /* the parameter names; NULL: x, or
-	                          a and b */
+	const char *params[RG_NCLS][3]; /* the parameter names; NULL: x, or
+	                          a, b (and c: ternary kinds) */
 };
 
 /* rg_overloads: the first pair of each class among PAIRS[0, N) into

@@ -2086,7 +2086,8 @@ static int inline_helper(struct wctx *w, const struct node *call,
 	return rc;
 }
 
-static const char *const default_params[2][2] = {{"x", NULL}, {"a", "b"}};
+static const char *const default_params[3][3] = {
+    {"x", NULL, NULL}, {"a", "b", NULL}, {"a", "b", "c"}};
 
 /* the text assigns to NAME: `NAME =`, `NAME +=`, ... (not `==`) */
 static int text_assigns(const char *t, const char *name)
@@ -2320,15 +2321,16 @@ int tr_code(const struct ck_code *code, const struct ck_code *helpers,
 	struct stmt *body;
 	char *err = NULL;
 	size_t err_off = 0, i, arity;
-	int unary = t->kind == MR_UNARY || t->kind == MR_UNARY_ALPHA;
-	char *opn[2] = {NULL, NULL};
+	int ar_ix = mr_kind_arity(t->kind) - 1;
+	char *opn[3] = {NULL, NULL, NULL};
+	static const char *const kind_words[3] = {"unary", "binary", "ternary"};
 
 	memset(r, 0, sizeof *r);
 	memset(&ar, 0, sizeof ar);
-	arity = unary ? 1 : 2;
+	arity = (size_t)ar_ix + 1;
 	if (code->nparams != arity) {
 		r->construct = xasprintf("%zu parameters for a %s kernel",
-		                         code->nparams, unary ? "unary" : "binary");
+		                         code->nparams, kind_words[ar_ix]);
 		r->line = code->line;
 		return 0;
 	}
@@ -2357,7 +2359,7 @@ int tr_code(const struct ck_code *code, const struct ck_code *helpers,
 		const char *ctype = w.mode == M_CPLX ? "float2" : "float";
 		int clash = 0;
 		for (i = 0; i < arity; i++) {
-			const char *d = default_params[unary ? 0 : 1][i];
+			const char *d = default_params[ar_ix][i];
 			size_t k;
 			for (k = 0; k < arity; k++)
 				if (!strcmp(code->params[k].name, d))
@@ -2375,7 +2377,7 @@ int tr_code(const struct ck_code *code, const struct ck_code *helpers,
 				goto out;
 			}
 			if (!*pn) {
-				opn[i] = xstrdup(default_params[unary ? 0 : 1][i]);
+				opn[i] = xstrdup(default_params[ar_ix][i]);
 				continue;
 			}
 			if (!conv && !text_assigns(code->body, pn)) {
@@ -2384,7 +2386,7 @@ int tr_code(const struct ck_code *code, const struct ck_code *helpers,
 				continue;
 			}
 			opn[i] = clash ? xasprintf("%s_in", pn)
-			               : xstrdup(default_params[unary ? 0 : 1][i]);
+			               : xstrdup(default_params[ar_ix][i]);
 			if (text_has_ident(code->body, pn)) {
 				const char *k = text_assigns(code->body, pn) ? "" : "const ";
 				if (!conv)
@@ -2414,10 +2416,12 @@ int tr_code(const struct ck_code *code, const struct ck_code *helpers,
 	w.out.data = NULL;
 	r->params[0] = opn[0];
 	r->params[1] = opn[1];
-	opn[0] = opn[1] = NULL;
+	r->params[2] = opn[2];
+	opn[0] = opn[1] = opn[2] = NULL;
 out:
 	free(opn[0]);
 	free(opn[1]);
+	free(opn[2]);
 	vars_pop(&w, 0);
 	free(w.vars);
 	while (w.nal)
@@ -2436,6 +2440,7 @@ void tr_out_free(struct tr_out *r)
 	free(r->text);
 	free(r->params[0]);
 	free(r->params[1]);
+	free(r->params[2]);
 	free(r->construct);
 	memset(r, 0, sizeof *r);
 }

@@ -115,7 +115,8 @@ struct tr_out {
 	int ok;
 	char *text;           /* ok: the body, lines ending in '\n', indented
 	                         by 4 (owned) */
-	char *params[2];      /* ok: the operator()'s parameter names (owned) */
+	char *params[3];      /* ok: the operator()'s parameter names (owned;
+	                         the third for ternary kinds) */
 	char *construct;      /* !ok: what stopped it, for people: "a loop
 	                         (for)", "unknown helper foo" (owned) */
 	unsigned long line;   /* !ok: the construct's line in the code's file
@@ -167,7 +168,7 @@ struct tr_overload {
 	char *body;           /* what the overload holds (owned): the
 	                         translation, or the CUDA and CPU bodies as a
 	                         comment and the placeholder */
-	char *params[2];      /* the parameter names (owned; NULL: the
+	char *params[3];      /* the parameter names (owned; NULL: the
 	                         skeleton's) */
 	int verdict;          /* enum tr_verdict */
 	char *verdict_text;   /* "matches CPU on N values", or the first

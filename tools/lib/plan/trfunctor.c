@@ -247,7 +247,8 @@ static int try_kernel(struct tr_overload *ov, const struct ck_kernel *k,
 			ov->body = xstrdup(r.text);
 			ov->params[0] = r.params[0];
 			ov->params[1] = r.params[1];
-			r.params[0] = r.params[1] = NULL;
+			ov->params[2] = r.params[2];
+			r.params[0] = r.params[1] = r.params[2] = NULL;
 			tr_out_free(&r);
 			return 1;
 		}
@@ -382,6 +383,7 @@ int tr_plan_functor(struct tr_plan *tp, const char *root, const char *stub,
 			tp->math.body[o->cls] = o->body;
 			tp->math.params[o->cls][0] = o->params[0];
 			tp->math.params[o->cls][1] = o->params[1];
+			tp->math.params[o->cls][2] = o->params[2];
 		} else {
 			tp->math.note[o->cls] = o->body;
 		}
@@ -429,9 +431,11 @@ void tr_plan_verdict(struct tr_plan *tp, size_t i, int verdict,
 		                         text ? text : "mismatch");
 		free(o->params[0]);
 		free(o->params[1]);
-		o->params[0] = o->params[1] = NULL;
+		free(o->params[2]);
+		o->params[0] = o->params[1] = o->params[2] = NULL;
 		tp->math.body[o->cls] = NULL;
 		tp->math.params[o->cls][0] = tp->math.params[o->cls][1] = NULL;
+		tp->math.params[o->cls][2] = NULL;
 		tp->math.note[o->cls] = o->body;
 	}
 }
@@ -446,6 +450,7 @@ void tr_plan_free(struct tr_plan *tp)
 		free(o->body);
 		free(o->params[0]);
 		free(o->params[1]);
+		free(o->params[2]);
 		free(o->verdict_text);
 	}
 	free(tp->why);

@@ -854,6 +854,7 @@ static void scan_events(struct hs_model *m, struct unit *u)
 		GROW(m->reqs, m->nreqs, CAP(m).reqs);
 		r = &m->reqs[m->nreqs++];
 		r->binary = u->cu.t[ov[2]] == 'b';
+		r->ternary = u->cu.t[ov[2]] == 't';
 		r->kernel = xstrndup(u->cu.t + ov[4], ov[5] - ov[4]);
 		r->macro = u->cu.outer ? xstrdup(u->cu.outer) : NULL;
 		r->args = NULL;
@@ -1690,7 +1691,7 @@ static void compile_patterns(struct priv *p)
 	           "((?:&\\s*)?(?:\\w+\\s*::\\s*)*\\w+)\\s*\\)",
 	           0);
 	re_compile(&p->re_req,
-	           "\\bexec_(unary|binary)_kernel\\s*\\(\\s*[\\w.>-]+\\s*,\\s*"
+	           "\\bexec_(unary|binary|ternary)_kernel\\s*\\(\\s*[\\w.>-]+\\s*,\\s*"
 	           "\"(\\w+)\"",
 	           0);
 	re_compile(&p->re_hostname, "\\bhost_name\\s*\\(\\s*\"(\\w+)\"", 0);

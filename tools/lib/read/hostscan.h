@@ -135,6 +135,8 @@ struct hs_reg {               /* REGISTER_DISPATCH(stub, fn) */
 struct hs_req {               /* exec_unary_kernel(iter, "NAME") */
 	char *kernel;             /* "NAME" */
 	int binary;               /* exec_binary_kernel */
+	int ternary;              /* exec_ternary_kernel (PyTorch 2.14.1's
+	                             MetalShaderLibrary.h) */
 	char **args;              /* the arguments after NAME as written
 	                             (masked: no comments; trimmed), e.g.
 	                             {"Scalar(decimals)", "ScalarType::Long"}

@@ -7,6 +7,7 @@
  * byte and is linear in the file size.
  */
 #include "read/metalreg.h"
+#include "base/cli.h"
 #include "base/diag.h"
 #include "base/scan.h"
 #include "base/walk.h"
@@ -14,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"unary", "unary-alpha", "binary",
-                                         "binary-alpha"};
+static const char *const kind_names[] = {"unary",   "unary-alpha",
+                                         "binary",  "binary-alpha",
+                                         "ternary", "ternary-alpha"};
 static const char *const kind_macros[] = {
-	"REGISTER_UNARY_OP", "REGISTER_UNARY_ALPHA_OP", "REGISTER_BINARY_OP",
-	"REGISTER_BINARY_ALPHA_OP"};
+	"REGISTER_UNARY_OP",   "REGISTER_UNARY_ALPHA_OP",
+	"REGISTER_BINARY_OP",  "REGISTER_BINARY_ALPHA_OP",
+	"REGISTER_TERNARY_OP", "REGISTER_TERNARY_ALPHA_OP"};
 
 static const struct mr_core cores[] = {
 	{"REGISTER_UNARY_OP", MR_UNARY, 3, 1, -1, 2},
@@ -26,6 +29,10 @@ static const struct mr_core cores[] = {
 	{"REGISTER_BINARY_OP", MR_BINARY, 3, 1, -1, 2},
 	{"REGISTER_OPMATH_BINARY_OP", MR_BINARY, 3, 1, -1, 2},
 	{"REGISTER_BINARY_ALPHA_OP", MR_BINARY_ALPHA, 4, 1, 2, 3},
+	{"REGISTER_TERNARY_OP", MR_TERNARY, 3, 1, -1, 2},
+	{"REGISTER_OPMATH_TERNARY_OP", MR_TERNARY, 3, 1, -1, 2},
+	{"REGISTER_TERNARY_ALPHA_OP", MR_TERNARY_ALPHA, 4, 1, 2, 3},
+	{"REGISTER_OPMATH_TERNARY_ALPHA_OP", MR_TERNARY_ALPHA, 4, 1, 2, 3},
 };
 #define NCORES (sizeof cores / sizeof cores[0])
 
@@ -37,7 +44,7 @@ const size_t mr_ndtypes = sizeof mr_dtypes / sizeof mr_dtypes[0];
 int mr_kind_parse(const char *s)
 {
 	int k;
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < MR_NKINDS; k++)
 		if (strcmp(s, kind_names[k]) == 0)
 			return k;
 	return -1;
@@ -45,7 +52,44 @@ int mr_kind_parse(const char *s)
 
 const char *mr_kind_name(int k) { return kind_names[k]; }
 const char *mr_kind_macro(int k) { return kind_macros[k]; }
-int mr_kind_alpha(int k) { return k == MR_UNARY_ALPHA || k == MR_BINARY_ALPHA; }
+const char *mr_kind_opmath_macro(int k)
+{
+	return k == MR_BINARY          ? "REGISTER_OPMATH_BINARY_OP"
+	       : k == MR_TERNARY       ? "REGISTER_OPMATH_TERNARY_OP"
+	       : k == MR_TERNARY_ALPHA ? "REGISTER_OPMATH_TERNARY_ALPHA_OP"
+	                               : NULL;
+}
+int mr_kind_alpha(int k)
+{
+	return k == MR_UNARY_ALPHA || k == MR_BINARY_ALPHA || k == MR_TERNARY_ALPHA;
+}
+int mr_kind_arity(int k) { return k >= MR_TERNARY ? 3 : k >= MR_BINARY ? 2 : 1; }
+int mr_kind_of(int arity, int alpha)
+{
+	if (arity < 1 || arity > 3)
+		return -1;
+	return (arity - 1) * 2 + (alpha ? 1 : 0);
+}
+const char *mr_kind_kernel_file(int k)
+{
+	static const char *const f[] = {MPS_KERNELS_REL "/UnaryKernel.metal",
+	                                MPS_KERNELS_REL "/BinaryKernel.metal",
+	                                MPS_KERNELS_REL "/PointwiseOps.metal"};
+	return f[mr_kind_arity(k) - 1];
+}
+const char *mr_kind_host_file(int k)
+{
+	static const char *const f[] = {MPS_OPS_REL "/UnaryKernel.mm",
+	                                MPS_OPS_REL "/BinaryKernel.mm",
+	                                MPS_OPS_REL "/PointwiseOps.mm"};
+	return f[mr_kind_arity(k) - 1];
+}
+const char *mr_kind_exec(int k)
+{
+	static const char *const e[] = {"exec_unary_kernel", "exec_binary_kernel",
+	                                "exec_ternary_kernel"};
+	return e[mr_kind_arity(k) - 1];
+}
 
 const struct mr_core *mr_core_find(const char *s, size_t n)
 {
@@ -781,9 +825,9 @@ int mr_text_defines_macro(const char *t, size_t len, const char *macro)
 	return r;
 }
 
-int mr_text_has_exec(const char *t, size_t len, int binary)
+int mr_text_has_exec(const char *t, size_t len, int which)
 {
-	const char *k = binary ? "exec_binary_kernel" : "exec_unary_kernel";
+	const char *k = mr_kind_exec(mr_kind_of(which + 1, 0));
 	char *p = xasprintf("(?:\\.|->)\\s*%s\\s*\\(|"
 	                    "\\b%s\\s*\\(\\s*(?:const\\s+)?"
 	                    "(?:(?:::)?at::)?TensorIteratorBase\\b",

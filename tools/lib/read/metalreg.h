@@ -28,10 +28,18 @@
 #include "base/lex.h"
 
 /* The kinds of registration mps-register writes. */
-enum mr_kind { MR_UNARY = 0, MR_UNARY_ALPHA, MR_BINARY, MR_BINARY_ALPHA };
+enum mr_kind {
+	MR_UNARY = 0,
+	MR_UNARY_ALPHA,
+	MR_BINARY,
+	MR_BINARY_ALPHA,
+	MR_TERNARY,
+	MR_TERNARY_ALPHA
+};
+#define MR_NKINDS 6
 
-/* mr_kind_parse: "unary", "unary-alpha", "binary", "binary-alpha" → kind;
- * -1 for anything else. */
+/* mr_kind_parse: "unary", "unary-alpha", "binary", "binary-alpha",
+ * "ternary", "ternary-alpha" → kind; -1 for anything else. */
 int mr_kind_parse(const char *s);
 
 /* mr_kind_name: the command-line spelling of k ("unary", ...). */
@@ -39,11 +47,42 @@ const char *mr_kind_name(int k);
 
 /* mr_kind_macro: the core macro mps-register writes for k
  * ("REGISTER_UNARY_OP", "REGISTER_UNARY_ALPHA_OP", "REGISTER_BINARY_OP",
- * "REGISTER_BINARY_ALPHA_OP"). */
+ * "REGISTER_BINARY_ALPHA_OP", "REGISTER_TERNARY_OP",
+ * "REGISTER_TERNARY_ALPHA_OP"). */
 const char *mr_kind_macro(int k);
+
+/* mr_kind_opmath_macro: the opmath form of k's macro, whose kernels
+ * compute in opmath_t<IN> (half and bfloat in float): "REGISTER_OPMATH_
+ * BINARY_OP", "REGISTER_OPMATH_TERNARY_OP", "REGISTER_OPMATH_TERNARY_
+ * ALPHA_OP" (PyTorch main's PointwiseOps.metal); NULL for the others. */
+const char *mr_kind_opmath_macro(int k);
 
 /* mr_kind_alpha: 1 when k's macro takes an ALPHA dtype. */
 int mr_kind_alpha(int k);
+
+/* mr_kind_arity: the tensor inputs of k's functor: 1 (unary kinds), 2
+ * (binary), 3 (ternary: PyTorch 2.14.1's REGISTER_TERNARY_OP, whose
+ * functor takes (a, b, c)). */
+int mr_kind_arity(int k);
+
+/* mr_kind_of: the kind of ARITY (1..3) tensors, with an alpha scalar or
+ * not; -1 for another arity. */
+int mr_kind_of(int arity, int alpha);
+
+/* mr_kind_kernel_file, mr_kind_host_file: the files under
+ * aten/src/ATen/native/mps/ that hold k's kernels and host stubs in
+ * PyTorch main: kernels/UnaryKernel.metal and operations/UnaryKernel.mm
+ * (unary kinds), BinaryKernel.* (binary), kernels/PointwiseOps.metal and
+ * operations/PointwiseOps.mm (ternary: main's addcmul and addcdiv).
+ * Static strings, relative to the checkout's root. */
+const char *mr_kind_kernel_file(int k);
+const char *mr_kind_host_file(int k);
+
+/* mr_kind_exec: the MetalShaderLibrary member the host stub of k calls:
+ * "exec_unary_kernel", "exec_binary_kernel", "exec_ternary_kernel"
+ * (2.14.1's MetalShaderLibrary.h; main's takes the alpha and its dtype
+ * as the unary one does). */
+const char *mr_kind_exec(int k);
 
 /* A core macro: where NAME, IN, ALPHA and OUT sit among its arguments. */
 struct mr_core {
@@ -55,7 +94,11 @@ struct mr_core {
 
 /* mr_core_find: the core macro spelled s[0..n), or NULL.  Known:
  * REGISTER_UNARY_OP, REGISTER_UNARY_ALPHA_OP, REGISTER_BINARY_OP,
- * REGISTER_OPMATH_BINARY_OP (kind MR_BINARY), REGISTER_BINARY_ALPHA_OP. */
+ * REGISTER_OPMATH_BINARY_OP (kind MR_BINARY), REGISTER_BINARY_ALPHA_OP,
+ * REGISTER_TERNARY_OP and REGISTER_OPMATH_TERNARY_OP (NAME, IN, OUT:
+ * 2.14.1's indexing.h), REGISTER_TERNARY_ALPHA_OP and
+ * REGISTER_OPMATH_TERNARY_ALPHA_OP (NAME, IN, ALPHA, OUT: main's
+ * PointwiseOps.metal). */
 const struct mr_core *mr_core_find(const char *s, size_t n);
 
 /* The Metal dtype tokens, in the order presets list them:
@@ -292,12 +335,12 @@ int mr_text_uses_macro(const char *t, size_t len, const char *macro);
 int mr_text_defines_macro(const char *t, size_t len, const char *macro);
 
 /* mr_text_has_exec: 1 when t[0..len) mentions the MetalShaderLibrary
- * member exec_binary_kernel (binary = 1) or exec_unary_kernel (binary =
- * 0) of current PyTorch: called through an object (`lib.exec_..._kernel(`,
+ * member exec_unary_kernel (which = 0), exec_binary_kernel (1) or
+ * exec_ternary_kernel (2) of current PyTorch: called through an object (`lib.exec_..._kernel(`,
  * `->exec_..._kernel(`) or declared with a TensorIteratorBase first
  * parameter.  A free function of that name taking a Tensor (the
  * file-local helper in PyTorch 2.6's UnaryKernel.mm) does not count. */
-int mr_text_has_exec(const char *t, size_t len, int binary);
+int mr_text_has_exec(const char *t, size_t len, int which);
 
 /* mr_text_declares_stub: 1 when t[0..len) holds
  * DECLARE_DISPATCH(TYPE, STUB) with STUB as its last argument. */
