@@ -2028,12 +2028,14 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 			nx += p->rt.items[i].what == RT_XFAIL;
 		if (p->stuck && p->xfail_stay)
 			fprintf(out, "test lists: %zu expected-failure or skip entr%s of %s "
-			        "in %s%s%s stay%s with its MPS kernel\n", p->xfail_stay,
+			        "in %s%s%s: not deleted by this plan; remove %s once %s's "
+			        "tests pass on a Mac (mps-verify notes %s)\n", p->xfail_stay,
 			        p->xfail_stay == 1 ? "y" : "ies", p->op,
 			        p->hm.have_common_mps ? COMMON_MPS_REL : "",
 			        p->hm.have_common_mps && p->hm.have_test_mps ? " and " : "",
 			        p->hm.have_test_mps ? TEST_MPS_REL : "",
-			        p->xfail_stay == 1 ? "s" : "");
+			        p->xfail_stay == 1 ? "it" : "them", p->op,
+			        p->xfail_stay == 1 ? "it" : "each");
 		else if (nx == 0 && (p->hm.have_common_mps || p->hm.have_test_mps))
 			fprintf(out, "test lists: no expected-failure or skip entry of %s "
 			        "in %s%s%s\n", p->op,
