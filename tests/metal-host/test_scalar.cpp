@@ -328,7 +328,13 @@ int main() {
 		SAME(decltype(TERN(c, h, h)), half &);
 		SAME(decltype(TERN(c, 1, 2.0f)), float);
 		SAME(decltype(TERN(c, h, 2.0)), double);
-		checks += 9;
+		/* NAN against an int or a float is float, as in Metal (the
+		 * fresh-agent trial of issue #27: `w == 0 ? NAN : 0`) */
+		SAME(decltype(TERN(c, NAN, 0)), float);
+		SAME(decltype(TERN(c, 0, NAN)), float);
+		SAME(decltype(TERN(c, f, NAN)), float);
+		checks += 12;
+		CHECK(isnan(TERN(c, NAN, 0)) && TERN(!c, NAN, 0) == 0.0f, "c ? NAN : 0");
 		CHECK(TERN(c, h, f) == 1.5f && TERN(!c, h, f) == 0.25f, "c ? half : float");
 		CHECK(TERN(!c, f, h) == 1.5f, "c ? float : half");
 		CHECK(TERN(c, h, bf) == 1.5f && TERN(!c, h, bf) == 3.0f, "c ? half : bfloat is float");

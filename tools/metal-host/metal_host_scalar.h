@@ -389,7 +389,8 @@ using enable_narrow_op = std::enable_if_t<
  * both are host scalars (arithmetic, half, bfloat; not NAN's class) and one
  * is half or bfloat, each operand becomes narrow_result_t<A, B>, the type
  * Metal gives the expression (half vs float: float; half vs int: half;
- * half vs bfloat: float); otherwise the operand is passed on unchanged (an
+ * half vs bfloat: float); NAN against an arithmetic type: both float;
+ * otherwise the operand is passed on unchanged (an
  * lvalue as the same lvalue, anything else as a prvalue of its type), so
  * C++'s own rules apply. */
 template <class A, class B>
@@ -397,12 +398,21 @@ struct tern_mixed
     : std::integral_constant<bool, !std::is_same<A, B>::value && (is_narrow<A>::value || is_narrow<B>::value) &&
                                        (std::is_arithmetic<A>::value || is_narrow<A>::value) &&
                                        (std::is_arithmetic<B>::value || is_narrow<B>::value)> {};
+/* NAN (a float in Metal) against an arithmetic operand: both float, so
+ * that `x < 0 ? NAN : 0` is float as in Metal (C++ finds no common type
+ * for NAN's class and int).  Found by the fresh-agent trial of issue #27. */
+template <class A, class B>
+struct tern_nan_arith
+    : std::integral_constant<bool, (std::is_same<A, nan_constant>::value && std::is_arithmetic<B>::value) ||
+                                       (std::is_arithmetic<A>::value && std::is_same<B, nan_constant>::value)> {};
 template <class Other, class X>
 constexpr decltype(auto) tern_pass(X &&x) {
 	using A = std::remove_cv_t<std::remove_reference_t<X>>;
 	using B = std::remove_cv_t<std::remove_reference_t<Other>>;
 	if constexpr (tern_mixed<A, B>::value)
 		return static_cast<typename narrow_result<A, B>::type>(x);
+	else if constexpr (tern_nan_arith<A, B>::value)
+		return static_cast<float>(x);
 	else if constexpr (std::is_lvalue_reference<X>::value)
 		return static_cast<X &>(x);
 	else
