@@ -446,6 +446,60 @@ static void test_opinfo(void **state)
 	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "lo"), 0);
 }
 
+/* the reference-numerics tests an OpInfo entry takes away (try_opinfo_parse):
+ * skips and expected failures of the large and extremal tests, on every
+ * device, on mps, or when IS_MACOS holds, with their dtypes (all when not
+ * given); not a device-specific one, not one active elsewhere, not a
+ * tolerance decorator, not another test, not another entry's */
+static void test_opinfo_untested(void **state)
+{
+	static const char text[] =
+		"op_db = [\n"
+		"    UnaryUfuncInfo('lgamma',\n"
+		"        skips=(\n"
+		"            DecorateInfo(unittest.skip('x'), 'TestUnaryUfuncs',\n"
+		"                         'test_reference_numerics_extremal', dtypes=[torch.bfloat16]),\n"
+		"            DecorateInfo(unittest.skip('x'), 'TestUnaryUfuncs',\n"
+		"                         'test_reference_numerics_large', device_type='cpu',\n"
+		"                         dtypes=[torch.float32]),\n"
+		"            DecorateInfo(unittest.skip('x'), 'TestUnaryUfuncs',\n"
+		"                         'test_reference_numerics_extremal',\n"
+		"                         dtypes=[torch.float32], active_if=IS_WINDOWS),\n"
+		"            DecorateInfo(unittest.expectedFailure, 'TestUnaryUfuncs',\n"
+		"                         'test_reference_numerics_large', dtypes=(torch.float16,),\n"
+		"                         active_if=(IS_MACOS or IS_WINDOWS)),\n"
+		"            DecorateInfo(unittest.skip('x'), 'TestUnaryUfuncs',\n"
+		"                         'test_reference_numerics_small', dtypes=[torch.float32]),\n"
+		"            DecorateInfo(toleranceOverride({torch.float32: tol(atol=1, rtol=1)}),\n"
+		"                         'TestUnaryUfuncs', 'test_reference_numerics_extremal'),\n"
+		"        )),\n"
+		"    BinaryUfuncInfo('add',\n"
+		"        skips=(DecorateInfo(unittest.skip('x'), 'TestBinaryUfuncs',\n"
+		"                            'test_reference_numerics_extremal_values',\n"
+		"                            dtypes=(torch.complex64, torch.complex128)),\n"
+		"               DecorateInfo(unittest.skip('x'), 'TestBinaryUfuncs',\n"
+		"                            'test_reference_numerics_large_values',\n"
+		"                            device_type='mps'),)),\n"
+		"    BinaryUfuncInfo('sub'),\n"
+		"]\n";
+	struct try_opinfo oi;
+	(void)state;
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "lgamma"), 1);
+	assert_int_equal(oi.untested_extremal, try_opinfo_dtype_bit("bfloat"));
+	assert_int_equal(oi.untested_large, try_opinfo_dtype_bit("half"));
+	assert_int_equal(oi.untested_line, 4);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "add"), 1);
+	assert_int_equal(oi.untested_extremal, try_opinfo_dtype_bit("float2"));
+	assert_int_equal(oi.untested_large, 0x7ffu);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "sub"), 1);
+	assert_int_equal(oi.untested_extremal | oi.untested_large, 0);
+	assert_int_equal(oi.untested_line, 0);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_dtype_bit("double"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_opinfo),
+		cmocka_unit_test(test_opinfo_untested),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

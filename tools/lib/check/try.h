@@ -143,6 +143,14 @@ struct try_opinfo {
 	double low, high;
 	int large_floats;      /* handles_large_floats (default 1) */
 	int complex_extremal;  /* handles_complex_extremal_values (default 1) */
+	/* the dtypes (try_opinfo_dtype_bit) whose large or extremal reference
+	   values PyTorch does not test for OP: a DecorateInfo of the entry
+	   that skips or expects to fail test_reference_numerics_large /
+	   _extremal (TestUnaryUfuncs) or _large_values / _extremal_values
+	   (TestBinaryUfuncs), on every device or on mps, always or when
+	   IS_MACOS */
+	unsigned untested_large, untested_extremal;
+	unsigned long untested_line; /* the line of the first such DecorateInfo */
 };
 
 struct try_plan {
@@ -490,8 +498,14 @@ int try_test_lists(struct try_plan *pl, const char *root);
  * OpInfo entries (a ForeachFuncInfo is the _foreach_ operator's: skipped;
  * so are commented-out lines); FILE is kept in OI->file (copied).  Only literal
  * numbers and None are read as the domain's sides; anything else
- * leaves that domain unread.  Returns 1 found, 0 not (OI zeroed, the
- * defaults set). */
+ * leaves that domain unread.  The entry's DecorateInfo calls that skip
+ * (unittest.skip) or expect to fail (unittest.expectedFailure) a
+ * reference-numerics test of large or extremal values set the dtypes of
+ * their dtypes= (all when absent) in OI->untested_large/_extremal, when
+ * they have no device_type= or device_type='mps' and no active_if= or one
+ * that holds on macOS (names IS_MACOS, with no 'and' or 'not'): a
+ * device-specific skip leaves the test on the other devices.  Returns 1
+ * found, 0 not (OI zeroed, the defaults set). */
 int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
                      const char *op);
 
@@ -506,6 +520,11 @@ int try_opinfo_load(struct try_opinfo *oi, const char *root, const char *torch_d
                     const char *op);
 
 void try_opinfo_free(struct try_opinfo *oi);
+
+/* try_opinfo_dtype_bit: the bit of Metal dtype token DT (float, half,
+ * bfloat, long, int, short, char, uchar, bool, float2, half2) in
+ * try_opinfo's untested_* masks; 0 for any other token. */
+unsigned try_opinfo_dtype_bit(const char *dt);
 
 /* try_classify: the class of input element I of a case of registration
  * REG of operator OP (its base name): A (and B for a binary kernel, else

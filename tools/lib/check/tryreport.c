@@ -60,6 +60,23 @@ static char *upcast_list(const struct try_plan *pl, const struct try_outcome *ou
 	return b.data;
 }
 
+/* " the WHAT values of DT1, DT2, ..." for the dtype bits MASK */
+static void untested_list(FILE *f, const char *what, unsigned mask)
+{
+	static const char *const dts[] = {"float", "half", "bfloat", "long", "int", "short",
+	                                  "char", "uchar", "bool", "float2", "half2", NULL};
+	size_t k;
+	int first = 1;
+	if (!mask)
+		return;
+	fprintf(f, " the %s values of", what);
+	for (k = 0; dts[k]; k++)
+		if (mask & try_opinfo_dtype_bit(dts[k])) {
+			fprintf(f, "%s %s", first ? "" : ",", dts[k]);
+			first = 0;
+		}
+}
+
 /* the first lines: the reference against the checkout, the cases computed
  * in float, what the verdict counts */
 static void report_head(FILE *f, const struct try_plan *pl,
@@ -95,6 +112,16 @@ static void report_head(FILE *f, const struct try_plan *pl,
 			fprintf(f, " a binary OpInfo: its tensor-with-scalar samples draw the tensor "
 			        "from make_tensor's range");
 		fprintf(f, ": the inputs it keeps out of its samples are shown apart\n");
+	}
+	if (out->opinfo.found && (out->opinfo.untested_large || out->opinfo.untested_extremal)) {
+		const struct try_opinfo *oi = &out->opinfo;
+		fprintf(f, "opinfo: %s:%lu: PyTorch does not test", oi->file, oi->untested_line);
+		untested_list(f, "large", oi->untested_large);
+		if (oi->untested_large && oi->untested_extremal)
+			fprintf(f, ";");
+		untested_list(f, "extremal", oi->untested_extremal);
+		fprintf(f, " (a DecorateInfo skips or expects to fail its reference-numerics test): "
+		        "shown apart\n");
 	}
 	up = out->no_torch ? NULL : upcast_list(pl, out);
 	if (up) {

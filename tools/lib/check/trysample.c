@@ -258,6 +258,17 @@ static int outside_domain(const struct try_opinfo *oi, const char *dt, double v)
 	return (oi->has_low && v < lo) || (oi->has_high && v > hi);
 }
 
+/* 1 when OI says PyTorch does not test the reference values of class
+ * CLS (large, extremal) for dtype DT */
+static int untested_class(const struct try_opinfo *oi, const char *dt, int cls)
+{
+	unsigned bit = try_opinfo_dtype_bit(dt);
+	if (!oi || !oi->found)
+		return 0;
+	return (cls == TRY_SAMPLED_LARGE && (oi->untested_large & bit)) ||
+	       (cls == TRY_SAMPLED_EXTREMAL && (oi->untested_extremal & bit));
+}
+
 /* the class OI gives element I of A (dtype DT) of a unary case, or -1 */
 static int opinfo_class(const struct try_opinfo *oi, const char *dt,
                         const unsigned char *a, size_t i, int cls)
@@ -269,6 +280,8 @@ static int opinfo_class(const struct try_opinfo *oi, const char *dt,
 	    (try_is_float(dt) || try_is_complex(dt)))
 		return TRY_OPINFO_OUTSIDE;
 	if (oi->binary && (cls == TRY_SAMPLED_LARGE || cls == TRY_SAMPLED_EXTREMAL))
+		return TRY_OPINFO_OUTSIDE;
+	if (untested_class(oi, dt, cls))
 		return TRY_OPINFO_OUTSIDE;
 	if (!oi->unary || (!oi->has_low && !oi->has_high))
 		return -1;
@@ -299,11 +312,12 @@ int try_classify(const struct try_reg *reg, const char *op, const struct try_opi
 	if (!is_sampled(ca) || !is_sampled(cb))
 		return worse(is_sampled(ca) ? cb : ca, is_sampled(cb) ? ca : cb);
 	if (ca == cb)
-		return ca;
+		return untested_class(oi, reg->in, ca) ? TRY_OPINFO_OUTSIDE : ca;
 	if (op && extremal_scalars(op) &&
 	    ((ca == TRY_SAMPLED && cb == TRY_SAMPLED_EXTREMAL) ||
 	     (cb == TRY_SAMPLED && ca == TRY_SAMPLED_EXTREMAL)))
-		return TRY_SAMPLED_EXTREMAL;
+		return untested_class(oi, reg->in, TRY_SAMPLED_EXTREMAL) ? TRY_OPINFO_OUTSIDE
+		                                                         : TRY_SAMPLED_EXTREMAL;
 	return TRY_MIXED;
 }
 
@@ -644,6 +658,119 @@ static int side_value(const char **p, double *v)
 	return **p == ',' || **p == ')' ? 1 : -1;
 }
 
+unsigned try_opinfo_dtype_bit(const char *dt)
+{
+	static const char *const tok[] = {"float", "half", "bfloat", "long", "int", "short",
+	                                  "char", "uchar", "bool", "float2", "half2", NULL};
+	size_t i;
+	for (i = 0; tok[i]; i++)
+		if (!strcmp(tok[i], dt))
+			return 1u << i;
+	return 0;
+}
+
+/* the text of keyword KW= of the call [B, E) up to its end at depth 1
+ * (the next ',' or the call's ')'): *N its length; NULL when absent */
+static const char *keyword_value(const char *b, const char *e, const char *kw, size_t *n)
+{
+	const char *v = keyword_at(b, e, kw), *p;
+	int depth = 0;
+	if (!v)
+		return NULL;
+	for (p = v; p < e; p++) {
+		if (*p == '\'' || *p == '"') {
+			p = skip_string(p) - 1;
+			continue;
+		}
+		if (*p == '(' || *p == '[' || *p == '{')
+			depth++;
+		else if (*p == ')' || *p == ']' || *p == '}') {
+			if (depth-- == 0)
+				break;
+		} else if (*p == ',' && depth == 0)
+			break;
+	}
+	*n = (size_t)(p - v);
+	return v;
+}
+
+/* 1 when [P, P+N) holds the word W */
+static int has_word(const char *p, size_t n, const char *w)
+{
+	size_t l = strlen(w), i;
+	for (i = 0; i + l <= n; i++)
+		if (!strncmp(p + i, w, l) &&
+		    (i == 0 || !(isalnum((unsigned char)p[i - 1]) || p[i - 1] == '_')) &&
+		    (i + l == n || !(isalnum((unsigned char)p[i + l]) || p[i + l] == '_')))
+			return 1;
+	return 0;
+}
+
+/* 1 when the call [B, E) has the quoted string S as an argument */
+static int has_quoted(const char *b, const char *e, const char *s)
+{
+	size_t l = strlen(s);
+	const char *p;
+	for (p = b; p + l + 2 <= e; p++)
+		if ((*p == '\'' || *p == '"') && p[l + 1] == *p && !strncmp(p + 1, s, l))
+			return 1;
+	return 0;
+}
+
+/* the DecorateInfo calls of the entry [B, E) of TEXT that take a
+ * reference-numerics test of large or extremal values away from every
+ * device (or from mps) for some dtypes: those dtypes' bits in OI
+ * (try_opinfo_parse says which calls count) */
+static void untested_reference_values(struct try_opinfo *oi, const char *text,
+                                      const char *b, const char *e)
+{
+	static const char *const dts[] = {"float", "half", "bfloat", "long", "int", "short",
+	                                  "char", "uchar", "bool", "float2", "half2", NULL};
+	const char *p = b;
+	while ((p = strstr(p, "DecorateInfo(")) != NULL && p < e) {
+		const char *open = p + 12, *de = call_end(open), *v;
+		unsigned *mask = NULL, bits = 0;
+		size_t n, k;
+		p = open;
+		if (de > e)
+			break;
+		if (!strstr(open, "unittest.") || strstr(open, "unittest.") > de)
+			continue;
+		{
+			const char *u = strstr(open, "unittest.");
+			if (strncmp(u, "unittest.skip", 13) != 0 &&
+			    strncmp(u, "unittest.expectedFailure", 24) != 0)
+				continue;
+		}
+		if (has_quoted(open, de, "test_reference_numerics_large") ||
+		    has_quoted(open, de, "test_reference_numerics_large_values"))
+			mask = &oi->untested_large;
+		else if (has_quoted(open, de, "test_reference_numerics_extremal") ||
+		         has_quoted(open, de, "test_reference_numerics_extremal_values"))
+			mask = &oi->untested_extremal;
+		else
+			continue;
+		if ((v = keyword_value(open, de, "device_type", &n)) &&
+		    !(n == 5 && (!strncmp(v, "'mps'", 5) || !strncmp(v, "\"mps\"", 5))))
+			continue;
+		if ((v = keyword_value(open, de, "active_if", &n)) &&
+		    !(has_word(v, n, "IS_MACOS") && !has_word(v, n, "and") && !has_word(v, n, "not")))
+			continue;
+		v = keyword_value(open, de, "dtypes", &n);
+		for (k = 0; dts[k]; k++)
+			if (!v || value_names(v, n, dts[k]))
+				bits |= try_opinfo_dtype_bit(dts[k]);
+		if (bits && !oi->untested_line) {
+			const char *q;
+			oi->untested_line = 1;
+			for (q = text; q < open; q++)
+				oi->untested_line += *q == '\n';
+		}
+		*mask |= bits;
+		p = de;
+	}
+}
+
 int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
                      const char *op)
 {
@@ -709,6 +836,7 @@ int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
 		if ((kv = keyword_at(open, e, "handles_complex_extremal_values")) &&
 		    !strncmp(kv, "False", 5))
 			oi->complex_extremal = 0;
+		untested_reference_values(oi, text, open, e);
 		return 1;
 	}
 	return 0;
