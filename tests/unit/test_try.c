@@ -481,6 +481,17 @@ static void test_opinfo_untested(void **state)
 		"                            'test_reference_numerics_large_values',\n"
 		"                            device_type='mps'),)),\n"
 		"    BinaryUfuncInfo('sub'),\n"
+		"    BinaryUfuncInfo('special.chebyshev_polynomial_t',\n"
+		"        skips=(DecorateInfo(unittest.skip('x'), 'TestNNCOpInfo'),\n"
+		"               DecorateInfo(unittest.expectedFailure, 'TestCommon', 'test_compare_cpu'),)),\n"
+		"    BinaryUfuncInfo('hypot', ref=np.hypot,\n"
+		"        skips=(DecorateInfo(unittest.expectedFailure, 'TestCommon', 'test_compare_cpu'),)),\n"
+		"    BinaryUfuncInfo('special.shifted_chebyshev_polynomial_t',\n"
+		"        skips=(DecorateInfo(unittest.skip('takes too long')),\n"
+		"               DecorateInfo(unittest.skip('x'), device_type='cpu'),)),\n"
+		"    BinaryUfuncInfo('igamma', ref=None,\n"
+		"        skips=(DecorateInfo(unittest.skip('x'), 'TestCommon', 'test_compare_cpu',\n"
+		"                            device_type='xpu'),)),\n"
 		"]\n";
 	struct try_opinfo oi;
 	(void)state;
@@ -496,6 +507,27 @@ static void test_opinfo_untested(void **state)
 	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "sub"), 1);
 	assert_int_equal(oi.untested_extremal | oi.untested_large, 0);
 	assert_int_equal(oi.untested_line, 0);
+	try_opinfo_free(&oi);
+	/* no ref (the ufunc reference tests skip the entry) and test_compare_cpu
+	 * expected to fail: nothing compares the reference inputs */
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "special_chebyshev_polynomial_t"), 1);
+	assert_int_equal(oi.untested_large, 0x7ffu);
+	assert_int_equal(oi.untested_extremal, 0x7ffu);
+	try_opinfo_free(&oi);
+	/* a ref: the reference tests still compare them */
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "hypot"), 1);
+	assert_int_equal(oi.untested_large | oi.untested_extremal, 0);
+	try_opinfo_free(&oi);
+	/* a skip naming no test class: every test of the entry; one of the
+	 * CPU only is not */
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py",
+	                                  "special_shifted_chebyshev_polynomial_t"), 1);
+	assert_int_equal(oi.untested_large, 0x7ffu);
+	assert_int_equal(oi.untested_extremal, 0x7ffu);
+	try_opinfo_free(&oi);
+	/* test_compare_cpu skipped on xpu only: cuda still runs it */
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "igamma"), 1);
+	assert_int_equal(oi.untested_large | oi.untested_extremal, 0);
 	try_opinfo_free(&oi);
 	assert_int_equal(try_opinfo_dtype_bit("double"), 0);
 }

@@ -148,7 +148,9 @@ struct try_opinfo {
 	   that skips or expects to fail test_reference_numerics_large /
 	   _extremal (TestUnaryUfuncs) or _large_values / _extremal_values
 	   (TestBinaryUfuncs), on every device or on mps, always or when
-	   IS_MACOS */
+	   IS_MACOS; one that skips every test of the entry (no test class
+	   named); one that takes test_compare_cpu away from an entry without
+	   ref (the ufunc reference tests run only entries with one) */
 	unsigned untested_large, untested_extremal;
 	unsigned long untested_line; /* the line of the first such DecorateInfo */
 };
@@ -504,7 +506,14 @@ int try_test_lists(struct try_plan *pl, const char *root);
  * their dtypes= (all when absent) in OI->untested_large/_extremal, when
  * they have no device_type= or device_type='mps' and no active_if= or one
  * that holds on macOS (names IS_MACOS, with no 'and' or 'not'): a
- * device-specific skip leaves the test on the other devices.  Returns 1
+ * device-specific skip leaves the test on the other devices.  A skip
+ * naming no test class skips every test of the entry (both masks); a
+ * skip or expected failure of TestCommon's test_compare_cpu counts for
+ * an entry without ref= (or ref=None): TestUnaryUfuncs and
+ * TestBinaryUfuncs run their reference tests only on entries with a ref,
+ * and test_compare_cpu is the other test of the reference inputs.
+ * OI->untested_line: the first such DecorateInfo's line (the entry's
+ * when only test_compare_cpu's counts).  Returns 1
  * found, 0 not (OI zeroed, the defaults set). */
 int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
                      const char *op);

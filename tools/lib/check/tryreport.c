@@ -120,7 +120,8 @@ static void report_head(FILE *f, const struct try_plan *pl,
 		if (oi->untested_large && oi->untested_extremal)
 			fprintf(f, ";");
 		untested_list(f, "extremal", oi->untested_extremal);
-		fprintf(f, " (a DecorateInfo skips or expects to fail its reference-numerics test): "
+		fprintf(f, " (a DecorateInfo skips or expects to fail its reference-numerics test, "
+		        "every test of the entry, or test_compare_cpu of an entry without ref): "
 		        "shown apart\n");
 	}
 	up = out->no_torch ? NULL : upcast_list(pl, out);

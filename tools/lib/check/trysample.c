@@ -717,12 +717,65 @@ static int has_quoted(const char *b, const char *e, const char *s)
 	return 0;
 }
 
+static int positional_string(const char *b, const char *e);
+static void untested_calls(struct try_opinfo *oi, const char *text, const char *b,
+                           const char *e, unsigned *compare, unsigned *whole);
+
 /* the DecorateInfo calls of the entry [B, E) of TEXT that take a
  * reference-numerics test of large or extremal values away from every
  * device (or from mps) for some dtypes: those dtypes' bits in OI
  * (try_opinfo_parse says which calls count) */
 static void untested_reference_values(struct try_opinfo *oi, const char *text,
                                       const char *b, const char *e)
+{
+	unsigned compare_bits = 0, whole_bits = 0, *compare = &compare_bits, *whole = &whole_bits;
+	const char *ref = keyword_at(b, e, "ref");
+	untested_calls(oi, text, b, e, compare, whole);
+	/* TestUnaryUfuncs/TestBinaryUfuncs test only the entries with a ref;
+	   TestCommon.test_compare_cpu compares the reference inputs with the
+	   CPU's (common_methods_invocations.py's op lists, TestCommon) */
+	if (!ref || !strncmp(ref, "None", 4)) {
+		oi->untested_large |= compare_bits;
+		oi->untested_extremal |= compare_bits;
+	}
+	oi->untested_large |= whole_bits;
+	oi->untested_extremal |= whole_bits;
+	if ((oi->untested_large || oi->untested_extremal) && !oi->untested_line)
+		oi->untested_line = oi->line;
+}
+
+/* 1 when the call [B, E) (B just past its '(') has a quoted string as a
+ * positional argument at its own depth (a test class or test name) */
+static int positional_string(const char *b, const char *e)
+{
+	const char *p = b;
+	int depth = 0;
+	while (p < e) {
+		if (*p == '\'' || *p == '"') {
+			if (depth == 0) {
+				const char *q = p;
+				while (q > b && (q[-1] == ' ' || q[-1] == '\n' || q[-1] == '\t'))
+					q--;
+				if (q == b || q[-1] == ',')
+					return 1;
+			}
+			p = skip_string(p);
+			continue;
+		}
+		if (*p == '(' || *p == '[' || *p == '{')
+			depth++;
+		else if (*p == ')' || *p == ']' || *p == '}')
+			depth--;
+		p++;
+	}
+	return 0;
+}
+
+/* the DecorateInfo calls of the entry [B, E) (see untested_reference_values):
+ * the large and extremal tests' dtypes into OI, test_compare_cpu's into
+ * *COMPARE, a skip of every test's into *WHOLE */
+static void untested_calls(struct try_opinfo *oi, const char *text, const char *b,
+                           const char *e, unsigned *compare, unsigned *whole)
 {
 	static const char *const dts[] = {"float", "half", "bfloat", "long", "int", "short",
 	                                  "char", "uchar", "bool", "float2", "half2", NULL};
@@ -748,6 +801,11 @@ static void untested_reference_values(struct try_opinfo *oi, const char *text,
 		else if (has_quoted(open, de, "test_reference_numerics_extremal") ||
 		         has_quoted(open, de, "test_reference_numerics_extremal_values"))
 			mask = &oi->untested_extremal;
+		else if (has_quoted(open, de, "test_compare_cpu"))
+			mask = compare;
+		else if (!positional_string(open + 1, de) && !strncmp(strstr(open, "unittest."),
+		                                                  "unittest.skip", 13))
+			mask = whole; /* no test class named: every test of the entry */
 		else
 			continue;
 		if ((v = keyword_value(open, de, "device_type", &n)) &&
@@ -760,7 +818,7 @@ static void untested_reference_values(struct try_opinfo *oi, const char *text,
 		for (k = 0; dts[k]; k++)
 			if (!v || value_names(v, n, dts[k]))
 				bits |= try_opinfo_dtype_bit(dts[k]);
-		if (bits && !oi->untested_line) {
+		if (bits && mask != compare && !oi->untested_line) {
 			const char *q;
 			oi->untested_line = 1;
 			for (q = text; q < open; q++)
