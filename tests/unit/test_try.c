@@ -489,6 +489,9 @@ static void test_opinfo_untested(void **state)
 		"    BinaryUfuncInfo('special.shifted_chebyshev_polynomial_t',\n"
 		"        skips=(DecorateInfo(unittest.skip('takes too long')),\n"
 		"               DecorateInfo(unittest.skip('x'), device_type='cpu'),)),\n"
+		"    OpInfo('lerp', sample_inputs_func=sample_inputs_lerp),\n"
+		"    OpInfo('polar', sample_inputs_func=sample_inputs_polar,\n"
+		"           reference_inputs_func=reference_inputs_polar),\n"
 		"    BinaryUfuncInfo('igamma', ref=None,\n"
 		"        skips=(DecorateInfo(unittest.skip('x'), 'TestCommon', 'test_compare_cpu',\n"
 		"                            device_type='xpu'),)),\n"
@@ -527,6 +530,16 @@ static void test_opinfo_untested(void **state)
 	try_opinfo_free(&oi);
 	/* test_compare_cpu skipped on xpu only: cuda still runs it */
 	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "igamma"), 1);
+	assert_int_equal(oi.untested_large | oi.untested_extremal, 0);
+	try_opinfo_free(&oi);
+	/* a plain OpInfo: its reference inputs are its samples, unless it
+	 * has a reference_inputs_func */
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "lerp"), 1);
+	assert_true(oi.plain);
+	assert_int_equal(oi.untested_large & oi.untested_extremal, 0x7ffu);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "polar"), 1);
+	assert_true(!oi.plain);
 	assert_int_equal(oi.untested_large | oi.untested_extremal, 0);
 	try_opinfo_free(&oi);
 	assert_int_equal(try_opinfo_dtype_bit("double"), 0);

@@ -490,11 +490,15 @@ static const struct nf_func *pick_overload_pass(const struct nf_index *ix,
 		na = nf_schema_args(f->schema, &a);
 		if (na < 0)
 			continue;
+		/* a Tensor --arg gives is a constant, no input of the kernel's */
 		for (k = 0; k < na && is_tensor_type(a[k].type) && !a[k].write; k++)
-			lead++;
+			if (!(use_args && arg_given(o, a[k].name)))
+				lead++;
 		for (k = 0; k < na; k++) {
-			if (is_tensor_type(a[k].type) && !a[k].write)
-				tensors++;
+			if (is_tensor_type(a[k].type) && !a[k].write) {
+				if (!(use_args && arg_given(o, a[k].name)))
+					tensors++;
+			}
 			else if (is_scalar_type(a[k].type)) {
 				scalars++;
 				/* a scalar --arg gives is no input of the kernel's:
@@ -1108,9 +1112,19 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 			if (strlen(pl->args[k].name) == (size_t)(eq - o->args[i]) &&
 			    !strncmp(pl->args[k].name, o->args[i], (size_t)(eq - o->args[i]))) {
 				if (pl->args[k].tensor) {
-					warnx_("error: --arg '%s': %s is a Tensor input", o->args[i],
-					       pl->args[k].name);
-					goto out;
+					char *end;
+					errno = 0;
+					(void)strtod(eq + 1, &end);
+					if (end == eq + 1 || *end || errno || pl->args[k].given) {
+						warnx_("error: --arg '%s': %s is a Tensor input: give it one "
+						       "number (a constant tensor of the inputs' shape and dtype)",
+						       o->args[i], pl->args[k].name);
+						goto out;
+					}
+					pl->args[k].constant = 1;
+					note(pl, "%s=%s: a tensor of the inputs' shape and dtype filled with "
+					     "that number, no input of the kernel's",
+					     pl->args[k].name, eq + 1);
 				}
 				if (pl->args[k].given) {
 					char *j = xasprintf("%s,%s", pl->args[k].given, eq + 1);
@@ -1699,7 +1713,8 @@ char *try_manifest(const struct try_plan *pl)
 		json_object_set_new(o, "name", json_string(a->name));
 		json_object_set_new(o, "type", json_string(a->type));
 		json_object_set_new(o, "kwarg", json_boolean(a->kwarg));
-		json_object_set_new(o, "tensor", json_boolean(a->tensor));
+		json_object_set_new(o, "tensor", json_boolean(a->tensor && !a->constant));
+		json_object_set_new(o, "constant", json_boolean(a->constant));
 		json_object_set_new(o, "alpha", json_boolean((long)i == pl->alpha_arg));
 		if (a->given && (long)i != pl->alpha_arg)
 			json_object_set_new(o, "value", json_string(a->given));
@@ -1774,7 +1789,9 @@ static const char script[] =
 	"def call(tensors, alpha):\n"
 	"    pos, kw, ti = [], {}, 0\n"
 	"    for a in m['args']:\n"
-	"        if a['tensor']:\n"
+	"        if a.get('constant'):\n"
+	"            v = torch.full_like(tensors[0], value(a['value']))\n"
+	"        elif a['tensor']:\n"
 	"            v = tensors[ti]; ti += 1\n"
 	"        elif a['alpha'] and alpha is not None:\n"
 	"            v = value(alpha)\n"

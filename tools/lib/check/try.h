@@ -123,6 +123,10 @@ struct try_arg {
 	                            not) */
 	int optional;            /* type ends in '?' */
 	char *given;             /* --arg value, or NULL */
+	int constant;            /* a Tensor --arg gives a number: a tensor
+	                            of the inputs' shape and dtype filled with
+	                            it, no input of the kernel's (the gradient
+	                            of a backward whose kernel is one factor) */
 };
 
 /* What OP's OpInfo says about the values its samples draw (read in the
@@ -152,6 +156,11 @@ struct try_opinfo {
 	   named); one that takes test_compare_cpu away from an entry without
 	   ref (the ufunc reference tests run only entries with one) */
 	unsigned untested_large, untested_extremal;
+	int plain;             /* a plain OpInfo without reference_inputs_func:
+	                          its reference inputs are its samples (both
+	                          untested masks full) */
+	char *name;            /* the operator name the entry was found for */
+	int forward;           /* OP is X_backward and the entry is X's */
 	unsigned long untested_line; /* the line of the first such DecorateInfo */
 };
 
@@ -518,7 +527,9 @@ int try_test_lists(struct try_plan *pl, const char *root);
 int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
                      const char *op);
 
-/* try_opinfo_load: the OpInfo of OP from the first file that has it:
+/* try_opinfo_load: the OpInfo of OP (of X when OP is X_backward and
+ * has no entry of its own: the gradient tests differentiate X's samples;
+ * OI->forward set) from the first file that has it:
  * ROOT/torch/testing/_internal/common_methods_invocations.py and
  * ROOT/torch/testing/_internal/opinfo/definitions/{special,linalg,fft}.py
  * (the checkout's), then the same files under TORCH_DIR (the reference

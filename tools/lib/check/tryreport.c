@@ -69,6 +69,10 @@ static void untested_list(FILE *f, const char *what, unsigned mask)
 	int first = 1;
 	if (!mask)
 		return;
+	if (mask == 0x7ffu) {
+		fprintf(f, " the %s values of any dtype", what);
+		return;
+	}
 	fprintf(f, " the %s values of", what);
 	for (k = 0; dts[k]; k++)
 		if (mask & try_opinfo_dtype_bit(dts[k])) {
@@ -115,14 +119,20 @@ static void report_head(FILE *f, const struct try_plan *pl,
 	}
 	if (out->opinfo.found && (out->opinfo.untested_large || out->opinfo.untested_extremal)) {
 		const struct try_opinfo *oi = &out->opinfo;
-		fprintf(f, "opinfo: %s:%lu: PyTorch does not test", oi->file, oi->untested_line);
+		fprintf(f, "opinfo: %s:%lu:%s%s%s PyTorch does not test", oi->file, oi->untested_line,
+		        oi->forward ? " the forward's entry (" : "", oi->forward ? oi->name : "",
+		        oi->forward ? ", whose samples the gradient tests differentiate):" : "");
 		untested_list(f, "large", oi->untested_large);
 		if (oi->untested_large && oi->untested_extremal)
 			fprintf(f, ";");
 		untested_list(f, "extremal", oi->untested_extremal);
-		fprintf(f, " (a DecorateInfo skips or expects to fail its reference-numerics test, "
-		        "every test of the entry, or test_compare_cpu of an entry without ref): "
-		        "shown apart\n");
+		if (oi->plain)
+			fprintf(f, " (a plain OpInfo without reference_inputs_func: its reference "
+			        "inputs are its samples): shown apart\n");
+		else
+			fprintf(f, " (a DecorateInfo skips or expects to fail its reference-numerics "
+			        "test, every test of the entry, or test_compare_cpu of an entry "
+			        "without ref): shown apart\n");
 	}
 	up = out->no_torch ? NULL : upcast_list(pl, out);
 	if (up) {

@@ -867,6 +867,7 @@ int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
 		e = call_end(open);
 		oi->found = 1;
 		oi->file = xstrdup(file);
+		oi->name = xstrdup(op);
 		oi->line = 1;
 		for (q = text; q < kind; q++)
 			oi->line += *q == '\n';
@@ -895,6 +896,16 @@ int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
 		    !strncmp(kv, "False", 5))
 			oi->complex_extremal = 0;
 		untested_reference_values(oi, text, open, e);
+		/* a plain OpInfo without reference_inputs_func: its reference
+		   inputs are its samples (opinfo/core.py OpInfo.reference_inputs),
+		   no generator of large or extremal values */
+		if ((size_t)(open - kind) == 6 && !strncmp(kind, "OpInfo", 6) &&
+		    !keyword_at(open, e, "reference_inputs_func")) {
+			oi->plain = 1;
+			oi->untested_large = oi->untested_extremal = 0x7ffu;
+			if (!oi->untested_line)
+				oi->untested_line = oi->line;
+		}
 		return 1;
 	}
 	return 0;
@@ -908,7 +919,13 @@ int try_opinfo_load(struct try_opinfo *oi, const char *root, const char *torch_d
 	                                   "opinfo/definitions/linalg.py",
 	                                   "opinfo/definitions/fft.py", NULL};
 	const char *bases[2];
-	size_t b, k;
+	size_t b, k, ol = strlen(op);
+	char *fwd = NULL;
+	int r = 0;
+	/* OP_backward: the forward's entry, whose samples the gradient tests
+	   differentiate (TestConsistency.test_output_grad_match, TestGradients) */
+	if (ol > 9 && !strcmp(op + ol - 9, "_backward"))
+		fwd = xasprintf("%.*s", (int)(ol - 9), op);
 	bases[0] = root;
 	bases[1] = torch_dir;
 	memset(oi, 0, sizeof *oi);
@@ -924,19 +941,30 @@ int try_opinfo_load(struct try_opinfo *oi, const char *root, const char *torch_d
 			char *data = NULL;
 			size_t len;
 			int found = 0;
-			if (read_file(path, &data, &len) == 0 && data)
+			if (read_file(path, &data, &len) == 0 && data) {
 				found = try_opinfo_parse(oi, data, path, op);
+				if (!found && fwd)
+					found = try_opinfo_parse(oi, data, path, fwd);
+				if (found && fwd && !strcmp(oi->name, fwd))
+					oi->forward = 1;
+			}
 			free(data);
 			free(path);
-			if (found)
-				return 1;
+			if (found) {
+				r = 1;
+				goto done;
+			}
 		}
 	}
-	return 0;
+done:
+	free(fwd);
+	return r;
 }
 
 void try_opinfo_free(struct try_opinfo *oi)
 {
 	free(oi->file);
 	oi->file = NULL;
+	free(oi->name);
+	oi->name = NULL;
 }
