@@ -92,10 +92,12 @@ static void report_head(FILE *f, const struct try_plan *pl,
 		fprintf(f, "reference: torch %s is older than the checkout (%s, its version.txt): "
 		        "where the CPU kernels changed since, its results are not the checkout's\n",
 		        out->torch_version, pl->checkout_version);
-	if (out->opinfo.found && ((out->opinfo.unary && (out->opinfo.has_low || out->opinfo.has_high)) ||
-	                          !out->opinfo.large_floats ||
-	                          (out->opinfo.binary && pl->nregs &&
-	                           (pl->regs[0].kind == MR_UNARY || pl->regs[0].kind == MR_UNARY_ALPHA)))) {
+	/* the domain, handles_large_floats and the binary OpInfo's scalar
+	   samples are applied to unary kernels only (try_classify) */
+	if (out->opinfo.found && pl->nregs &&
+	    (pl->regs[0].kind == MR_UNARY || pl->regs[0].kind == MR_UNARY_ALPHA) &&
+	    ((out->opinfo.unary && (out->opinfo.has_low || out->opinfo.has_high)) ||
+	     !out->opinfo.large_floats || out->opinfo.binary)) {
 		const struct try_opinfo *oi = &out->opinfo;
 		fprintf(f, "opinfo: %s:%lu:", oi->file, oi->line);
 		if (oi->unary && (oi->has_low || oi->has_high)) {
