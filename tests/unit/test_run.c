@@ -251,6 +251,52 @@ static void test_kernel_attribute(void **state)
 	run_kernels_free(k, (size_t)n);
 }
 
+/* forms of main's kernels (SoftMax, RMSNorm, Sort, ScanKernel .metal):
+ * a template named by a macro parameter, an instantiation repeating a
+ * position parameter with another attribute, unnamed parameters, a 1-D
+ * threadgroup array passed whole, the source's own simd_* functions */
+static const char msrc[] =
+	"inline float simd_total(float v) { return simd_sum(v); }\n"
+	"template <typename T>\n"
+	"kernel void k(device T* out, uint g [[threadgroup_position_in_grid]],\n"
+	"              uint t [[thread_position_in_threadgroup]]) {\n"
+	"  threadgroup T sh[4];\n"
+	"  helper(sh, t);\n"
+	"  out[g] = simd_total(sh[t]);\n"
+	"}\n"
+	"#define REG(DTYPE, NAME) template [[host_name(#NAME \"_\" #DTYPE)]] kernel void \\\n"
+	"  NAME<DTYPE>(device DTYPE* out, uint g [[thread_position_in_grid]], uint t [[thread_position_in_threadgroup]]);\n"
+	"REG(float, k)\n"
+	"template [[host_name(\"k_int\")]] kernel void k<int>(device int*, uint, uint);\n";
+
+static void test_main_forms(void **state)
+{
+	(void)state;
+	struct run_kernel *k;
+	char *host, *err;
+	unsigned long line;
+	long n = run_parse(msrc, strlen(msrc), NULL, &k, &host, &err, &line);
+	assert_int_equal(n, 2);
+	assert_string_equal(k[0].name, "k_float");
+	assert_string_equal(k[0].call, "k<float>");
+	/* the definition's attribute, not the instantiation's */
+	assert_string_equal(k[0].p[1].attr, "threadgroup_position_in_grid");
+	assert_string_equal(k[1].name, "k_int");
+	assert_string_equal(k[1].p[0].name, "out");
+	assert_int_equal(k[1].p[0].kind, RUN_BUF);
+	assert_string_equal(k[1].p[1].name, "g");
+	assert_string_equal(k[1].p[2].attr, "thread_position_in_threadgroup");
+	/* the definition of simd_total is no call site; its call is */
+	assert_non_null(strstr(host, "inline float simd_total(float v) { return "
+	                             "(::metal_host::model::site(__LINE__), simd_sum(v)); }\n"));
+	assert_non_null(strstr(host, "= (::metal_host::model::site(__LINE__), simd_total(sh.at(__LINE__)[t]));"));
+	/* the array passed whole decays; the macro's instantiation is blanked */
+	assert_non_null(strstr(host, "  helper(sh.data(), t);\n"));
+	assert_null(strstr(host, "NAME<DTYPE>"));
+	free(host);
+	run_kernels_free(k, (size_t)n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_no_kernel),
 		cmocka_unit_test(test_templates),
 		cmocka_unit_test(test_kernel_attribute),
+		cmocka_unit_test(test_main_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

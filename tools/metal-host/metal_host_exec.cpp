@@ -629,7 +629,8 @@ void *access(buffer *b, const void *addr, unsigned size, int line) {
 	return const_cast<void *>(addr);
 }
 
-void tg_register(tg_shadow *s, const char *name, void *data, size_t n, size_t elem) {
+void tg_register(tg_shadow *s, const char *name, void *data, size_t n, size_t elem,
+                 unsigned char fill) {
 	if (s->epoch == g_epoch && s->cells)
 		return;
 	if (!s->cells)
@@ -640,7 +641,7 @@ void tg_register(tg_shadow *s, const char *name, void *data, size_t n, size_t el
 	s->elem = elem;
 	s->epoch = g_epoch;
 	/* a new group: the memory holds whatever it held (a fill pattern here) */
-	std::memset(data, 0xff, n * elem);
+	std::memset(data, fill, n * elem);
 	for (size_t i = 0; i < n; i++)
 		s->cells[i] = MH_CELL0;
 }

@@ -110,7 +110,8 @@ struct tg_shadow {
 	struct cell *cells;
 };
 void *tg_access(tg_shadow *s, long index, int line);
-void tg_register(tg_shadow *s, const char *name, void *data, size_t n, size_t elem);
+void tg_register(tg_shadow *s, const char *name, void *data, size_t n, size_t elem,
+                 unsigned char fill);
 
 /* atomic_touch: an atomic function is about to access ADDR (WRITE: it
  * may change it).  The touch the running thread just made at ADDR (the
@@ -185,7 +186,14 @@ struct tg_array {
 	int line = 0;
 	tg_array() { std::memset(&sh, 0, sizeof sh); }
 	tg_array &at(int l) { line = l; return *this; }
-	void bind(const char *name) { tg_register(&sh, name, raw, N, sizeof(T)); }
+	/* the fill of a new group's memory: all bytes 0xff for floating point
+	 * and other classes (NaN in float, half, bfloat, their vectors), 0xa5
+	 * for integers and bool, whose 0xff would be -1 or the type's maximum:
+	 * values kernels write (main's Sort.metal pads uchar rows with 255),
+	 * and a write of the bytes already there reads as a read */
+	void bind(const char *name) {
+		tg_register(&sh, name, raw, N, sizeof(T), std::is_integral<T>::value ? 0xa5 : 0xff);
+	}
 	T &operator[](long i) { return *static_cast<T *>(tg_access(&sh, i, line)); }
 	T *data() { return reinterpret_cast<T *>(raw); }
 	operator T *() { return data(); }

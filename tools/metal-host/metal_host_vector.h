@@ -376,6 +376,65 @@ METAL_HOST_VEC_NAMES(bfloat)
 METAL_HOST_VEC_NAMES(float)
 #undef METAL_HOST_VEC_NAMES
 
+/* Packed vectors (packed_float4, packed_half3, ...): N scalars with the
+ * scalar's alignment and no padding (Metal Shading Language 2.2.3), read
+ * through a cast of a buffer pointer at any element (main's
+ * CrossEntropyKernel.metal loads rows as `*reinterpret_cast<device const
+ * packed_float4*>(p)`).  They convert to and from the aligned vector and
+ * index by []; arithmetic goes through the aligned vector. */
+namespace metal_host {
+template <class T, int N>
+struct packed_vec {
+	T v[N];
+	packed_vec() = default;
+	constexpr packed_vec(const vec<T, N> &o) : v{} {
+		for (int i = 0; i < N; i++)
+			v[i] = o[i];
+	}
+	constexpr operator vec<T, N>() const {
+		vec<T, N> r;
+		for (int i = 0; i < N; i++)
+			r[i] = v[i];
+		return r;
+	}
+	template <class U, std::enable_if_t<!std::is_same<U, T>::value, int> = 0>
+	constexpr explicit operator vec<U, N>() const {
+		return vec<U, N>(vec<T, N>(*this));
+	}
+	constexpr T &operator[](int i) { return v[i]; }
+	constexpr const T &operator[](int i) const { return v[i]; }
+	/* through a `constant` pointer (const volatile on the host) */
+	operator vec<T, N>() const volatile {
+		vec<T, N> r;
+		for (int i = 0; i < N; i++)
+			r[i] = const_cast<const T &>(v[i]);
+		return r;
+	}
+	template <class U, std::enable_if_t<!std::is_same<U, T>::value, int> = 0>
+	explicit operator vec<U, N>() const volatile {
+		return vec<U, N>(vec<T, N>(*this));
+	}
+};
+} /* namespace metal_host */
+
+#define METAL_HOST_PACKED_NAMES(T)                                              \
+	typedef ::metal_host::packed_vec<T, 2> packed_##T##2;                  \
+	typedef ::metal_host::packed_vec<T, 3> packed_##T##3;                  \
+	typedef ::metal_host::packed_vec<T, 4> packed_##T##4;
+METAL_HOST_PACKED_NAMES(char)
+METAL_HOST_PACKED_NAMES(uchar)
+METAL_HOST_PACKED_NAMES(short)
+METAL_HOST_PACKED_NAMES(ushort)
+METAL_HOST_PACKED_NAMES(int)
+METAL_HOST_PACKED_NAMES(uint)
+METAL_HOST_PACKED_NAMES(long)
+METAL_HOST_PACKED_NAMES(ulong)
+METAL_HOST_PACKED_NAMES(half)
+METAL_HOST_PACKED_NAMES(bfloat)
+METAL_HOST_PACKED_NAMES(float)
+#undef METAL_HOST_PACKED_NAMES
+
+static_assert(sizeof(packed_float3) == 12 && alignof(packed_float4) == 4, "packed_float layout");
 static_assert(sizeof(float2) == 8 && alignof(float2) == 8, "float2 layout");
 static_assert(sizeof(float3) == 16 && alignof(float3) == 16, "float3 layout");
 static_assert(sizeof(half2) == 4 && alignof(half2) == 4, "half2 layout");

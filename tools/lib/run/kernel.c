@@ -227,8 +227,8 @@ static int param(const char *t, size_t a, size_t b, struct run_kernel *k, long *
 static int body(const char *t, const char *m, size_t a, size_t b, struct run_kernel *k,
                 struct edits *es, char **err, size_t *err_at)
 {
-	char **names = NULL;
-	size_t nn = 0, cap = 0;
+	char **names = NULL, **flat = NULL;
+	size_t nn = 0, cap = 0, nflat = 0, fcap = 0;
 	for (size_t i = 0; i < k->np; i++)
 		if (k->p[i].kind == RUN_BUF || k->p[i].kind == RUN_CBUF) {
 			GROW(names, nn, cap);
@@ -258,6 +258,7 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 			                 "(use an array of one element)", k->name);
 			*err_at = s;
 			free(names);
+			free(flat);
 			return -1;
 		}
 		/* threadgroup TYPE NAME [N] ; */
@@ -276,6 +277,7 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 			                 "an initializer is not supported yet by mps-run", k->name);
 			*err_at = s;
 			free(names);
+			free(flat);
 			return -1;
 		}
 		char *ty = lex_trim_dup(t, s + strlen("threadgroup"), nb);
@@ -293,6 +295,10 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 		edit_add(es, s, after + 1, keep_lines(w, t, s, after + 1));
 		GROW(names, nn, cap);
 		names[nn++] = nm; /* kept until the end of this function */
+		if (!cl2) { /* a 1-D array, which decays as a C array does */
+			GROW(flat, nflat, fcap);
+			flat[nflat++] = nm;
+		}
 		free(ty);
 		free(dim);
 		i = after;
@@ -311,12 +317,23 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 		                          (m[i - 1] == ':' && i > 1 && m[i - 2] == ':'));
 		size_t nx = lex_skip_ws(m, b, e);
 		if (prev_ok && nx < b && m[nx] == '[' && !(nx + 1 < b && m[nx + 1] == '[') &&
-		    !in_edit(es, i))
+		    !in_edit(es, i)) {
 			for (size_t q = 0; q < nn; q++)
 				if (lex_span_is(m + i, e - i, names[q])) {
 					edit_add(es, e, e, xstrdup(".at(__LINE__)"));
 					break;
 				}
+		} else if (prev_ok && nx < b && m[nx] != '.' && m[nx] != '[' && !in_edit(es, i)) {
+			/* a 1-D threadgroup array used whole (`f(shared, v)`, `a + i`)
+			 * decays to its element pointer, as a C array does: a template
+			 * parameter `threadgroup T*` then deduces T (the class does not
+			 * take part in deduction) */
+			for (size_t q = 0; q < nflat; q++)
+				if (lex_span_is(m + i, e - i, flat[q])) {
+					edit_add(es, e, e, xstrdup(".data()"));
+					break;
+				}
+		}
 		i = e - 1;
 	}
 	/* the names added for arrays are owned here */
@@ -327,6 +344,7 @@ static int body(const char *t, const char *m, size_t a, size_t b, struct run_ker
 	for (size_t q = nparams; q < nn; q++)
 		free(names[q]);
 	free(names);
+	free(flat);
 	return 0;
 }
 
@@ -343,6 +361,28 @@ static int sync_name(const char *t, size_t n)
 /* every call NAME(...) of sync_name in the code of m[0, n) (outside
  * directives other than #define) becomes
  * (::metal_host::model::site(__LINE__), NAME(...)), the qualifier kept */
+/* whether the name at m[i] is declared there, not called: a word that is
+ * not a statement keyword stands before it (or, the caller's second test,
+ * a body follows its parameters) (`inline T simd_shuffle(...)`,
+ * `acc_t simd_scan(acc_t x)`: main's ScanKernel.metal defines its own
+ * overloads and member functions with SIMD names) */
+static int declared_at(const char *m, size_t i)
+{
+	size_t b = i;
+	while (b > 0 && (m[b - 1] == ' ' || m[b - 1] == '\t' || m[b - 1] == '\n' || m[b - 1] == '\\'))
+		b--;
+	if (b == 0 || !lex_idc(m[b - 1]))
+		return 0;
+	size_t a = b;
+	while (a > 0 && lex_idc(m[a - 1]))
+		a--;
+	static const char *const kw[] = {"return", "else", "do", "case", "throw", "co_return", NULL};
+	for (size_t k = 0; kw[k]; k++)
+		if (lex_span_is(m + a, b - a, kw[k]))
+			return 0;
+	return 1;
+}
+
 static void sites(const char *m, size_t n, struct edits *es)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -371,7 +411,10 @@ static void sites(const char *m, size_t n, struct edits *es)
 			continue;
 		}
 		size_t cl = lex_match_close(m, n, q, '(', ')');
-		if (cl >= n) {
+		size_t body = lex_skip_ws(m, n, cl + 1);
+		if (body < n && lex_word_at(m, n, body, "const"))
+			body = lex_skip_ws(m, n, body + 5);
+		if (cl >= n || declared_at(m, i) || (body < n && m[body] == '{')) {
 			i = e - 1;
 			continue;
 		}
@@ -490,6 +533,41 @@ static size_t skip_bl(const char *m, size_t n, size_t i)
 	}
 }
 
+/* whether NAME (of length len) at m[i] is a parameter of the #define whose
+ * body holds i: `#define REG(DTYPE, NAME) template kernel void NAME<DTYPE>(...)`
+ * instantiates the template its caller names */
+static int macro_param_at(const char *m, size_t i, const char *name, size_t len)
+{
+	size_t ls = i;
+	for (;;) { /* back to the start of the logical line */
+		while (ls > 0 && m[ls - 1] != '\n')
+			ls--;
+		if (ls < 2 || m[ls - 2] != '\\')
+			break;
+		ls--;
+	}
+	size_t n = i, q = lex_skip_ws(m, n, ls);
+	if (q >= n || m[q] != '#')
+		return 0;
+	q = lex_skip_ws(m, n, q + 1);
+	if (!lex_word_at(m, n, q, "define"))
+		return 0;
+	q = lex_ident_end(m, n, lex_skip_ws(m, n, q + 6));
+	if (q >= n || m[q] != '(')
+		return 0;
+	for (q++; q < n && m[q] != ')';) {
+		q = skip_bl(m, n, q);
+		size_t e = lex_ident_end(m, n, q);
+		if (e > q && lex_span_is(m + q, e - q, name) && e - q == len)
+			return 1;
+		q = e > q ? e : q + 1;
+		q = skip_bl(m, n, q);
+		if (q < n && m[q] == ',')
+			q++;
+	}
+	return 0;
+}
+
 /* the explicit instantiations (`template kernel void F<...>(...);`, the
  * [[host_name]] already taken out by try_rewrite) of the templates of KS
  * in m[0, n), blanked */
@@ -547,7 +625,8 @@ static void blank_insts(const char *t, const char *m, size_t n, const struct run
 			continue;
 		}
 		char *q = xstrndup(m + qs, qe - qs);
-		int mine = is_template_of(ks, nk, base_name(q));
+		int mine = is_template_of(ks, nk, base_name(q)) ||
+		           macro_param_at(m, qs, q, qe - qs);
 		free(q);
 		size_t end = skip_bl(m, n, pc + 1);
 		end = end < n && m[end] == ';' ? end + 1 : pc + 1;
@@ -577,6 +656,22 @@ static char *code_only(const char *text, size_t len)
 	return m;
 }
 
+/* whether the parameter PS of an instantiation has no name: one word
+ * (`uint3`), or a declarator ending in `*` or `&` (`constant int&`) */
+static int unnamed(const char *ps)
+{
+	char *d = squeeze(ps, 0, strlen(ps));
+	char *br = strstr(d, "[[");
+	if (br)
+		*br = 0;
+	size_t l = strlen(d);
+	while (l && d[l - 1] == ' ')
+		d[--l] = 0;
+	int r = l == 0 || d[l - 1] == '*' || d[l - 1] == '&' || !strchr(d, ' ');
+	free(d);
+	return r;
+}
+
 /* the kernels the instantiations of TEXT make (see run_parse); -1 with
  * *err and *err_line */
 static int add_insts(const char *text, size_t len, const struct mr_defs *defs,
@@ -602,9 +697,12 @@ static int add_insts(const char *text, size_t len, const struct mr_defs *defs,
 		if (dup)
 			continue;
 		unsigned long line = 1;
+		long def = -1;
 		for (size_t q = 0; q < *nk; q++)
-			if ((*ks)[q].templ && !strcmp((*ks)[q].name, base_name(iv[i].templ)))
+			if ((*ks)[q].templ && !strcmp((*ks)[q].name, base_name(iv[i].templ))) {
 				line = (*ks)[q].line;
+				def = (long)q;
+			}
 		GROW(*ks, *nk, *cap);
 		struct run_kernel *k = &(*ks)[(*nk)++];
 		memset(k, 0, sizeof *k);
@@ -616,15 +714,41 @@ static int add_insts(const char *text, size_t len, const struct mr_defs *defs,
 		for (size_t a = 0; a < iv[i].nparams && rc == 0; a++) {
 			size_t at = 0;
 			const char *ps = iv[i].params[a];
+			char *named = NULL;
+			if (def >= 0 && a < (*ks)[def].np && unnamed(ps)) {
+				/* `uint3,` or `const device T*,`: main's Sort.metal
+				 * instantiates without names; the definition names
+				 * the parameter and gives its attribute */
+				const struct run_param *dp = &(*ks)[def].p[a];
+				named = dp->kind == RUN_POS
+				                ? xasprintf("%s %s [[%s]]", ps, dp->name, dp->attr)
+				                : xasprintf("%s %s", ps, dp->name);
+				ps = named;
+			}
 			if (param(ps, 0, strlen(ps), k, &order, &none, err, &at) != 0) {
 				*err_line = line;
 				rc = -1;
 			}
+			free(named);
 		}
 		for (size_t q = 0; q < none.n; q++)
 			free(none.e[q].with);
 		free(none.e);
 		k->nslots = (size_t)order;
+		/* a thread-position parameter takes the template definition's
+		 * attribute: the Metal compiler reads the definition's, whatever
+		 * the instantiation repeats (main's RMSNorm.metal instantiates
+		 * `uint gid [[thread_position_in_grid]]` for a definition's
+		 * [[threadgroup_position_in_grid]], and its kernels run by groups) */
+		if (rc == 0 && def >= 0) {
+			const struct run_kernel *d = &(*ks)[def];
+			for (size_t a = 0; a < k->np && a < d->np; a++)
+				if (k->p[a].kind == RUN_POS && d->p[a].kind == RUN_POS &&
+				    strcmp(k->p[a].attr, d->p[a].attr) != 0) {
+					free(k->p[a].attr);
+					k->p[a].attr = xstrdup(d->p[a].attr);
+				}
+		}
 	}
 	mr_insts_free(iv, ni);
 	mr_defs_free(&own);
