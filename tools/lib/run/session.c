@@ -4,6 +4,8 @@
  *
  * The session folder (tmp_make("mps-run"), the script's $TMPDIR too):
  *   rt.o            the layer's runtime (metal_host_exec.cpp), built once
+ *                   when make's prebuilt one (mps-run.d beside the tool,
+ *                   with a precompiled header) does not fit the run
  *   errors          one line per call that reported an error
  *   libN/           one compile_shader: source.metal, origin (the script
  *                   file and the line of the source's first line), and
