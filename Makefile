@@ -34,7 +34,17 @@ PROBE_BIN := $(BUILD)/unit/cppscan_probe $(BUILD)/unit/rewrite_probe $(BUILD)/un
 all:
 	@sh tools/deps.sh --quiet
 	@$(MAKE) --no-print-directory tools
-tools: $(TOOL_BIN)
+tools: $(TOOL_BIN) $(BIN)/mps-run.d/STAMP
+
+# mps-run's prebuilt runtime object and precompiled header, for the
+# compiler mps-run finds by default ($CXX, c++, clang++, g++): every
+# compile_shader then compiles only its own unit.  mps-run uses them
+# only while their STAMP names its compiler and host layer and is newer
+# than every file of the layer (tools/lib/run/run.h, run_prebuilt_valid).
+# A failed prebuild is not a failed build: mps-run works without it.
+$(BIN)/mps-run.d/STAMP: $(BIN)/mps-run $(wildcard tools/metal-host/*)
+	@$(BIN)/mps-run --internal-prebuild $(BIN)/mps-run.d || \
+	  echo "mps-run: note: nothing prebuilt (each compile_shader compiles the runtime too)" >&2
 
 # Checks the libraries; installs them (apt-get as root, Homebrew) or prints
 # the one command to run.

@@ -65,7 +65,7 @@ if [ "${1:-}" = --one ]; then one_case "$2"; exit 0; fi
 
 rm -rf "$out"; mkdir -p "$out/bin" "$out/res" || exit 2
 for t in "$repo"/tools/bin/*; do
-  [ -x "$t" ] || continue
+  [ -f "$t" ] && [ -x "$t" ] || continue  # not mps-run.d (make's prebuilt folder)
   n=$(basename "$t")
   cat >"$out/bin/$n" <<WRAP
 #!/bin/sh

@@ -826,6 +826,46 @@ static unsigned char *read_all(const char *path, size_t *len, size_t room) {
 	return o.v;
 }
 
+/* a tensor view of an argument (the call file's "view" line) */
+struct view_spec {
+	bool given;
+	unsigned long item;      /* bytes of the tensor's element */
+	int ndim;
+	long size[16], stride[16]; /* in the tensor's elements */
+};
+
+/* the cells of buffer B (its elements as the kernel types them) that the
+ * view W covers: a malloc'd flag per cell; *COUNT the cells covered */
+static unsigned char *view_cover(const view_spec &w, const buffer *b, size_t *count) {
+	size_t n = b->bytes / b->elem;
+	unsigned char *c = (unsigned char *)std::calloc(n + 1, 1);
+	long idx[16] = {0};
+	*count = 0;
+	for (int d = 0; d < w.ndim; d++)
+		if (w.size[d] <= 0)
+			return c; /* empty */
+	for (;;) {
+		long pos = 0;
+		for (int d = 0; d < w.ndim; d++)
+			pos += idx[d] * w.stride[d];
+		if (pos >= 0) {
+			size_t lo = (size_t)pos * w.item / b->elem, hi = ((size_t)pos + 1) * w.item - 1;
+			hi /= b->elem;
+			for (size_t e = lo; e <= hi && e < n; e++)
+				if (!c[e]) {
+					c[e] = 1;
+					++*count;
+				}
+		}
+		int d = w.ndim - 1;
+		while (d >= 0 && ++idx[d] == w.size[d])
+			idx[d--] = 0;
+		if (d < 0)
+			break;
+	}
+	return c;
+}
+
 int main(int argc, char **argv) {
 	if (argc != 2) {
 		std::fprintf(stderr, "usage: %s CALLFILE\n", argv[0]);
@@ -840,6 +880,7 @@ int main(int argc, char **argv) {
 	unsigned threads[3] = {1, 1, 1}, gs[3] = {1, 1, 1};
 	enum { MAXARG = 256 };
 	static char argpath[MAXARG][1024];
+	static view_spec views[MAXARG];
 	int nargs = 0;
 	char line[4096];
 	unsigned long ln = 0;
@@ -870,6 +911,21 @@ int main(int argc, char **argv) {
 			unsigned *o = !std::strcmp(key, "threads") ? threads : gs;
 			if (std::sscanf(v, "%u %u %u", &o[0], &o[1], &o[2]) != 3)
 				return bad(argv[1], ln, "three numbers expected");
+		} else if (!std::strcmp(key, "view")) {
+			/* view I ITEMSIZE NDIM SIZES... STRIDES...: the elements of
+			 * argument I the tensor covers (unwritten-output) */
+			char *e;
+			unsigned long i = std::strtoul(v, &e, 10);
+			if (i >= MAXARG)
+				return bad(argv[1], ln, "too many arguments");
+			view_spec &w = views[i];
+			w.item = std::strtoul(e, &e, 10);
+			w.ndim = (int)std::strtol(e, &e, 10);
+			if (w.ndim < 0 || w.ndim > 16 || w.item == 0)
+				return bad(argv[1], ln, "a view: item size, 0-16 dimensions");
+			for (int d = 0; d < 2 * w.ndim; d++)
+				(d < w.ndim ? w.size[d] : w.stride[d - w.ndim]) = std::strtol(e, &e, 10);
+			w.given = true;
 		} else if (!std::strcmp(key, "arg")) {
 			unsigned long i = std::strtoul(v, &sp, 10);
 			if (*sp == ' ')
@@ -994,15 +1050,25 @@ int main(int argc, char **argv) {
 	for (buffer *b : g_bufs) {
 		if (!b || b->is_const || !b->any_touched)
 			continue;
-		size_t n = b->bytes / b->elem, miss = 0, first = 0;
+		size_t n = b->bytes / b->elem, miss = 0, first = 0, of = n;
 		bool plain = false;
+		/* a strided or sliced output view: its elements only */
+		unsigned char *cover = views[b->index].given ? view_cover(views[b->index], b, &of) : nullptr;
 		for (size_t i = 0; i < n; i++) {
 			if (b->cells[i].touched && !b->cells[i].atomic)
 				plain = true;
-			if (!b->cells[i].touched && miss++ == 0)
+			if (!b->cells[i].touched && (!cover || cover[i]) && miss++ == 0)
 				first = i;
 		}
-		if (miss && plain)
+		bool viewed = cover != nullptr;
+		std::free(cover);
+		if (miss && plain && viewed)
+			report(false, "unwritten-output", where(nullptr, k->line), b->name,
+			       "kernel '%s' left %zu of the %zu elements of the view of buffer '%s' (argument %d) "
+			       "untouched, the first at element %zu of its storage (threads given as a number of "
+			       "groups?)",
+			       k->name, miss, of, b->name, b->index, first);
+		else if (miss && plain)
 			report(false, "unwritten-output", where(nullptr, k->line), b->name,
 			       "kernel '%s' left %zu of the %zu elements of buffer '%s' (argument %d) untouched, "
 			       "the first at index %zu (threads given as a number of groups?)",

@@ -27,7 +27,10 @@ reports there is raised after the call (torch.AcceleratorError, else
 RuntimeError), as the MPS stream raises it at its next synchronization.
 The build and each call are done by the tool (mps-run --internal-build,
 --internal-call), which prints the findings; the tensors the kernel may
-write (device, not const) are copied back after the call.
+write (device, not const) are copied back after the call.  Of such a
+tensor that does not cover its storage from its offset (a strided or
+sliced view) the call names the elements it covers (sizes and strides),
+and unwritten-output counts those only.
 """
 import os
 import re
@@ -69,6 +72,27 @@ def _origin(source, file):
     if i < 0:
         return None
     return text.count("\n", 0, i)
+
+
+def _metal_origin(source, script):
+    """The .metal file in SCRIPT's folder holding SOURCE, and the line
+    offset of SOURCE in it: (path, offset), or (None, None)."""
+    folder = os.path.dirname(script)
+    try:
+        names = sorted(n for n in os.listdir(folder or ".") if n.endswith(".metal"))
+    except OSError:
+        return None, None
+    for n in names:
+        p = os.path.join(folder, n)
+        try:
+            if os.path.getsize(p) > (4 << 20):
+                continue
+        except OSError:
+            continue
+        off = _origin(source, p)
+        if off is not None and source.strip():
+            return p, off
+    return None, None
 
 
 class _Kernel:
@@ -144,6 +168,12 @@ class _Kernel:
                 data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
                 if kind == "buf":
                     out.append((p, flat))
+                    if not (a.is_contiguous() and a.numel() == flat.numel()):
+                        # the elements the view covers: unwritten-output
+                        # counts those only
+                        lines.append("view %d %d %d %s" % (
+                            i, a.element_size(), a.dim(),
+                            " ".join(str(int(v)) for v in list(a.shape) + list(a.stride()))))
             elif isinstance(a, (bool, int, float)) or (
                     isinstance(a, (list, tuple)) and len(a) > 0 and isinstance(a[0], (int, float))):
                 data = casts.pack(i, a)
@@ -260,6 +290,12 @@ class _Library:
         os.mkdir(self._dir)
         file, line = _caller()
         off = _origin(source, file)
+        if off is None:
+            # a source read from a .metal file beside the script: that
+            # file's lines
+            mfile, off = _metal_origin(source, file)
+            if mfile is not None:
+                file = mfile
         if off is None:
             self._file, self._lineoff = "%s:%d(compile_shader source)" % (file, line), 0
         else:

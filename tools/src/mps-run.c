@@ -37,7 +37,8 @@ static const char details[] =
 	"\n"
 	"Checks, each as `mps-run: FILE:LINE: error|warning: MESSAGE [CHECK]` with\n"
 	"the kernel, the thread and group positions and the buffer's argument;\n"
-	"FILE:LINE is the script's line when the source is a literal in it:\n"
+	"FILE:LINE is the script's line when the source is a literal in it, the\n"
+	"line of a .metal file beside the script when read from one:\n"
 	"  out-of-bounds       a buffer or threadgroup array accessed outside it\n"
 	"  race                two threads touch one threadgroup element between\n"
 	"                      the same two barriers, one writing; or two threads\n"
@@ -45,7 +46,8 @@ static const char details[] =
 	"  divergent-barrier   a barrier not reached by every thread of the group\n"
 	"  uninitialized-read  threadgroup memory read before any thread wrote it\n"
 	"  unwritten-output    (warning) elements of a written buffer no thread\n"
-	"                      touched\n"
+	"                      touched (of a strided or sliced tensor view: the\n"
+	"                      elements the view covers)\n"
 	"  timeout             a kernel still running at the time limit\n"
 	"  error-buffer        (note) a report through c10/metal/error.h\n"
 	"                      (error_buf_idx=N): raised after the call as the\n"
@@ -79,8 +81,12 @@ static const char details[] =
 	"each from an argv (no shell), each kernel call with a time limit\n"
 	"(--timeout) and each compile with one of 300 s, in a private folder under $TMPDIR or /tmp that\n"
 	"is also the script's $TMPDIR, removed afterwards.  It writes nothing\n"
-	"else (python runs with -B).  --emit prints each generated host copy,\n"
-	"driver and compile command on stderr before it compiles.  No network.\n"
+	"else (python runs with -B).  It reads the runtime object and precompiled\n"
+	"header make built beside it (mps-run.d/, used while its STAMP names this\n"
+	"compiler and host layer and is newer than the layer's files;\n"
+	"MPS_RUN_NO_PREBUILT=1: not used).  --emit prints each generated host\n"
+	"copy, driver and compile command on stderr before it compiles.\n"
+	"MPS_RUN_STATS=1 prints each build's and each run's time.  No network.\n"
 	"\n"
 	"Exit status: 1 when a check reported an error; 2 an error of use (bad\n"
 	"option, no script, no python, no compiler, no host layer; --inline: a\n"
@@ -128,6 +134,25 @@ int main(int argc, char **argv)
 			return MK_EXIT_ERROR;
 		}
 		status = build ? run_build_lib(&c, argv[2]) : run_call_lib(&c, argv[2], argv[3]);
+		try_env_free(&c.env);
+		return status;
+	}
+
+	/* make's prebuilt runtime and header (the default compiler's) */
+	if (argc == 3 && !strcmp(argv[1], "--internal-prebuild")) {
+		switch (try_env_setup(&c.env, c.argv0, NULL, NULL, NULL, 1)) {
+		case TRY_ENV_READY:
+			status = run_prebuild(&c, argv[2]);
+			break;
+		case TRY_ENV_NO_CXX:
+			fprintf(stderr, "mps-run: note: no C++ compiler found: nothing prebuilt (each "
+			                "compile_shader compiles the runtime too)\n");
+			status = 0;
+			break;
+		default:
+			warnx_("error: no Metal host layer beside the program");
+			status = MK_EXIT_ERROR;
+		}
 		try_env_free(&c.env);
 		return status;
 	}

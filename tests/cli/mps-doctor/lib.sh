@@ -74,5 +74,8 @@ plugin_copy() {
   mkdir -p "$1/.claude-plugin" "$1/tools/bin"
   cp "$MK_REPO/.claude-plugin/plugin.json" "$1/.claude-plugin/"
   cp "$MK_REPO/SKILL.md" "$1/"
-  cp "$MK_REPO"/tools/bin/mps-* "$1/tools/bin/"
+  for f in "$MK_REPO"/tools/bin/mps-*; do
+    # the tools, not mps-run's prebuilt folder (mps-run.d)
+    [ -f "$f" ] && cp "$f" "$1/tools/bin/"
+  done
 }

@@ -149,6 +149,15 @@ int run_inline_file(const char *root, const char *path);
 /* The time limit of each compile (the kernel calls have --timeout). */
 #define RUN_COMPILE_LIMIT 300.0
 
+/* The prebuilt part of every build, made by make (mps-run
+ * --internal-prebuild) in RUN_PREBUILT_DIR beside the program: the
+ * runtime's object rt.o and the precompiled header RUN_PCH_NAME(.gch),
+ * which includes metal_host.h and metal_host_exec.h.  With them a
+ * compile_shader compiles only its own unit (measured on the bench's row
+ * sum: README.md, mps-run). */
+#define RUN_PREBUILT_DIR "mps-run.d"
+#define RUN_PCH_NAME "mh_run.h"
+
 /* What a run knows: the host layer, compiler, time limit (env, from
  * try_env_setup), the python, the SIMD width, --emit, the session folder
  * (internal modes). */
@@ -188,6 +197,23 @@ int run_ctx_from_env(struct run_ctx *c);
  * LIBDIR/kernels.txt; diagnostics on stderr (a kernel this slice cannot
  * run, the compiler's errors mapped to the script's lines).  0, or 2. */
 int run_build_lib(const struct run_ctx *c, const char *libdir);
+
+/* run_prebuilt_valid: the prebuilt folder beside the program c->argv0
+ * (malloc'd), when its STAMP names c->env's compiler, host layer and
+ * RUN_OPT, rt.o and the precompiled header are there and no file of the
+ * host layer is newer than STAMP; else NULL (the build compiles the
+ * runtime itself and uses no precompiled header: a header built by
+ * another compiler is an error for clang).  *LD: the linker option the
+ * prebuild found working (-fuse-ld=lld or gold; malloc'd), or NULL. */
+char *run_prebuilt_valid(const struct run_ctx *c, char **ld);
+
+/* run_prebuild: build DIR (made if missing) for c->env: DIR/rt.o,
+ * DIR/mh_run.h and its precompiled DIR/mh_run.h.gch; find whether the
+ * compiler links with -fuse-ld=lld or gold (faster than GNU ld; Apple's
+ * linker takes neither: the default stays); then DIR/STAMP (last, so that
+ * a build cut short leaves no STAMP).  0, or 2 after a diagnostic
+ * (the compiler's messages). */
+int run_prebuild(const struct run_ctx *c, const char *dir);
 
 /* run_call_lib: run LIBDIR/prog on CALLFILE under the time limit, print
  * its findings (and a timeout or a crash) on stderr, count the errors in
