@@ -698,6 +698,55 @@ static void set_alpha(struct mg_plan *p)
 		p->pairs[i].alpha = p->alpha;
 }
 
+/* a condition input: the tensor input every lambda of STUB's CUDA
+ * kernel takes as bool while the others are the dispatched type
+ * (where_kernel: bool cond_val, scalar_t self_val, scalar_t other_val);
+ * sets p->cond_input and p->cond_at */
+static void find_cond_input(struct mg_plan *p)
+{
+	struct ck_kernel k;
+	size_t i, j;
+	int at = 0;
+	memset(&k, 0, sizeof k);
+	if (ck_cuda_kernel(p->root, p->stub, &k) != 0 || k.nlambdas == 0) {
+		ck_kernel_free(&k);
+		return;
+	}
+	for (i = 0; i < k.nlambdas && at >= 0; i++) {
+		const struct ck_code *c = &k.lambdas[i].code;
+		int here = 0;
+		if (c->nparams < 2) {
+			at = -1;
+			break;
+		}
+		for (j = 0; j < c->nparams; j++) {
+			const char *t = c->params[j].type;
+			if (!strncmp(t, "const ", 6))
+				t += 6;
+			if (!strcmp(t, "bool") || !strcmp(t, "bool const")) {
+				if (here) {
+					here = -1;
+					break;
+				}
+				here = (int)j + 1;
+			} else if (strcmp(t, "scalar_t") && strcmp(t, "scalar_t const")) {
+				here = -1;
+				break;
+			}
+		}
+		if (here <= 0 || (at && here != at))
+			at = -1;
+		else
+			at = here;
+	}
+	if (at > 0) {
+		p->cond_input = at;
+		p->cond_at = xasprintf("%s:%lu", k.lambdas[0].code.file,
+		                       k.lambdas[0].code.line);
+	}
+	ck_kernel_free(&k);
+}
+
 static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 {
 	const struct cs_model *m = cs_lazy_get(&p->cs);
@@ -714,6 +763,14 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 			cs_iter_rule(m, kernel, p->stub, &p->iter);
 			if (p->iter.rule != CS_RULE_UNKNOWN)
 				p->rule.rule = p->iter.rule;
+			if (p->iter.rule == CS_RULE_MIXED && p->kind >= 0 &&
+			    mr_kind_arity(p->kind) == 3) {
+				/* mixed by a bool condition only (where): the output
+				 * is the other inputs' dtype */
+				find_cond_input(p);
+				if (p->cond_input)
+					p->rule.rule = CS_RULE_SAME;
+			}
 		}
 	}
 	if (o->dtypes) {
@@ -940,6 +997,7 @@ static void try_math(struct mg_plan *p, const struct try_env *env,
 	to.text_rel = p->kernel_rel;
 	to.text = kt;
 	to.text_len = klen;
+	to.bool_input = p->cond_input;
 	if (try_plan_build(&tp, &to) != 0) {
 		try_plan_free(&tp);
 		left(p, "functor",
@@ -1271,6 +1329,10 @@ static int plan_retire(struct mg_plan *p)
 	rq.arg = p;
 	rq.is_op = is_op_cb;
 	rq.op_arg = p;
+	/* the stub gets a new host stub: an MPSGraph one registered for it
+	 * goes (where_kernel in 2.6.0) */
+	if (p->kind >= 0 && p->stub && p->npairs > 0 && p->stubs_known)
+		rq.replaced_stub = p->stub;
 	rt_plan_op(&p->rt, &p->hm, &rq);
 	for (f = 0; f < p->hm.nfiles; f++) {
 		struct edit_file *ef;
@@ -1586,6 +1648,7 @@ void mg_plan_free(struct mg_plan *p)
 	size_t i;
 	if (pv && pv->have_hm)
 		hs_free(&p->hm);
+	free(p->cond_at);
 	if (pv) {
 		strv_free(&pv->dead);
 		strv_free(&pv->names);
@@ -1933,6 +1996,10 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		        p->rule.meta ? p->rule.meta : "?",
 		        p->rule.builder && *p->rule.builder ? ": " : "",
 		        p->rule.builder ? p->rule.builder : "");
+		if (p->cond_input)
+			fprintf(out, "  condition: input %d is read as bool (%s): the "
+			        "kernel gets it in the other inputs' dtype, nonzero "
+			        "true; the output has theirs\n", p->cond_input, p->cond_at);
 		set_line(out, "handled before the stub", p->rule.before_stub);
 		set_line(out, "refused by the meta function", p->rule.rejects);
 		set_line(out, "no Metal type", p->dropped);
@@ -2016,6 +2083,9 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 			break;
 		case RT_INCLUDE:
 			fprintf(out, "%s (nothing else in the file needs it)\n", it->detail);
+			break;
+		case RT_REG:
+			fprintf(out, "REGISTER_DISPATCH(%s, ...) (%s)\n", it->name, it->detail);
 			break;
 		default:
 			fprintf(out, "\"%s\" in %s\n", it->name, it->detail);
@@ -2270,6 +2340,10 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		                    p->have_iter && p->iter.builder
 		                        ? json_string(p->iter.builder) : json_null());
 		json_object_set_new(o, "opmath", json_boolean(p->opmath));
+		if (p->cond_input) {
+			json_object_set_new(o, "condition", json_integer(p->cond_input));
+			json_object_set_new(o, "condition_at", json_string(p->cond_at));
+		}
 		json_object_set_new(o, "dropped", names_json(p->dropped));
 		json_object_set_new(o, "pairs", rg_pairs_json(p->pairs, p->npairs));
 		json_object_set_new(o, "check", check_json(p->check));
