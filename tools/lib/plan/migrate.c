@@ -1314,7 +1314,7 @@ static int is_op_cb(const char *name, int prefix, void *arg)
 	              : hs_map_get(&pv->bases, name) >= 0;
 }
 
-static int plan_retire(struct mg_plan *p)
+static int plan_retire(struct mg_plan *p, int replace)
 {
 	struct priv *pv = p->priv;
 	struct rt_request rq;
@@ -1331,7 +1331,7 @@ static int plan_retire(struct mg_plan *p)
 	rq.op_arg = p;
 	/* the stub gets a new host stub: an MPSGraph one registered for it
 	 * goes (where_kernel in 2.6.0) */
-	if (p->kind >= 0 && p->stub && p->npairs > 0 && p->stubs_known)
+	if (replace && p->kind >= 0 && p->stub && p->npairs > 0 && p->stubs_known)
 		rq.replaced_stub = p->stub;
 	rt_plan_op(&p->rt, &p->hm, &rq);
 	for (f = 0; f < p->hm.nfiles; f++) {
@@ -1629,10 +1629,29 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 		if ((exists(root, k) && !load(p, k)) || (exists(root, h) && !load(p, h)))
 			return -1;
 	}
-	if (plan_retire(p) != 0)
+	if (plan_retire(p, 1) != 0)
 		return -1;
 	if (p->kind >= 0 && p->stub && p->npairs > 0 && plan_registration(p, o) != 0)
 		return -1;
+	if (!p->rg_ok) {
+		/* no new host stub: the old registration of the stub stays */
+		size_t i, f;
+		int any = 0;
+		for (i = 0; i < p->rt.n; i++)
+			any |= p->rt.items[i].what == RT_REG && !p->rt.items[i].kept;
+		if (any) {
+			for (f = 0; f < p->hm.nfiles; f++) {
+				struct edit_file *ef;
+				if (!rt_deletes_in(&p->rt, f) ||
+				    !(ef = find_loaded(p, p->hm.files[f].rel)))
+					continue;
+				edit_set_replace(ef, ef->old, ef->oldlen);
+			}
+			rt_plan_free(&p->rt);
+			if (plan_retire(p, 0) != 0)
+				return -1;
+		}
+	}
 	plan_left(p);
 	return 0;
 }
