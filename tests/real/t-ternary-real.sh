@@ -109,17 +109,29 @@ mps-migrate --root "$m" --undo >/dev/null 2>"$tmp/e" || { fail "where: --undo"; 
 (cd "$m" && git status --porcelain) >"$tmp/st"
 [ -s "$tmp/st" ] && { fail "where: --undo left changes"; cat "$tmp/st"; }
 
+# where on 2.6.0 itself (no PointwiseOps.metal: no new host stub): the
+# old registration and where_kernel_mps stay
+mps-migrate --no-try --root "$src" --json where >"$tmp/w0.json" 2>"$tmp/e"
+grep -q '"part":"delete","what":"registration"' "$tmp/w0.json" &&
+  fail "where on 2.6.0: the registration is deleted with no new host stub"
+grep -q '"part":"delete","what":"definition".*"name":"where_kernel_mps"' "$tmp/w0.json" &&
+  fail "where on 2.6.0: where_kernel_mps is deleted with no new host stub"
+
 # lerp: two stubs, each registered with its own kind
 mps-migrate --no-try --root "$m" lerp >"$tmp/lerp" 2>&1
 grep -q 'mps-register binary-alpha lerp_kernel_scalar_weight --stub lerp_kernel_scalar_weight' "$tmp/lerp" ||
   fail "lerp: no binary-alpha command for the Scalar weight"
 grep -q 'mps-register ternary lerp_kernel_tensor_weight --stub lerp_kernel_tensor_weight' "$tmp/lerp" ||
   fail "lerp: no ternary command for the Tensor weight"
+# each with the dtypes of its stub's CPU kernel (floating and complex,
+# no ComplexHalf) and its row's output rule
+n=$(grep -c 'mps-register .* --dtypes float:float,half:half,bfloat:bfloat,float2:float2 --functor --host$' "$tmp/lerp")
+[ "$n" = 2 ] || { fail "lerp: $n register commands with the stub's dtypes, want 2"; grep register "$tmp/lerp"; }
 
 # hardtanh_backward: two tensors and two scalars, said in one line
 mps-migrate --no-try --root "$m" hardtanh_backward >"$tmp/ht" 2>&1
 grep -q '^  kernel: hardtanh_backward_stub takes 2 scalars besides the iterator' "$tmp/ht" ||
   { fail "hardtanh_backward: no reason"; cat "$tmp/ht"; }
 
-[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp per stub; hardtanh_backward refused with its reason"
+[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp per stub with its dtypes; hardtanh_backward refused with its reason"
 exit $status

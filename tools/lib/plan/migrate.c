@@ -454,6 +454,49 @@ static int stub_kind(struct mg_plan *p, const struct mg_stub *st)
 	return k;
 }
 
+/* the --dtypes list of stub ST of kind K, when the operator reaches
+ * several stubs: its CPU kernel's dtypes and the output rule of the
+ * shared kernel that reaches it (its meta function, else its iterator),
+ * as plan_dtypes derives them for one stub ("float:float,half:half");
+ * NULL when the sources do not decide them (malloc'd) */
+static char *stub_dtypes(struct mg_plan *p, const struct mg_stub *st, int k)
+{
+	const struct cs_model *m = cs_lazy_get(&p->cs);
+	struct cs_dtypes cpu;
+	struct cs_outrule rule;
+	struct mr_pair pairs[MR_MAX_PAIRS];
+	unsigned check = 0;
+	int n = -1, i;
+	char *r = NULL;
+	if (!m || !m->have_sources || !st->by)
+		return NULL;
+	memset(&cpu, 0, sizeof cpu);
+	memset(&rule, 0, sizeof rule);
+	cs_cpu_dtypes(m, st->name, &cpu);
+	cs_output_rule(m, p->op, st->by, &rule);
+	if (!rule.meta) {
+		struct cs_iterrule it;
+		memset(&it, 0, sizeof it);
+		cs_iter_rule(m, st->by, st->name, &it);
+		if (it.rule != CS_RULE_UNKNOWN)
+			rule.rule = it.rule;
+		cs_iterrule_free(&it);
+	}
+	if (cpu.found)
+		n = mg_derive_pairs(k, cpu.types, rule.rule, rule.before_stub,
+		                    rule.rejects, pairs, &check);
+	if (n > 0) {
+		struct buf b;
+		buf_init(&b);
+		for (i = 0; i < n; i++)
+			buf_printf(&b, "%s%s:%s", i ? "," : "", pairs[i].in, pairs[i].out);
+		r = b.data;
+	}
+	cs_dtypes_free(&cpu);
+	cs_outrule_free(&rule);
+	return r;
+}
+
 static void plan_stub(struct mg_plan *p)
 {
 	struct priv *pv = p->priv;
@@ -489,12 +532,15 @@ static void plan_stub(struct mg_plan *p)
 			size_t n = strlen(st);
 			int suffix = n > 5 && strcmp(st + n - 5, "_stub") == 0;
 			int k = stub_kind(p, &p->stubs[i]);
+			char *dts = k >= 0 ? stub_dtypes(p, &p->stubs[i], k) : NULL;
 			left(p, "stub",
 			     xasprintf("register %s: mps-register %s %.*s --stub %s "
-			               "--dtypes ... --functor --host",
+			               "--dtypes %s --functor --host",
 			               st, k >= 0 ? mr_kind_name(k) : "KIND",
-			               (int)(suffix ? n - 5 : n), st, st),
+			               (int)(suffix ? n - 5 : n), st, st,
+			               dts ? dts : "..."),
 			     NULL, 0);
+			free(dts);
 		}
 		buf_free(&b);
 	}
