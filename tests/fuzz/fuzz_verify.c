@@ -142,7 +142,7 @@ static void migrate_parts(struct hs_model *hm)
 {
 	static const char *const dead[] = {"sqrt_out_mps", "sqrt_mps"};
 	static const char *const names[] = {"sqrt_out", "sqrt_out_mps"};
-	struct rt_request rq = {"sqrt", dead, 2, names, 2, NULL, NULL, NULL, NULL};
+	struct rt_request rq = {"sqrt", dead, 2, names, 2, NULL, NULL, NULL, NULL, NULL};
 	struct rt_plan p;
 	struct mr_pair pairs[MR_MAX_PAIRS];
 	struct rg_request rr;

@@ -12,8 +12,9 @@
 # torch are here); written with --in-place, they verify clean; --undo
 # restores the tree byte for byte.  lerp: one register command per stub,
 # each with its own kind (binary-alpha for the Scalar weight, ternary for
-# the Tensor weight).  where and hardtanh_backward: the reason each is not
-# planned, one line.
+# the Tensor weight).  where: the condition input the CUDA lambda reads
+# as bool found, the plan whole (see below).  hardtanh_backward: the
+# reason it is not planned, one line.
 . "$(dirname "$0")/lib.sh"
 use_tree src 2.6.0
 tmp=$(mktemp -d); [ -n "${KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
@@ -74,17 +75,63 @@ for op in addcmul addcdiv; do
   [ -s "$tmp/st" ] && { fail "$op: --undo left changes"; cat "$tmp/st"; }
 done
 
+# where: the condition is read as bool by the CUDA lambda, the output has
+# the other inputs' dtype; every overload translated and (with torch)
+# matching the CPU with the condition handed over as x != 0; the old
+# MPSGraph host stub and its registration go; verified clean; undone
+mps-migrate $try --root "$m" --json where >"$tmp/where.json" 2>"$tmp/e"; rc=$?
+[ $rc = 1 ] || { fail "where: exit $rc, want 1"; cat "$tmp/e"; }
+grep -q '"part":"dtypes".*"rule":"same".*"condition":1,"condition_at":"aten/src/ATen/native/cuda/TensorCompare.cu:18"' "$tmp/where.json" ||
+  fail "where: condition input not read"
+grep -q '"part":"dtypes".*"pairs":\[{"in":"float","out":"float"}' "$tmp/where.json" ||
+  fail "where: float:float not registered"
+n=$(grep -c '"part":"math".*"status":"translated"' "$tmp/where.json")
+[ "$n" = 3 ] || fail "where: $n overloads translated, want 3"
+if [ -z "$try" ]; then
+  n=$(grep '"part":"math"' "$tmp/where.json" | grep -c '"verdict":"matches CPU')
+  [ "$n" = 3 ] || fail "where: $n overloads match the CPU, want 3"
+fi
+grep -q '"part":"delete","what":"registration".*"name":"where_kernel"' "$tmp/where.json" ||
+  fail "where: the MPSGraph registration of where_kernel is not deleted"
+grep -q '"part":"delete","what":"definition".*"name":"where_kernel_mps"' "$tmp/where.json" ||
+  fail "where: where_kernel_mps is not deleted"
+mps-migrate --no-try --root "$m" --in-place where >"$tmp/w" 2>"$tmp/e"; rc=$?
+[ $rc = 0 ] || { fail "where: --in-place exit $rc"; cat "$tmp/w" "$tmp/e"; }
+mps-verify --root "$m" where >"$tmp/v" 2>&1; rc=$?
+[ $rc = 0 ] || { fail "where: mps-verify exit $rc"; cat "$tmp/v"; }
+grep -q 'const bool cond_val = static_cast<float>(a) != 0.0f;' "$m/$nf/mps/kernels/PointwiseOps.metal" ||
+  fail "where: the floating-point overload does not test the condition"
+grep -q 'const bool cond_val = a.x != 0 || a.y != 0;' "$m/$nf/mps/kernels/PointwiseOps.metal" ||
+  fail "where: the complex overload does not test the condition"
+grep -q 'REGISTER_DISPATCH(where_kernel' "$m/$nf/mps/operations/TensorCompare.mm" &&
+  fail "where: the old registration is left"
+mps-migrate --root "$m" --undo >/dev/null 2>"$tmp/e" || { fail "where: --undo"; cat "$tmp/e"; }
+(cd "$m" && git status --porcelain) >"$tmp/st"
+[ -s "$tmp/st" ] && { fail "where: --undo left changes"; cat "$tmp/st"; }
+
+# where on 2.6.0 itself (no PointwiseOps.metal: no new host stub): the
+# old registration and where_kernel_mps stay
+mps-migrate --no-try --root "$src" --json where >"$tmp/w0.json" 2>"$tmp/e"
+grep -q '"part":"delete","what":"registration"' "$tmp/w0.json" &&
+  fail "where on 2.6.0: the registration is deleted with no new host stub"
+grep -q '"part":"delete","what":"definition".*"name":"where_kernel_mps"' "$tmp/w0.json" &&
+  fail "where on 2.6.0: where_kernel_mps is deleted with no new host stub"
+
 # lerp: two stubs, each registered with its own kind
 mps-migrate --no-try --root "$m" lerp >"$tmp/lerp" 2>&1
 grep -q 'mps-register binary-alpha lerp_kernel_scalar_weight --stub lerp_kernel_scalar_weight' "$tmp/lerp" ||
   fail "lerp: no binary-alpha command for the Scalar weight"
 grep -q 'mps-register ternary lerp_kernel_tensor_weight --stub lerp_kernel_tensor_weight' "$tmp/lerp" ||
   fail "lerp: no ternary command for the Tensor weight"
+# each with the dtypes of its stub's CPU kernel (floating and complex,
+# no ComplexHalf) and its row's output rule
+n=$(grep -c 'mps-register .* --dtypes float:float,half:half,bfloat:bfloat,float2:float2 --functor --host$' "$tmp/lerp")
+[ "$n" = 2 ] || { fail "lerp: $n register commands with the stub's dtypes, want 2"; grep register "$tmp/lerp"; }
 
 # hardtanh_backward: two tensors and two scalars, said in one line
 mps-migrate --no-try --root "$m" hardtanh_backward >"$tmp/ht" 2>&1
 grep -q '^  kernel: hardtanh_backward_stub takes 2 scalars besides the iterator' "$tmp/ht" ||
   { fail "hardtanh_backward: no reason"; cat "$tmp/ht"; }
 
-[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; lerp per stub; hardtanh_backward refused with its reason"
+[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp per stub with its dtypes; hardtanh_backward refused with its reason"
 exit $status

@@ -74,6 +74,12 @@ static const char ops_mm[] =
     "  mps::graph_op(self);\n"
     "  return self;\n"
     "}\n"
+    "\n"
+    "static void where_kernel_mps(TensorIterator& iter) {\n"
+    "  MPSGraph* g = nil;\n"
+    "}\n"
+    "\n"
+    "REGISTER_DISPATCH(where_kernel, &where_kernel_mps);\n"
     "} // namespace at::native\n";
 
 static const char common_py[] =
@@ -140,7 +146,7 @@ static void test_frac(void **state)
 {
 	static const char *const dead[] = {"frac_out_mps", "frac_mps"};
 	static const char *const names[] = {"frac_out", "frac_out_mps"};
-	struct rt_request rq = {"frac", dead, 2, names, 2, named, NULL, NULL, NULL};
+	struct rt_request rq = {"frac", dead, 2, names, 2, named, NULL, NULL, NULL, NULL};
 	struct rt_plan p;
 	const struct rt_item *it;
 	char *t;
@@ -325,7 +331,7 @@ static void test_macro_line(void **state)
 {
 	static const char *const dead[] = {"neg_out_mps"};
 	static const char *const names[] = {"neg_out", "neg_out_mps"};
-	struct rt_request rq = {"neg", dead, 1, names, 2, named, NULL, NULL, NULL};
+	struct rt_request rq = {"neg", dead, 1, names, 2, named, NULL, NULL, NULL, NULL};
 	struct rt_plan p;
 	const struct rt_item *it;
 	char *t;
@@ -347,11 +353,43 @@ static void test_macro_line(void **state)
 	rt_plan_free(&p);
 }
 
+/* the stub a migration registers anew: its MPSGraph registration and the
+ * function it registers go (issue #28: 2.6.0's where_kernel); without
+ * replaced_stub both stay */
+static void test_replaced_stub(void **state)
+{
+	static const char *const names[] = {"where_self_out"};
+	struct rt_request rq = {"where", NULL, 0, names, 1, NULL, NULL, NULL, NULL, "where_kernel"};
+	struct rt_plan p;
+	const struct rt_item *it;
+	char *t;
+	size_t len;
+	(void)state;
+	rt_plan_op(&p, &m, &rq);
+	it = item(&p, RT_REG, "where_kernel");
+	assert_non_null(it);
+	assert_false(it->kept);
+	assert_string_equal(it->detail, "registers where_kernel_mps, whose body builds an MPSGraph");
+	it = item(&p, RT_DEF, "where_kernel_mps");
+	assert_non_null(it);
+	assert_false(it->kept);
+	t = rt_apply(&p, &m, file_named(OPS_MM), &len);
+	assert_null(strstr(t, "where_kernel"));
+	assert_non_null(strstr(t, "  return self;\n}\n\n} // namespace at::native\n"));
+	free(t);
+	rt_plan_free(&p);
+	rq.replaced_stub = NULL;
+	rt_plan_op(&p, &m, &rq);
+	assert_null(item(&p, RT_REG, "where_kernel"));
+	assert_null(item(&p, RT_DEF, "where_kernel_mps"));
+	rt_plan_free(&p);
+}
+
 /* an include still needed: the file names a kernel of the operator */
 static void test_include_kept(void **state)
 {
 	static const char *const names[] = {"sqrt_out", "sqrt_out_mps"};
-	struct rt_request rq = {"sqrt", NULL, 0, names, 2, NULL, NULL, NULL, NULL};
+	struct rt_request rq = {"sqrt", NULL, 0, names, 2, NULL, NULL, NULL, NULL, NULL};
 	struct rt_plan p;
 	(void)state;
 	rt_plan_op(&p, &m, &rq);
@@ -364,7 +402,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_frac), cmocka_unit_test(test_macro_line),
-	    cmocka_unit_test(test_include_kept), cmocka_unit_test(test_variants),
+	    cmocka_unit_test(test_include_kept),
+	    cmocka_unit_test(test_replaced_stub), cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_dotted_other_op),
 	};
 	diag_init("test_retire");

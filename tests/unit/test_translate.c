@@ -445,6 +445,52 @@ static void test_refusals(void **state)
 	}
 }
 
+/* a bool parameter of a floating-point or complex overload is a
+ * condition the kernel hands over in the inputs' dtype (where's cond_val,
+ * issue #28): tested for nonzero; an integral overload takes it as T */
+static void test_condition_param(void **state)
+{
+	struct ck_code c;
+	struct ck_param p[3] = {{"bool", "cond_val"}, {"scalar_t", "self_val"},
+	                        {"scalar_t", "other_val"}};
+	struct tr_target t = {RG_CLS_FLOAT, "float", "float", MR_TERNARY};
+	struct tr_out r;
+	(void)state;
+	memset(&c, 0, sizeof c);
+	c.params = p;
+	c.nparams = 3;
+	c.file = "k.cu";
+	c.line = 18;
+	c.body_line = 18;
+	c.body = "return cond_val ? self_val : other_val;";
+	tr_code(&c, NULL, 0, NULL, 0, &t, &env_all, &r);
+	assert_true(r.ok);
+	assert_string_equal(r.text,
+	                    "    const bool cond_val = static_cast<float>(a) != 0.0f;\n"
+	                    "    const float self_val = static_cast<float>(b);\n"
+	                    "    const float other_val = static_cast<float>(c);\n"
+	                    "    return static_cast<T>(cond_val ? self_val : other_val);\n");
+	tr_out_free(&r);
+	t.cls = RG_CLS_COMPLEX;
+	t.in = t.out = "float2";
+	tr_code(&c, NULL, 0, NULL, 0, &t, &env_all, &r);
+	assert_true(r.ok);
+	assert_string_equal(r.text,
+	                    "    const bool cond_val = a.x != 0 || a.y != 0;\n"
+	                    "    const float2 self_val = float2(b);\n"
+	                    "    const float2 other_val = float2(c);\n"
+	                    "    return T(cond_val ? self_val : other_val);\n");
+	tr_out_free(&r);
+	t.cls = RG_CLS_INTEGRAL;
+	t.in = t.out = "long";
+	tr_code(&c, NULL, 0, NULL, 0, &t, &env_all, &r);
+	assert_true(r.ok);
+	assert_string_equal(r.params[0], "cond_val");
+	assert_string_equal(r.text,
+	                    "    return static_cast<T>(cond_val ? self_val : other_val);\n");
+	tr_out_free(&r);
+}
+
 /* helpers of the file whose body is one return are inlined, the overload
  * of the class's kind chosen */
 static void test_helpers(void **state)
@@ -822,6 +868,7 @@ int main(void)
 	    cmocka_unit_test(test_complex_arithmetic),
 	    cmocka_unit_test(test_statements),
 	    cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_condition_param),
 	    cmocka_unit_test(test_helpers),
 	    cmocka_unit_test(test_captures),
 	    cmocka_unit_test(test_functor),

@@ -113,7 +113,8 @@ int main(int argc, char **argv)
 {
 	const char *root_opt = NULL, *kernel = NULL, *dtypes = NULL, *python = NULL;
 	const char *cxx = NULL, *atol_s = NULL, *rtol_s = NULL, *device = NULL;
-	const char *timeout_s = NULL, *host_opt = NULL, *none_as = NULL;
+	const char *timeout_s = NULL, *host_opt = NULL, *none_as = NULL, *bool_s = NULL;
+	int bool_input = 0;
 	int json = 0, emit = 0, strict = 0, n, status, mps;
 	struct opt_list args = {NULL, 0};
 	struct opt opts[] = {
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
 		{"dtypes", 0, OPT_STRING, &dtypes, "IN:OUT,...", "only these registrations"},
 		{"arg", 0, OPT_LIST, &args, "NAME=VALUE", "an argument of the schema (repeatable; picks the overload that has it)"},
 		{"none-as", 0, OPT_STRING, &none_as, "VALUE", "what the kernel gets for an optional scalar that is None (default: what the checkout's host code passes, when it says)"},
+		{"bool-input", 0, OPT_STRING, &bool_s, "N", "the Nth tensor input is a condition the operator reads as bool (where's): the CPU gets it as x != 0"},
 		{"json", 0, OPT_FLAG, &json, NULL, "JSON Lines: one object per registration"},
 		{"python", 0, OPT_STRING, &python, "PATH", "the python for the reference (default: python3, /usr/bin/python3)"},
 		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
@@ -162,6 +164,14 @@ int main(int argc, char **argv)
 			warnx_("error: --rtol '%s' is not a number >= 0", rtol_s);
 			return MK_EXIT_ERROR;
 		}
+		if (bool_s) {
+			long v = strtol(bool_s, &end, 10);
+			if (*end || !*bool_s || v < 1 || v > 3) {
+				warnx_("error: --bool-input '%s' is not 1, 2 or 3", bool_s);
+				return MK_EXIT_ERROR;
+			}
+			bool_input = (int)v;
+		}
 		if (timeout_s && ((timeout = strtod(timeout_s, &end)) <= 0 || *end || !*timeout_s)) {
 			warnx_("error: --timeout '%s' is not a number of seconds > 0", timeout_s);
 			return MK_EXIT_ERROR;
@@ -183,6 +193,7 @@ int main(int argc, char **argv)
 	o.args = args.v;
 	o.nargs = args.n;
 	o.none_as = none_as;
+	o.bool_input = bool_input;
 	if (try_plan_build(&pl, &o) != 0) {
 		try_plan_free(&pl);
 		free(root);

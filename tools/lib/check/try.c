@@ -884,6 +884,7 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 	memset(pl, 0, sizeof *pl);
 	memset(&ms, 0, sizeof ms);
 	pl->alpha_arg = -1;
+	pl->bool_input = o->bool_input;
 	pl->checkout_version = try_checkout_version(o->root);
 	pl->root = o->root ? xstrdup(o->root) : NULL;
 	if (nf_parse_opname(o->op, &base, &ovname, &inplace) != 0) {
@@ -1427,6 +1428,13 @@ int try_plan_build(struct try_plan *pl, const struct try_opts *o)
 		else
 			r->dense_why = xasprintf("none of the %zu kernels %s instantiates takes only the output, the inputs%s, a count and the thread index", r->nkernels, r->macro, r->alpha ? ", the alpha" : "");
 	}
+	if (pl->bool_input > 0 && pl->nregs &&
+	    pl->bool_input > mr_kind_arity(pl->regs[0].kind)) {
+		warnx_("error: --bool-input %d: kernel %s takes %d tensor input%s",
+		       pl->bool_input, pl->kernel, mr_kind_arity(pl->regs[0].kind),
+		       mr_kind_arity(pl->regs[0].kind) == 1 ? "" : "s");
+		goto out;
+	}
 	if (try_test_lists(pl, o->root) != 0)
 		goto out;
 	rc = 0;
@@ -1707,6 +1715,8 @@ char *try_manifest(const struct try_plan *pl)
 	json_object_set_new(m, "op", json_string(pl->op_base));
 	json_object_set_new(m, "overload", json_string(pl->overload));
 	json_object_set_new(m, "func", json_string(pl->func));
+	if (pl->bool_input > 0)
+		json_object_set_new(m, "bool_input", json_integer(pl->bool_input));
 	for (i = 0; i < pl->nargs; i++) {
 		const struct try_arg *a = &pl->args[i];
 		json_t *o = json_object();
@@ -1815,6 +1825,9 @@ static const char script[] =
 	"        ins.append(load('r%d.b' % c['reg'], c['in']))\n"
 	"    if c.get('ternary'):\n"
 	"        ins.append(load('r%d.c' % c['reg'], c['in']))\n"
+	"    if m.get('bool_input'):\n"
+	"        # a condition the operator reads as bool: nonzero is true\n"
+	"        ins[m['bool_input'] - 1] = ins[m['bool_input'] - 1] != 0\n"
 	"    mask = None\n"
 	"    trap = False\n"
 	"    if c['binary'] and not c.get('ternary') and not ins[0].dtype.is_floating_point and not ins[0].is_complex() and ins[0].dtype != torch.bool:\n"

@@ -57,6 +57,12 @@ struct try_opts {
 	                            NULL: every file as it is */
 	const char *text;        /* its bytes (text_len; not owned) */
 	size_t text_len;
+	int bool_input;          /* --bool-input N: the Nth tensor input
+	                            (1-based) is a condition the operator
+	                            reads as bool (where's condition): the
+	                            kernel gets it in the inputs' dtype, the
+	                            CPU reference as `x != 0` (torch's
+	                            .bool()); 0 none */
 };
 
 struct mr_inst;
@@ -177,6 +183,7 @@ struct try_plan {
 	struct try_header *hdrs; size_t nhdrs; /* each after those it
 	                            includes */
 	struct try_arg *args;    size_t nargs;
+	int bool_input;          /* try_opts.bool_input */
 	long alpha_arg;          /* index in args of the scalar ALPHA stands
 	                            for, -1 none */
 	char **alpha_fields;     /* an alpha that is a struct of float members

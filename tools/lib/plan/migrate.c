@@ -454,6 +454,49 @@ static int stub_kind(struct mg_plan *p, const struct mg_stub *st)
 	return k;
 }
 
+/* the --dtypes list of stub ST of kind K, when the operator reaches
+ * several stubs: its CPU kernel's dtypes and the output rule of the
+ * shared kernel that reaches it (its meta function, else its iterator),
+ * as plan_dtypes derives them for one stub ("float:float,half:half");
+ * NULL when the sources do not decide them (malloc'd) */
+static char *stub_dtypes(struct mg_plan *p, const struct mg_stub *st, int k)
+{
+	const struct cs_model *m = cs_lazy_get(&p->cs);
+	struct cs_dtypes cpu;
+	struct cs_outrule rule;
+	struct mr_pair pairs[MR_MAX_PAIRS];
+	unsigned check = 0;
+	int n = -1, i;
+	char *r = NULL;
+	if (!m || !m->have_sources || !st->by)
+		return NULL;
+	memset(&cpu, 0, sizeof cpu);
+	memset(&rule, 0, sizeof rule);
+	cs_cpu_dtypes(m, st->name, &cpu);
+	cs_output_rule(m, p->op, st->by, &rule);
+	if (!rule.meta) {
+		struct cs_iterrule it;
+		memset(&it, 0, sizeof it);
+		cs_iter_rule(m, st->by, st->name, &it);
+		if (it.rule != CS_RULE_UNKNOWN)
+			rule.rule = it.rule;
+		cs_iterrule_free(&it);
+	}
+	if (cpu.found)
+		n = mg_derive_pairs(k, cpu.types, rule.rule, rule.before_stub,
+		                    rule.rejects, pairs, &check);
+	if (n > 0) {
+		struct buf b;
+		buf_init(&b);
+		for (i = 0; i < n; i++)
+			buf_printf(&b, "%s%s:%s", i ? "," : "", pairs[i].in, pairs[i].out);
+		r = b.data;
+	}
+	cs_dtypes_free(&cpu);
+	cs_outrule_free(&rule);
+	return r;
+}
+
 static void plan_stub(struct mg_plan *p)
 {
 	struct priv *pv = p->priv;
@@ -489,12 +532,15 @@ static void plan_stub(struct mg_plan *p)
 			size_t n = strlen(st);
 			int suffix = n > 5 && strcmp(st + n - 5, "_stub") == 0;
 			int k = stub_kind(p, &p->stubs[i]);
+			char *dts = k >= 0 ? stub_dtypes(p, &p->stubs[i], k) : NULL;
 			left(p, "stub",
 			     xasprintf("register %s: mps-register %s %.*s --stub %s "
-			               "--dtypes ... --functor --host",
+			               "--dtypes %s --functor --host",
 			               st, k >= 0 ? mr_kind_name(k) : "KIND",
-			               (int)(suffix ? n - 5 : n), st, st),
+			               (int)(suffix ? n - 5 : n), st, st,
+			               dts ? dts : "..."),
 			     NULL, 0);
+			free(dts);
 		}
 		buf_free(&b);
 	}
@@ -698,6 +744,55 @@ static void set_alpha(struct mg_plan *p)
 		p->pairs[i].alpha = p->alpha;
 }
 
+/* a condition input: the tensor input every lambda of STUB's CUDA
+ * kernel takes as bool while the others are the dispatched type
+ * (where_kernel: bool cond_val, scalar_t self_val, scalar_t other_val);
+ * sets p->cond_input and p->cond_at */
+static void find_cond_input(struct mg_plan *p)
+{
+	struct ck_kernel k;
+	size_t i, j;
+	int at = 0;
+	memset(&k, 0, sizeof k);
+	if (ck_cuda_kernel(p->root, p->stub, &k) != 0 || k.nlambdas == 0) {
+		ck_kernel_free(&k);
+		return;
+	}
+	for (i = 0; i < k.nlambdas && at >= 0; i++) {
+		const struct ck_code *c = &k.lambdas[i].code;
+		int here = 0;
+		if (c->nparams < 2) {
+			at = -1;
+			break;
+		}
+		for (j = 0; j < c->nparams; j++) {
+			const char *t = c->params[j].type;
+			if (!strncmp(t, "const ", 6))
+				t += 6;
+			if (!strcmp(t, "bool") || !strcmp(t, "bool const")) {
+				if (here) {
+					here = -1;
+					break;
+				}
+				here = (int)j + 1;
+			} else if (strcmp(t, "scalar_t") && strcmp(t, "scalar_t const")) {
+				here = -1;
+				break;
+			}
+		}
+		if (here <= 0 || (at && here != at))
+			at = -1;
+		else
+			at = here;
+	}
+	if (at > 0) {
+		p->cond_input = at;
+		p->cond_at = xasprintf("%s:%lu", k.lambdas[0].code.file,
+		                       k.lambdas[0].code.line);
+	}
+	ck_kernel_free(&k);
+}
+
 static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 {
 	const struct cs_model *m = cs_lazy_get(&p->cs);
@@ -714,6 +809,14 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 			cs_iter_rule(m, kernel, p->stub, &p->iter);
 			if (p->iter.rule != CS_RULE_UNKNOWN)
 				p->rule.rule = p->iter.rule;
+			if (p->iter.rule == CS_RULE_MIXED && p->kind >= 0 &&
+			    mr_kind_arity(p->kind) == 3) {
+				/* mixed by a bool condition only (where): the output
+				 * is the other inputs' dtype */
+				find_cond_input(p);
+				if (p->cond_input)
+					p->rule.rule = CS_RULE_SAME;
+			}
 		}
 	}
 	if (o->dtypes) {
@@ -940,6 +1043,7 @@ static void try_math(struct mg_plan *p, const struct try_env *env,
 	to.text_rel = p->kernel_rel;
 	to.text = kt;
 	to.text_len = klen;
+	to.bool_input = p->cond_input;
 	if (try_plan_build(&tp, &to) != 0) {
 		try_plan_free(&tp);
 		left(p, "functor",
@@ -1256,7 +1360,7 @@ static int is_op_cb(const char *name, int prefix, void *arg)
 	              : hs_map_get(&pv->bases, name) >= 0;
 }
 
-static int plan_retire(struct mg_plan *p)
+static int plan_retire(struct mg_plan *p, int replace)
 {
 	struct priv *pv = p->priv;
 	struct rt_request rq;
@@ -1271,6 +1375,10 @@ static int plan_retire(struct mg_plan *p)
 	rq.arg = p;
 	rq.is_op = is_op_cb;
 	rq.op_arg = p;
+	/* the stub gets a new host stub: an MPSGraph one registered for it
+	 * goes (where_kernel in 2.6.0) */
+	if (replace && p->kind >= 0 && p->stub && p->npairs > 0 && p->stubs_known)
+		rq.replaced_stub = p->stub;
 	rt_plan_op(&p->rt, &p->hm, &rq);
 	for (f = 0; f < p->hm.nfiles; f++) {
 		struct edit_file *ef;
@@ -1567,10 +1675,29 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 		if ((exists(root, k) && !load(p, k)) || (exists(root, h) && !load(p, h)))
 			return -1;
 	}
-	if (plan_retire(p) != 0)
+	if (plan_retire(p, 1) != 0)
 		return -1;
 	if (p->kind >= 0 && p->stub && p->npairs > 0 && plan_registration(p, o) != 0)
 		return -1;
+	if (!p->rg_ok) {
+		/* no new host stub: the old registration of the stub stays */
+		size_t i, f;
+		int any = 0;
+		for (i = 0; i < p->rt.n; i++)
+			any |= p->rt.items[i].what == RT_REG && !p->rt.items[i].kept;
+		if (any) {
+			for (f = 0; f < p->hm.nfiles; f++) {
+				struct edit_file *ef;
+				if (!rt_deletes_in(&p->rt, f) ||
+				    !(ef = find_loaded(p, p->hm.files[f].rel)))
+					continue;
+				edit_set_replace(ef, ef->old, ef->oldlen);
+			}
+			rt_plan_free(&p->rt);
+			if (plan_retire(p, 0) != 0)
+				return -1;
+		}
+	}
 	plan_left(p);
 	return 0;
 }
@@ -1586,6 +1713,7 @@ void mg_plan_free(struct mg_plan *p)
 	size_t i;
 	if (pv && pv->have_hm)
 		hs_free(&p->hm);
+	free(p->cond_at);
 	if (pv) {
 		strv_free(&pv->dead);
 		strv_free(&pv->names);
@@ -1933,6 +2061,10 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		        p->rule.meta ? p->rule.meta : "?",
 		        p->rule.builder && *p->rule.builder ? ": " : "",
 		        p->rule.builder ? p->rule.builder : "");
+		if (p->cond_input)
+			fprintf(out, "  condition: input %d is read as bool (%s): the "
+			        "kernel gets it in the other inputs' dtype, nonzero "
+			        "true; the output has theirs\n", p->cond_input, p->cond_at);
 		set_line(out, "handled before the stub", p->rule.before_stub);
 		set_line(out, "refused by the meta function", p->rule.rejects);
 		set_line(out, "no Metal type", p->dropped);
@@ -2016,6 +2148,9 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 			break;
 		case RT_INCLUDE:
 			fprintf(out, "%s (nothing else in the file needs it)\n", it->detail);
+			break;
+		case RT_REG:
+			fprintf(out, "REGISTER_DISPATCH(%s, ...) (%s)\n", it->name, it->detail);
 			break;
 		default:
 			fprintf(out, "\"%s\" in %s\n", it->name, it->detail);
@@ -2270,6 +2405,10 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		                    p->have_iter && p->iter.builder
 		                        ? json_string(p->iter.builder) : json_null());
 		json_object_set_new(o, "opmath", json_boolean(p->opmath));
+		if (p->cond_input) {
+			json_object_set_new(o, "condition", json_integer(p->cond_input));
+			json_object_set_new(o, "condition_at", json_string(p->cond_at));
+		}
 		json_object_set_new(o, "dropped", names_json(p->dropped));
 		json_object_set_new(o, "pairs", rg_pairs_json(p->pairs, p->npairs));
 		json_object_set_new(o, "check", check_json(p->check));

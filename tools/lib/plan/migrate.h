@@ -154,6 +154,14 @@ struct mg_plan {
 	int have_iter;                /* no meta function: the rule is the
 	                                 iterator's (rule.rule set from it) */
 	struct cs_iterrule iter;      /* when have_iter */
+	int cond_input;               /* a tensor input every lambda of the
+	                                 stub's CUDA kernel takes as bool (where's
+	                                 cond_val): its 1-based index, 0 none.
+	                                 The kernel gets it in the inputs' dtype
+	                                 (2.14.1's _cast_ kernels); an iterator
+	                                 whose dtypes are mixed only by it gives
+	                                 the output the other inputs' dtype */
+	char *cond_at;                /* that lambda, "FILE:LINE" (owned) */
 	struct mr_pair pairs[MR_MAX_PAIRS];
 	size_t npairs;
 	cs_dtset dropped;             /* CPU dtypes without a Metal type */

@@ -257,7 +257,8 @@ static char *still_called(const struct hs_model *hm, const struct rt_plan *p,
 	const struct hs_def *d = &hm->defs[di];
 	size_t i, j;
 	for (i = 0; i < hm->nregs; i++)
-		if (strcmp(hm->regs[i].fn, d->name) == 0) {
+		if (strcmp(hm->regs[i].fn, d->name) == 0 &&
+		    planned(p, RT_REG, hm->regs[i].at.file, hm->regs[i].at.off) < 0) {
 			unsigned long line, col;
 			hs_line_col(hm, hm->regs[i].at, &line, &col);
 			return xasprintf("%s registers it (%s:%lu)", hm->regs[i].stub,
@@ -306,11 +307,70 @@ static char *def_detail(const struct hs_def *d, const char *text)
 	return b.data;
 }
 
+/* the end of the statement `MACRO(...);` starting at OFF of T (N bytes):
+ * after the ';' (or the ')' when none follows), or OFF when unbalanced */
+static size_t statement_end(const char *t, size_t n, size_t off)
+{
+	size_t i = off;
+	int depth = 0;
+	while (i < n && t[i] != '(')
+		i++;
+	for (; i < n; i++) {
+		if (t[i] == '(')
+			depth++;
+		else if (t[i] == ')' && --depth == 0) {
+			size_t j = i + 1;
+			while (j < n && (t[j] == ' ' || t[j] == '\t'))
+				j++;
+			return j < n && t[j] == ';' ? j + 1 : i + 1;
+		}
+	}
+	return off;
+}
+
+/* the registrations of rq->replaced_stub whose function builds an
+ * MPSGraph: deleted, and their functions planned as dead definitions */
+static void plan_regs(struct work *w, const struct rt_request *rq)
+{
+	const struct hs_model *hm = w->hm;
+	struct rt_plan *p = w->p;
+	size_t i;
+	if (!rq->replaced_stub)
+		return;
+	for (i = 0; i < hm->nregs; i++) {
+		const struct hs_reg *r = &hm->regs[i];
+		const struct hs_file *f = &hm->files[r->at.file];
+		const struct hs_def *def;
+		struct rt_item *it;
+		size_t end;
+		if (strcmp(r->stub, rq->replaced_stub) != 0 || r->macro || r->def < 0 ||
+		    f->kind != HS_HOST || !hm->defs[r->def].graph)
+			continue;
+		end = statement_end(f->text, f->len, r->at.off);
+		if (end == r->at.off)
+			continue;
+		def = &hm->defs[r->def];
+		it = add_item(p, RT_REG, r->at.file, r->at.off, end, r->stub);
+		it->detail = xasprintf("registers %s, whose body builds an MPSGraph",
+		                       r->fn);
+		set_lines(hm, it, r->at.off, end);
+		if (hm->files[def->at.file].kind == HS_HOST &&
+		    planned(p, RT_DEF, def->at.file, def->ext_start) < 0) {
+			it = add_item(p, RT_DEF, def->at.file, def->ext_start,
+			              def->ext_end, def->name);
+			it->detail = def_detail(def, hm->files[def->at.file].text);
+			it->graph = def->graph;
+			set_lines(hm, it, def->ext_start, def->ext_end);
+		}
+	}
+}
+
 static void plan_defs(struct work *w, const struct rt_request *rq)
 {
 	const struct hs_model *hm = w->hm;
 	struct rt_plan *p = w->p;
 	size_t i, j, k;
+	plan_regs(w, rq);
 	for (i = 0; i < rq->ndead; i++) {
 		const long *d;
 		for (d = hs_defs_named(hm, rq->dead[i]); *d >= 0; d++) {
@@ -331,6 +391,8 @@ static void plan_defs(struct work *w, const struct rt_request *rq)
 		struct rt_item *it = &p->items[i];
 		const long *d = hs_defs_named(hm, it->name);
 		char *why = NULL;
+		if (it->what != RT_DEF)
+			continue;
 		for (; *d >= 0 && !why; d++) {
 			const struct hs_def *def = &hm->defs[*d];
 			size_t uf, uo;
@@ -629,6 +691,7 @@ const char *rt_what_name(enum rt_what w)
 	case RT_DEF: return "definition";
 	case RT_HELPER: return "helper";
 	case RT_INCLUDE: return "include";
+	case RT_REG: return "registration";
 	default: return "xfail";
 	}
 }

@@ -31,6 +31,9 @@
  *     NAMES (every kernel of the operator's dispatch rows, and
  *     structured_ + each) and registers no stub whose name starts with
  *     OP + "_";
+ *   - a stub registration: rq->replaced_stub's registrations whose
+ *     function builds an MPSGraph (2.6.0's where_kernel registered with
+ *     where_kernel_mps), the statement through its ';';
  *   - an xfail/skip entry whose key names OP (hs_xfail_names_op, or
  *     with rq->is_op hs_xfail_op: "divno_rounding_mode" names div), in
  *     any list hostscan reads (annotated `NAME: dict[...] = {` ones too):
@@ -55,7 +58,7 @@
 
 #include "read/hostscan.h"
 
-enum rt_what { RT_DEF, RT_HELPER, RT_INCLUDE, RT_XFAIL };
+enum rt_what { RT_DEF, RT_HELPER, RT_INCLUDE, RT_XFAIL, RT_REG };
 
 struct rt_item {
 	enum rt_what what;
@@ -102,6 +105,14 @@ struct rt_request {
 	                                    variant (hs_xfail_op); NULL: the
 	                                    exact forms only */
 	void *op_arg;
+	const char *replaced_stub;       /* the stub the migration registers
+	                                    anew (where_kernel), or NULL: each
+	                                    MPS registration of it written as
+	                                    `REGISTER_DISPATCH(stub, &fn);` (no
+	                                    wrapper macro) whose fn builds an
+	                                    MPSGraph is deleted (RT_REG, name
+	                                    the stub), and fn is dead as the
+	                                    DEAD names are */
 };
 
 /* rt_plan_op: fill p (zeroed first; rt_plan_free) with what retiring the
@@ -124,7 +135,8 @@ char *rt_apply(const struct rt_plan *p, const struct hs_model *hm, size_t file,
 /* rt_deletes_in: 1 when p deletes something from file FILE. */
 int rt_deletes_in(const struct rt_plan *p, size_t file);
 
-/* rt_what_name: "definition", "helper", "include", "xfail". */
+/* rt_what_name: "definition", "helper", "include", "xfail",
+ * "registration". */
 const char *rt_what_name(enum rt_what w);
 
 void rt_plan_free(struct rt_plan *p);

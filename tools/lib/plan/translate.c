@@ -2158,6 +2158,15 @@ static int param_ok(struct wctx *w, const char *type)
 	return -1;
 }
 
+/* TYPE is bool as written (`bool`, `const bool`, `bool const`) */
+static int is_bool_type(const char *type)
+{
+	const char *t = type;
+	if (strncmp(t, "const ", 6) == 0)
+		t += 6;
+	return !strcmp(t, "bool") || !strcmp(t, "bool const");
+}
+
 /* `[const] TYPE NAME = S.to<X>();` (an at::Scalar's value): 1, and *src
  * the variable S (malloc'd) */
 static int scalar_source(const char *t, char **src)
@@ -2370,6 +2379,24 @@ int tr_code(const struct ck_code *code, const struct ck_code *helpers,
 		for (i = 0; i < arity; i++) {
 			const char *pn = code->params[i].name;
 			int vt = param_ok(&w, code->params[i].type);
+			if (vt < 0 && conv && is_bool_type(code->params[i].type)) {
+				/* a condition (where's cond_val): the kernel hands it
+				 * over in the inputs' dtype, cast from bool (2.14.1's
+				 * ternary _cast_ kernels); nonzero is true, as bool(x)
+				 * and torch's .bool() (NaN true; complex: either part) */
+				opn[i] = clash ? xasprintf("%s_in", pn)
+				               : xstrdup(default_params[ar_ix][i]);
+				if (*pn && text_has_ident(code->body, pn)) {
+					if (w.mode == M_CPLX)
+						buf_printf(&w.out, "    const bool %s = %s.x != 0 || %s.y != 0;\n",
+						           pn, opn[i], opn[i]);
+					else
+						buf_printf(&w.out, "    const bool %s = static_cast<float>(%s) != 0.0f;\n",
+						           pn, opn[i]);
+					var_push(&w, pn, xstrdup(pn), TY_BOOL, 0);
+				}
+				continue;
+			}
 			if (vt < 0) {
 				r->construct = xasprintf("a parameter of type %s",
 				                         code->params[i].type);
