@@ -548,6 +548,11 @@ int try_opinfo_load(struct try_opinfo *oi, const char *root, const char *torch_d
 
 void try_opinfo_free(struct try_opinfo *oi);
 
+/* try_opinfo_dtypes: the Metal dtype tokens of try_opinfo's untested_*
+ * masks, NULL-terminated; token K has bit 1u << K. */
+extern const char *const try_opinfo_dtypes[];
+#define TRY_OPINFO_ALL_DTYPES 0x7ffu /* every token's bit */
+
 /* try_opinfo_dtype_bit: the bit of Metal dtype token DT (float, half,
  * bfloat, long, int, short, char, uchar, bool, float2, half2) in
  * try_opinfo's untested_* masks; 0 for any other token. */

@@ -63,19 +63,18 @@ static char *upcast_list(const struct try_plan *pl, const struct try_outcome *ou
 /* " the WHAT values of DT1, DT2, ..." for the dtype bits MASK */
 static void untested_list(FILE *f, const char *what, unsigned mask)
 {
-	static const char *const dts[] = {"float", "half", "bfloat", "long", "int", "short",
-	                                  "char", "uchar", "bool", "float2", "half2", NULL};
+	const char *const *dts = try_opinfo_dtypes;
 	size_t k;
 	int first = 1;
 	if (!mask)
 		return;
-	if (mask == 0x7ffu) {
+	if (mask == TRY_OPINFO_ALL_DTYPES) {
 		fprintf(f, " the %s values of any dtype", what);
 		return;
 	}
 	fprintf(f, " the %s values of", what);
 	for (k = 0; dts[k]; k++)
-		if (mask & try_opinfo_dtype_bit(dts[k])) {
+		if (mask & (1u << k)) {
 			fprintf(f, "%s %s", first ? "" : ",", dts[k]);
 			first = 0;
 		}

@@ -658,13 +658,14 @@ static int side_value(const char **p, double *v)
 	return **p == ',' || **p == ')' ? 1 : -1;
 }
 
+const char *const try_opinfo_dtypes[] = {"float", "half", "bfloat", "long", "int", "short",
+                                         "char", "uchar", "bool", "float2", "half2", NULL};
+
 unsigned try_opinfo_dtype_bit(const char *dt)
 {
-	static const char *const tok[] = {"float", "half", "bfloat", "long", "int", "short",
-	                                  "char", "uchar", "bool", "float2", "half2", NULL};
 	size_t i;
-	for (i = 0; tok[i]; i++)
-		if (!strcmp(tok[i], dt))
+	for (i = 0; try_opinfo_dtypes[i]; i++)
+		if (!strcmp(try_opinfo_dtypes[i], dt))
 			return 1u << i;
 	return 0;
 }
@@ -777,8 +778,7 @@ static int positional_string(const char *b, const char *e)
 static void untested_calls(struct try_opinfo *oi, const char *text, const char *b,
                            const char *e, unsigned *compare, unsigned *whole)
 {
-	static const char *const dts[] = {"float", "half", "bfloat", "long", "int", "short",
-	                                  "char", "uchar", "bool", "float2", "half2", NULL};
+	const char *const *dts = try_opinfo_dtypes;
 	const char *p = b;
 	while ((p = strstr(p, "DecorateInfo(")) != NULL && p < e) {
 		const char *open = p + 12, *de = call_end(open), *v;
@@ -902,7 +902,7 @@ int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
 		if ((size_t)(open - kind) == 6 && !strncmp(kind, "OpInfo", 6) &&
 		    !keyword_at(open, e, "reference_inputs_func")) {
 			oi->plain = 1;
-			oi->untested_large = oi->untested_extremal = 0x7ffu;
+			oi->untested_large = oi->untested_extremal = TRY_OPINFO_ALL_DTYPES;
 			if (!oi->untested_line)
 				oi->untested_line = oi->line;
 		}

@@ -767,15 +767,13 @@ static void find_cond_input(struct mg_plan *p)
 		}
 		for (j = 0; j < c->nparams; j++) {
 			const char *t = c->params[j].type;
-			if (!strncmp(t, "const ", 6))
-				t += 6;
-			if (!strcmp(t, "bool") || !strcmp(t, "bool const")) {
+			if (ck_type_is(t, "bool")) {
 				if (here) {
 					here = -1;
 					break;
 				}
 				here = (int)j + 1;
-			} else if (strcmp(t, "scalar_t") && strcmp(t, "scalar_t const")) {
+			} else if (!ck_type_is(t, "scalar_t")) {
 				here = -1;
 				break;
 			}

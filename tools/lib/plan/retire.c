@@ -311,21 +311,15 @@ static char *def_detail(const struct hs_def *d, const char *text)
  * after the ';' (or the ')' when none follows), or OFF when unbalanced */
 static size_t statement_end(const char *t, size_t n, size_t off)
 {
-	size_t i = off;
-	int depth = 0;
+	size_t i = off, close, j;
 	while (i < n && t[i] != '(')
 		i++;
-	for (; i < n; i++) {
-		if (t[i] == '(')
-			depth++;
-		else if (t[i] == ')' && --depth == 0) {
-			size_t j = i + 1;
-			while (j < n && (t[j] == ' ' || t[j] == '\t'))
-				j++;
-			return j < n && t[j] == ';' ? j + 1 : i + 1;
-		}
-	}
-	return off;
+	if (i >= n || (close = lex_match_close(t, n, i, '(', ')')) >= n)
+		return off;
+	j = close + 1;
+	while (j < n && (t[j] == ' ' || t[j] == '\t'))
+		j++;
+	return j < n && t[j] == ';' ? j + 1 : close + 1;
 }
 
 /* the registrations of rq->replaced_stub whose function builds an

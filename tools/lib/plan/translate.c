@@ -2158,15 +2158,6 @@ static int param_ok(struct wctx *w, const char *type)
 	return -1;
 }
 
-/* TYPE is bool as written (`bool`, `const bool`, `bool const`) */
-static int is_bool_type(const char *type)
-{
-	const char *t = type;
-	if (strncmp(t, "const ", 6) == 0)
-		t += 6;
-	return !strcmp(t, "bool") || !strcmp(t, "bool const");
-}
-
 /* `[const] TYPE NAME = S.to<X>();` (an at::Scalar's value): 1, and *src
  * the variable S (malloc'd) */
 static int scalar_source(const char *t, char **src)
@@ -2379,7 +2370,7 @@ int tr_code(const struct ck_code *code, const struct ck_code *helpers,
 		for (i = 0; i < arity; i++) {
 			const char *pn = code->params[i].name;
 			int vt = param_ok(&w, code->params[i].type);
-			if (vt < 0 && conv && is_bool_type(code->params[i].type)) {
+			if (vt < 0 && conv && ck_type_is(code->params[i].type, "bool")) {
 				/* a condition (where's cond_val): the kernel hands it
 				 * over in the inputs' dtype, cast from bool (2.14.1's
 				 * ternary _cast_ kernels); nonzero is true, as bool(x)

@@ -1858,3 +1858,11 @@ const struct ck_code *ck_lambda_helpers(const struct ck_kernel *k,
 	*n = l->helpers_to - l->helpers_from;
 	return *n ? k->helpers + l->helpers_from : NULL;
 }
+
+int ck_type_is(const char *type, const char *base)
+{
+	size_t n = strlen(base);
+	if (strncmp(type, "const ", 6) == 0)
+		type += 6;
+	return strncmp(type, base, n) == 0 && (!type[n] || !strcmp(type + n, " const"));
+}

@@ -199,4 +199,9 @@ int ck_c10_metal_functions(const char *root, char ***names, size_t *n);
 /* ck_code_free: release what c owns. */
 void ck_code_free(struct ck_code *c);
 
+/* ck_type_is: 1 when the parameter type TYPE (as ck_param.type holds it)
+ * is BASE, `const BASE` or `BASE const` (top-level const does not change
+ * what a lambda's parameter receives), else 0. */
+int ck_type_is(const char *type, const char *base);
+
 #endif

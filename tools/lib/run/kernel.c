@@ -358,9 +358,6 @@ static int sync_name(const char *t, size_t n)
 	return (n > 5 && !strncmp(t, "simd_", 5)) || (n > 5 && !strncmp(t, "quad_", 5));
 }
 
-/* every call NAME(...) of sync_name in the code of m[0, n) (outside
- * directives other than #define) becomes
- * (::metal_host::model::site(__LINE__), NAME(...)), the qualifier kept */
 /* whether the name at m[i] is declared there, not called: a word that is
  * not a statement keyword stands before it (or, the caller's second test,
  * a body follows its parameters) (`inline T simd_shuffle(...)`,
@@ -383,6 +380,9 @@ static int declared_at(const char *m, size_t i)
 	return 1;
 }
 
+/* every call NAME(...) of sync_name in the code of m[0, n) (outside
+ * directives other than #define) becomes
+ * (::metal_host::model::site(__LINE__), NAME(...)), the qualifier kept */
 static void sites(const char *m, size_t n, struct edits *es)
 {
 	for (size_t i = 0; i < n; i++) {

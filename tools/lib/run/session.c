@@ -302,13 +302,13 @@ int run_prebuild(const struct run_ctx *c, const char *dir)
 	hv = unit_argv(&c->env, NULL, inc, NULL, "-x", hdr, gch);
 	rv = runtime_argv(&c->env, 0, inc, rt);
 	char *err2 = xasprintf("%s2", err);
-	if (compile(hv, err, RUN_COMPILE_LIMIT, &ph) != 0)
+	/* both at once; each one started is waited for */
+	int h_on = compile(hv, err, RUN_COMPILE_LIMIT, &ph) == 0;
+	int r_on = h_on && compile(rv, err2, RUN_COMPILE_LIMIT, &pr) == 0;
+	bad = !r_on;
+	if (h_on && finished(&ph, "the precompiled header", err, RUN_PCH_NAME, 0, NULL, NULL) != 0)
 		bad = 1;
-	else if (compile(rv, err2, RUN_COMPILE_LIMIT, &pr) != 0)
-		bad = 1;
-	if (!bad && finished(&ph, "the precompiled header", err, RUN_PCH_NAME, 0, NULL, NULL) != 0)
-		bad = 1;
-	if (!bad && finished(&pr, "the runtime", err2, "metal_host_exec.cpp", 0, NULL, NULL) != 0)
+	if (r_on && finished(&pr, "the runtime", err2, "metal_host_exec.cpp", 0, NULL, NULL) != 0)
 		bad = 1;
 	unlink(err);
 	unlink(err2);
@@ -444,13 +444,13 @@ int run_build_lib(const struct run_ctx *c, const char *libdir)
 				fprintf(stderr, "%s%s", i ? " " : "", dv[i]);
 			fprintf(stderr, "\n");
 		}
-		if (compile(dv, p_err, RUN_COMPILE_LIMIT, &pd) != 0)
+		/* both at once; each one started is waited for */
+		int d_on = compile(dv, p_err, RUN_COMPILE_LIMIT, &pd) == 0;
+		int r_on = d_on && need_rt && compile(rv, p_rterr, RUN_COMPILE_LIMIT, &pr) == 0;
+		bad = !d_on || (need_rt && !r_on);
+		if (d_on && finished(&pd, "the kernels", p_err, file, off, libdir, c->root) != 0)
 			bad = 1;
-		else if (need_rt && compile(rv, p_rterr, RUN_COMPILE_LIMIT, &pr) != 0)
-			bad = 1;
-		if (!bad && finished(&pd, "the kernels", p_err, file, off, libdir, c->root) != 0)
-			bad = 1;
-		if (need_rt && finished(&pr, "the runtime", p_rterr, "metal_host_exec.cpp", 0, NULL, NULL) != 0)
+		if (r_on && finished(&pr, "the runtime", p_rterr, "metal_host_exec.cpp", 0, NULL, NULL) != 0)
 			bad = 1;
 		free(dv);
 		runtime_argv_free(rv);
