@@ -28,7 +28,7 @@ static int opt_in_place, opt_json, opt_undo, opt_no_try;
 
 static const struct opt opts[] = {
 	{"kind", 0, OPT_STRING, &opt_kind, "K",
-	 "unary, unary-alpha, binary, binary-alpha, ternary or ternary-alpha "
+	 "unary, unary-alpha, binary, binary-alpha, ternary, ternary-alpha or binary-params "
 	 "(default: from the schema)"},
 	{"name", 0, OPT_STRING, &opt_name, "NAME",
 	 "the kernel NAME (default: OP; add -> add_alpha and the like)"},
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 	mo.kind = -1;
 	if (opt_kind && (mo.kind = mr_kind_parse(opt_kind)) < 0) {
 		warnx_("error: unknown kind '%s' (unary, unary-alpha, binary, "
-		       "binary-alpha, ternary, ternary-alpha)", opt_kind);
+		       "binary-alpha, ternary, ternary-alpha, binary-params)", opt_kind);
 		return MK_EXIT_ERROR;
 	}
 	if (opt_name && !mr_valid_name(opt_name)) {

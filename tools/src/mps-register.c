@@ -21,7 +21,7 @@
 
 static struct {
 	const char *dtypes, *preset, *kernel_file, *host_file, *root, *journal;
-	const char *stub;
+	const char *stub, *fields;
 	int functor, host, in_place, json, undo;
 } opt;
 
@@ -37,6 +37,9 @@ static const struct opt opts[] = {
 	 "add the host stub to the host file when none exists"},
 	{"stub", 0, OPT_STRING, &opt.stub, "X_stub",
 	 "the stub the host stub registers (default: NAME_stub)"},
+	{"fields", 0, OPT_STRING, &opt.fields, "LIST",
+	 "binary-params: the scalars of the struct, comma-separated (the "
+	 "stub's, in its order)"},
 	{"in-place", 0, OPT_FLAG, &opt.in_place, NULL,
 	 "write the files (atomically, with an undo journal entry)"},
 	{"kernel-file", 0, OPT_STRING, &opt.kernel_file, "F",
@@ -66,6 +69,12 @@ static const struct tool_info info = {
 	"  binary-alpha  REGISTER_BINARY_ALPHA_OP(NAME, IN, ALPHA, OUT)\n"
 	"  ternary       REGISTER_TERNARY_OP(NAME, IN, OUT)\n"
 	"  ternary-alpha REGISTER_TERNARY_ALPHA_OP(NAME, IN, ALPHA, OUT)\n"
+	"  binary-params REGISTER_BINARY_ALPHA_OP(NAME, T, NAMEParams_T, T) through\n"
+	"                a helper REGISTER_NAME_OP(T) that typedefs\n"
+	"                NAMEParams<float> (the struct of --fields, added to\n"
+	"                kernels/Activation.h) as NAMEParams_T; functor\n"
+	"                (a, b, params); host stub with\n"
+	"                exec_binary_kernel_with_params (Activation.metal/.mm)\n"
 	"(the OPMATH_ forms of binary and ternary when the request computes half\n"
 	"and bfloat in float; ternary functors take (a, b, c[, alpha]))\n"
 	"Each produces the kernels its #define in c10/metal/indexing.h\n"
@@ -186,7 +195,11 @@ int main(int argc, char **argv)
 	struct mr_pair want[MR_MAX_PAIRS];
 	int n, kind, nwant, rc, changed;
 	const char *name;
-	char *root, *kpath, *kdisp, *hpath = NULL, *hdisp = NULL;
+	char *root, *kpath, *kdisp, *hpath = NULL, *hdisp = NULL, *ppath = NULL;
+	char *fields[8];
+	size_t nfields = 0, pf_index = 0;
+	char *fcopy = NULL, *tok, *save = NULL;
+	struct edit_file *pf;
 	struct edit_set set;
 	struct edit_opts eo;
 	struct rg_plan plan;
@@ -221,7 +234,7 @@ int main(int argc, char **argv)
 	kind = mr_kind_parse(argv[0]);
 	if (kind < 0) {
 		warnx_("error: unknown kind '%s' (unary, unary-alpha, binary, "
-		       "binary-alpha, ternary, ternary-alpha)",
+		       "binary-alpha, ternary, ternary-alpha, binary-params)",
 		       argv[0]);
 		return MK_EXIT_ERROR;
 	}
@@ -299,6 +312,33 @@ int main(int argc, char **argv)
 		files[i].len = set.files[i].oldlen;
 	}
 	memset(&rq, 0, sizeof rq);
+	if (mr_kind_params(kind)) {
+		/* the struct's members, and its header (the kernel file's) */
+		char *hrel;
+		if (!opt.fields || !*opt.fields) {
+			warnx_("error: binary-params needs --fields (the stub's scalars, "
+			       "e.g. --fields min_val,max_val)");
+			goto out;
+		}
+		fcopy = xstrdup(opt.fields);
+		for (tok = strtok_r(fcopy, ",", &save); tok && nfields < 8;
+		     tok = strtok_r(NULL, ",", &save))
+			fields[nfields++] = tok;
+		for (i = 0; i < nfields; i++)
+			if (!mr_valid_name(fields[i])) {
+				warnx_("error: --fields: '%s' is no C identifier", fields[i]);
+				goto out;
+			}
+		hrel = rg_params_header_rel(kdisp);
+		ppath = xasprintf("%s/%s", root, hrel);
+		pf = edit_set_load_text(&set, ppath, hrel);
+		free(hrel);
+		if (!pf)
+			goto out;
+		pf_index = set.n - 1;
+		rq.fields = fields;
+		rq.nfields = nfields;
+	}
 	rq.kind = kind;
 	rq.name = name;
 	rq.stub = opt.stub;
@@ -314,11 +354,21 @@ int main(int argc, char **argv)
 			goto out;
 	}
 
-	for (i = 0; i < set.n; i++) {
+	for (i = 0; i < set.n && i < 2; i++) {
 		size_t len;
 		char *t = rg_build(&plan, (int)i, &files[i], &len);
 		if (t) {
 			edit_set_replace(&set.files[i], t, len);
+			free(t);
+		}
+	}
+	if (pf_index > 0) {
+		size_t len;
+		char *t = rg_params_header(set.files[pf_index].old,
+		                           set.files[pf_index].oldlen, name, fields,
+		                           nfields, &len);
+		if (t) {
+			edit_set_replace(&set.files[pf_index], t, len);
 			free(t);
 		}
 	}
@@ -367,6 +417,8 @@ int main(int argc, char **argv)
 out:
 	rg_plan_free(&plan);
 	edit_set_free(&set);
+	free(fcopy);
+	free(ppath);
 	free(root);
 	free(kpath);
 	free(kdisp);

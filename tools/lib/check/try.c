@@ -392,6 +392,10 @@ char *try_include_resolve(const char *root, const char *from, const char *name,
  * list is in the order a preprocessor first meets them: each header after
  * those it needs), rewritten for the host; returns -1 after a diagnostic
  * when one cannot be read */
+/* the header try_plan_build reads from the options (try_opts.hdr_rel)
+ * while it runs, else NULL */
+static const struct try_opts *planned_hdr;
+
 int try_header_add(struct try_header **hdrs, size_t *nhdrs, const char *root,
                    const char *rel, struct mr_defs *ms, char ***seen, size_t *nseen)
 {
@@ -405,7 +409,13 @@ int try_header_add(struct try_header **hdrs, size_t *nhdrs, const char *root,
 	*seen = xrealloc(*seen, (*nseen + 1) * sizeof **seen);
 	(*seen)[(*nseen)++] = xstrdup(rel);
 	path = xasprintf("%s/%s", root, rel);
-	if (read_source_file(path, &data, &len) != 0) {
+	if (planned_hdr && !strcmp(planned_hdr->hdr_rel, rel)) {
+		/* mps-migrate's planned text of the header */
+		data = xmalloc(planned_hdr->hdr_len + 1);
+		memcpy(data, planned_hdr->hdr_text, planned_hdr->hdr_len);
+		data[planned_hdr->hdr_len] = '\0';
+		len = planned_hdr->hdr_len;
+	} else if (read_source_file(path, &data, &len) != 0) {
 		free(path);
 		return -1;
 	}
@@ -637,7 +647,26 @@ static size_t struct_members(const char *text, const char *name, const char *tp,
 /* the members of the struct alpha A: `typedef X<float> A;` or `using A =
  * X<float>;` with `template <typename T> struct X {...}`, or `struct A
  * {...}`, looked for in the kernel file and its headers */
-static size_t alpha_members(const struct try_plan *pl, const char *a, char ***f)
+static size_t alpha_members_of(const struct try_plan *pl, const char *a,
+                               char ***f, char **basep);
+
+/* the members of alpha A: its own typedef, else one a helper pastes per
+ * dtype, `typedef BASE<float> BASE_##T;` for A = BASE_float (main's
+ * REGISTER_ELU_OP, mps-register's binary-params helpers) */
+static size_t alpha_members(struct try_plan *pl, const char *a, char ***f)
+{
+	size_t n = alpha_members_of(pl, a, f, NULL);
+	const char *us = strrchr(a, '_');
+	if (!n && us) {
+		char *pasted = xasprintf("%.*s_##", (int)(us - a), a);
+		n = alpha_members_of(pl, pasted, f, &pl->alpha_base);
+		free(pasted);
+	}
+	return n;
+}
+
+static size_t alpha_members_of(const struct try_plan *pl, const char *a,
+                               char ***f, char **basep)
 {
 	size_t h, n = 0;
 	for (h = 0; h <= pl->nhdrs && !n; h++) {
@@ -689,6 +718,8 @@ static size_t alpha_members(const struct try_plan *pl, const char *a, char ***f)
 					n = struct_members(t2, base, tpn, f);
 					free(tpn);
 				}
+				if (n && basep && !*basep)
+					*basep = xstrdup(base);
 				free(base);
 			}
 		}
@@ -864,7 +895,18 @@ static int ident_in(const char *m, size_t a, size_t b, const char *name)
 	return 0;
 }
 
+static int plan_build(struct try_plan *pl, const struct try_opts *o);
+
 int try_plan_build(struct try_plan *pl, const struct try_opts *o)
+{
+	int r;
+	planned_hdr = o->hdr_rel && o->hdr_text ? o : NULL;
+	r = plan_build(pl, o);
+	planned_hdr = NULL;
+	return r;
+}
+
+static int plan_build(struct try_plan *pl, const struct try_opts *o)
 {
 	static const char *const sufs[] = {".metal", NULL};
 	struct walk_list wl;
@@ -1494,6 +1536,7 @@ void try_plan_free(struct try_plan *pl)
 	free(pl->checkout_version);
 	free(pl->root);
 	lex_strv_free(pl->alpha_fields, pl->nalpha_fields);
+	free(pl->alpha_base);
 	free(pl->kernel);
 	free(pl->op_base);
 	free(pl->func);
@@ -1536,6 +1579,14 @@ char *try_harness(const struct try_plan *pl)
 	           "#include <metal_stdlib>\n"
 	           "#include \"%s\"\n",
 	           pl->kernel, pl->metal_rel, pl->metal_rel);
+	/* the struct alphas a helper's typedef names per dtype (the helper
+	 * calls are not compiled: their core calls are, below) */
+	for (i = 0; pl->alpha_base && i < pl->nregs; i++) {
+		const char *a = pl->regs[i].alpha;
+		size_t bl = strlen(pl->alpha_base);
+		if (a && !strncmp(a, pl->alpha_base, bl) && a[bl] == '_')
+			buf_printf(&b, "typedef %s<float> %s;\n", pl->alpha_base, a);
+	}
 	/* registrations (dense mode only) */
 	for (i = 0; i < pl->nregs; i++) {
 		const struct try_reg *r = &pl->regs[i];

@@ -57,6 +57,12 @@ struct try_opts {
 	                            NULL: every file as it is */
 	const char *text;        /* its bytes (text_len; not owned) */
 	size_t text_len;
+	const char *hdr_rel;     /* a header (relative to root) read from
+	                            HDR_TEXT instead of the checkout: the
+	                            planned kernels/X.h holding a new params
+	                            struct (binary-params); NULL none */
+	const char *hdr_text;    /* its bytes (hdr_len; not owned) */
+	size_t hdr_len;
 	int bool_input;          /* --bool-input N: the Nth tensor input
 	                            (1-based) is a condition the operator
 	                            reads as bool (where's condition): the
@@ -191,6 +197,11 @@ struct try_plan {
 	                            members in order, each given by the schema
 	                            scalar of its name; else NULL */
 	size_t nalpha_fields;
+	char *alpha_base;        /* the struct's template when a helper
+	                            pastes its typedef per dtype (`typedef
+	                            BASE<float> BASE_##T;`): the harness
+	                            writes `typedef BASE<float> BASE_float;`
+	                            for each registration; else NULL */
 	char *source;            /* the .metal text as it is tried: the kept
 	                            parts (the functor, what it uses, the
 	                            #include, using and conditional lines), the

@@ -339,6 +339,60 @@ static void pick_out_row(struct mg_plan *p)
 	}
 }
 
+/* the default the forward operator's schema gives scalar NAME, when OP
+ * is X_backward (hardtanh's `Scalar min_val=-1`), else NULL (malloc'd) */
+static char *forward_default(const struct mg_plan *p, const char *name)
+{
+	size_t i, n = strlen(p->op), nl = strlen(name);
+	if (n <= 9 || strcmp(p->op + n - 9, "_backward") != 0)
+		return NULL;
+	for (i = 0; i < p->ix.nfuncs; i++) {
+		const struct nf_func *f = &p->ix.funcs[i];
+		const char *s;
+		if (!f->schema || f->overload[0] || strlen(f->base) != n - 9 ||
+		    strncmp(f->base, p->op, n - 9) != 0)
+			continue;
+		for (s = f->schema; (s = strstr(s, name)) != NULL; s += nl)
+			if (s > f->schema && s[-1] == ' ' && s[nl] == '=') {
+				size_t e = strcspn(s + nl + 1, ",)");
+				return xstrndup(s + nl + 1, e);
+			}
+	}
+	return NULL;
+}
+
+/* binary-params (mr_kind_params): the stub takes SIG's several Scalars
+ * besides the iterator and the operator's schema reads two tensors and
+ * as many scalars, named in the schema (hardtanh_backward: grad_output,
+ * self; min_val, max_val).  Sets the kind, the fields and their try
+ * values; 0, or -1 when the shape is another */
+static int params_kind(struct mg_plan *p, const struct cs_signature *sig)
+{
+	struct nf_scalar sc[8];
+	int nsc, i;
+	size_t k;
+	if (!p->out || !p->out->schema)
+		return -1;
+	for (k = 0; k < sig->nparams; k++)
+		if (sig->params[k].kind != CS_PARAM_SCALAR)
+			return -1;
+	nsc = nf_schema_scalars(p->out->schema, sc, 8);
+	if (nsc != (int)sig->nparams || nsc > 8 ||
+	    p->out->ninputs != 2 + (unsigned)nsc)
+		return -1;
+	p->kind = MR_BINARY_PARAMS;
+	p->fields = xcalloc((size_t)nsc, sizeof *p->fields);
+	p->field_args = xcalloc((size_t)nsc, sizeof *p->field_args);
+	for (i = 0; i < nsc; i++) {
+		char *d = forward_default(p, sc[i].name);
+		p->fields[p->nfields++] = xstrdup(sc[i].name);
+		if (d)
+			p->field_args[p->nfield_args++] = xasprintf("%s=%s", sc[i].name, d);
+		free(d);
+	}
+	return 0;
+}
+
 static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
 {
 	if (o->kind >= 0) {
@@ -388,6 +442,11 @@ static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
 		memset(&sig, 0, sizeof sig);
 		if (m && m->have_sources &&
 		    cs_stub_signature(m, p->stubs[0].name, &sig) == 0 &&
+		    sig.iterator && sig.nparams > 1 && params_kind(p, &sig) == 0) {
+			cs_signature_free(&sig);
+			return 0;
+		}
+		if (m && m->have_sources && sig.found &&
 		    sig.iterator && sig.nparams > 1) {
 			not_planned(p, "kernel",
 			            xasprintf("%s takes %zu scalars besides the iterator "
@@ -575,7 +634,7 @@ static void plan_scalar(struct mg_plan *p)
 	const struct cs_param *par = NULL;
 	const char *metal = NULL;
 	if (p->kind_given || p->kind < 0 || !p->out || !p->out->schema ||
-	    !p->stub)
+	    !p->stub || mr_kind_params(p->kind))
 		return;
 	nsc = nf_schema_scalars(p->out->schema, sc, 8);
 	if (nsc > 8)
@@ -1042,6 +1101,16 @@ static void try_math(struct mg_plan *p, const struct try_env *env,
 	to.text = kt;
 	to.text_len = klen;
 	to.bool_input = p->cond_input;
+	if (mr_kind_params(p->kind)) {
+		struct edit_file *pf = p->params_rel ? find_loaded(p, p->params_rel) : NULL;
+		to.args = p->field_args;
+		to.nargs = p->nfield_args;
+		if (pf) {
+			to.hdr_rel = p->params_rel;
+			to.hdr_text = pf->new ? pf->new : pf->old;
+			to.hdr_len = pf->new ? pf->newlen : pf->oldlen;
+		}
+	}
 	if (try_plan_build(&tp, &to) != 0) {
 		try_plan_free(&tp);
 		left(p, "functor",
@@ -1205,7 +1274,7 @@ static int plan_registration(struct mg_plan *p, const struct mg_opts *o)
 	static const char *const host_ids[] = {"[no-exec-kernel]",
 	                                       "[undeclared-stub]",
 	                                       "[no-host-anchor]", NULL};
-	struct edit_file *kf, *hf;
+	struct edit_file *kf, *hf, *pf;
 	struct rg_file kr, hr;
 	struct rg_request rq;
 	char *kt, *ht;
@@ -1255,6 +1324,21 @@ static int plan_registration(struct mg_plan *p, const struct mg_opts *o)
 		rq.scalar_dtype = p->scalar_dtype;
 	}
 	rq.opmath = p->opmath;
+	if (mr_kind_params(p->kind)) {
+		rq.fields = p->fields;
+		rq.nfields = p->nfields;
+		p->params_rel = rg_params_header_rel(p->kernel_rel);
+		if (!exists(p->root, p->params_rel)) {
+			not_planned(p, "metal",
+			            xasprintf("the tree has no %s, the header of the "
+			                      "params structs %s and %s include: create "
+			                      "it (`#pragma once`), then plan again",
+			                      p->params_rel, p->kernel_rel, p->host_rel));
+			return 0;
+		}
+		if (!(pf = load(p, p->params_rel)))
+			return -1;
+	}
 	if (rg_plan(&p->rg, p->root, &rq, &kr, &hr) != 0) {
 		char *mr = rg_reasons(&p->rg, metal_ids), *hrs = rg_reasons(&p->rg, host_ids);
 		if (mr)
@@ -1271,6 +1355,16 @@ static int plan_registration(struct mg_plan *p, const struct mg_opts *o)
 		return 0;
 	}
 	p->rg_ok = 1;
+	if (mr_kind_params(p->kind) && (pf = find_loaded(p, p->params_rel))) {
+		/* the struct, before the try reads it */
+		size_t plen;
+		char *pt = rg_params_header(pf->new ? pf->new : pf->old,
+		                            pf->new ? pf->newlen : pf->oldlen, p->name,
+		                            p->fields, p->nfields, &plen);
+		if (pt)
+			edit_set_replace(pf, pt, plen);
+		free(pt);
+	}
 	kt = rg_build(&p->rg, RG_KERNEL, &kr, &klen);
 	if (kt && o->try_env && new_functor(p) && p->math.tried) {
 		int mismatch;
@@ -1295,6 +1389,8 @@ static int plan_registration(struct mg_plan *p, const struct mg_opts *o)
 	} else if (o->try_why && new_functor(p) && p->math.tried)
 		p->try_why = o->try_why;
 	ht = rg_build(&p->rg, RG_HOST, &hr, &hlen);
+	kf = find_loaded(p, p->kernel_rel); /* the array may have moved */
+	hf = find_loaded(p, p->host_rel);
 	if (kt)
 		edit_set_replace(kf, kt, klen);
 	if (ht)
@@ -1750,6 +1846,9 @@ void mg_plan_free(struct mg_plan *p)
 	if (p->have_sig)
 		cs_signature_free(&p->sig);
 	free(p->scalar_name);
+	lex_strv_free(p->fields, p->nfields);
+	lex_strv_free(p->field_args, p->nfield_args);
+	free(p->params_rel);
 	free(p->scalar_decl);
 	free(p->scalar_pass);
 	free(p->scalar_dtype);
@@ -2014,7 +2113,26 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 		        : mr_kind_arity(p->kind) == 2 ? "two"
 		                                      : "three",
 		        mr_kind_arity(p->kind) == 1 ? "" : "s", p->scalar_from);
-	else if (p->kind >= 0)
+	else if (p->kind >= 0 && mr_kind_params(p->kind) && !p->kind_given) {
+		fprintf(out, "kernel: %s %s (two inputs and %zu scalars the stub "
+		        "takes: %s", mr_kind_name(p->kind), p->name, p->nfields,
+		        p->nfields ? p->fields[0] : "");
+		for (i = 1; i < p->nfields; i++)
+			fprintf(out, ", %s", p->fields[i]);
+		fputs(")\n", out);
+		if (p->params_rel) {
+			char *st = mr_params_struct(p->name);
+			fprintf(out, "  params: %s<float> in %s (the stub's scalars at "
+			        "float, the CUDA kernel's opmath)", st, p->params_rel);
+			for (i = 0; i < p->nfield_args; i++)
+				fprintf(out, "%s%s", i ? ", " : "; tried with ",
+				        p->field_args[i]);
+			if (p->nfield_args)
+				fputs(" (the forward operator's defaults)", out);
+			fputc('\n', out);
+			free(st);
+		}
+	} else if (p->kind >= 0)
 		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
 		        p->kind_given ? "--kind"
 		        : p->out->ninputs == 1
@@ -2095,6 +2213,7 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 				fprintf(out, "  %s:%lu: present: %s\n", rel, it->line,
 				        it->what == RG_REG ? "registrations"
 				        : it->what == RG_FUNCTOR ? "functor"
+				        : it->what == RG_INCLUDE ? it->label
 				                                 : "host stub");
 			else if (!it->text)
 				continue;

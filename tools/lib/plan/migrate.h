@@ -132,6 +132,21 @@ struct mg_plan {
 	char *scalar_dtype;           /* "ScalarType::Float", NULL: none (the
 	                                 host then uses the common dtype) */
 	char *scalar_from;            /* for people: where it comes from */
+	char **fields;                /* binary-params: the stub's scalars,
+	                                 the schema's names in its order
+	                                 ("min_val", "max_val"): the members of
+	                                 NAMEParams and the host stub's
+	                                 parameters (owned) */
+	size_t nfields;
+	char **field_args;            /* the try's "NAME=VALUE" for each field
+	                                 the schema gives no default: the
+	                                 forward operator's default (hardtanh's
+	                                 min_val=-1 for hardtanh_backward), the
+	                                 values its OpInfo samples by default
+	                                 (owned) */
+	size_t nfield_args;
+	char *params_rel;             /* binary-params: the header of the
+	                                 struct (regplan.h rg_params_header_rel) */
 	char *scalar_none;            /* an optional scalar (float? eps): how
 	                                 the shared kernel hands it to the stub,
 	                                 "Scalar(eps ? eps.value() : -1.0) at

@@ -235,6 +235,13 @@ static void functor_overload(struct buf *b, const char *ns_metal,
 		args = xasprintf("const %s %s, const %s %s, const %s %s, const A alpha",
 		                 tin, n0, tin, n1, tin, n2);
 		break;
+	case MR_BINARY_PARAMS: {
+		char *st = mr_params_struct(name);
+		args = xasprintf("const %s %s, const %s %s, const %s<float> params",
+		                 tin, n0, tin, n1, st);
+		free(st);
+		break;
+	}
 	default:
 		args = xasprintf("const %s %s, const %s %s, const A alpha", tin, n0,
 		                 tin, n1);
@@ -464,8 +471,8 @@ static int check_exec(struct rg_plan *p, const char *root, const char *m,
 	                                       ".cc", NULL};
 	if (mr_text_has_exec(m, len, binary))
 		return 0;
-	if (tree_test(root, MPS_DIR_REL, WALK_MAX_DEPTH, src_sufs, exec, test_exec,
-	              &binary))
+	if (tree_test(root, MPS_DIR_REL, WALK_MAX_DEPTH, src_sufs,
+	              mr_kind_exec(mr_kind_of(binary + 1, 0)), test_exec, &binary))
 		return 0;
 	msg(p, 1,
 	    "%s: error: neither this file nor any file under %s/ mentions lib.%s, "
@@ -966,6 +973,134 @@ static int plan_blocked(struct rg_plan *p, const struct kfile *k, int kind,
 	return 1;
 }
 
+/* binary-params: the #define of NAME's helper HELPER, '\n'-ended lines,
+ * the continuation backslashes aligned as clang-format aligns them */
+static char *params_helper(const char *name, const char *helper,
+                           const char *eol)
+{
+	char *st = mr_params_struct(name), *l[3], *r;
+	size_t w = 0, i;
+	(void)eol;
+	l[0] = xasprintf("#define %s(T)", helper);
+	l[1] = xasprintf("  typedef %s<float> %s_##T;", st, st);
+	l[2] = xasprintf("  REGISTER_BINARY_ALPHA_OP(%s, T, %s_##T, T)", name, st);
+	for (i = 0; i < 2; i++)
+		if (strlen(l[i]) > w)
+			w = strlen(l[i]);
+	r = xasprintf("%-*s \\\n%-*s \\\n%s\n", (int)w, l[0], (int)w, l[1], l[2]);
+	for (i = 0; i < 3; i++)
+		free(l[i]);
+	free(st);
+	return r;
+}
+
+char *rg_params_header_rel(const char *kernel_rel)
+{
+	const char *dot = strrchr(kernel_rel, '.');
+	size_t n = dot ? (size_t)(dot - kernel_rel) : strlen(kernel_rel);
+	return xasprintf("%.*s.h", (int)n, kernel_rel);
+}
+
+char *rg_params_include(const char *kernel_rel)
+{
+	char *h = rg_params_header_rel(kernel_rel), *r;
+	const char *s = strncmp(h, "aten/src/", 9) == 0 ? h + 9 : h;
+	r = xstrdup(s);
+	free(h);
+	return r;
+}
+
+char *rg_params_header(const char *old, size_t len, const char *name,
+                       char *const *fields, size_t n, size_t *outlen)
+{
+	char *st = mr_params_struct(name), *pat;
+	const char *eol = old ? edit_eol(old, len) : "\n";
+	struct buf b;
+	size_t i;
+	if (old) {
+		char *m = mask_code(old, len, LANG_C);
+		int has;
+		pat = xasprintf("\\bstruct\\s+%s\\b", st);
+		has = re_has_match(pat, 0, m, len);
+		free(pat);
+		free(m);
+		if (has) {
+			free(st);
+			return NULL;
+		}
+	}
+	buf_init(&b);
+	if (old) {
+		buf_add(&b, old, len);
+		if (len > 0 && old[len - 1] != '\n')
+			buf_puts(&b, eol);
+	} else {
+		buf_printf(&b, "#pragma once%s", eol);
+	}
+	buf_printf(&b, "%s// %s's scalars, at the precision its kernels compute "
+	               "in%s",
+	           eol, name, eol);
+	buf_printf(&b, "template <typename T>%sstruct %s {%s", eol, st, eol);
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "  T %s;%s", fields[i], eol);
+	buf_printf(&b, "};%s", eol);
+	free(st);
+	*outlen = b.len;
+	return b.data;
+}
+
+/* binary-params: `#include <INCLUDE>` into file FILE (after its last
+ * #include line, else at its top), unless it is there */
+static void plan_include(struct rg_plan *p, int file, const struct rg_file *f)
+{
+	char *m = mask_code(f->text, f->len, LANG_C), *pat;
+	const char *eol = edit_eol(f->text, f->len);
+	size_t o[4];
+	struct rg_item *it;
+	pat = xasprintf("^[ \\t]*#[ \\t]*include[ \\t]*[<\"]%s[>\"]",
+	                p->include);
+	it = new_item(p, RG_INCLUDE, file);
+	it->label = xasprintf("#include <%s>", p->include);
+	if (re_has_match(pat, PCRE2_MULTILINE, m, f->len)) {
+		unsigned long col;
+		find_last(pat, m, f->len, f->len, o, 1);
+		it->present = 1;
+		line_col(f->text, o[0], &it->line, &col);
+	} else {
+		/* after the last #include outside #if blocks (a .mm's
+		 * AT_PER_OPERATOR_HEADERS branches), else the last one */
+		size_t at = 0, last0 = (size_t)-1, lastany = (size_t)-1;
+		int depth = 0;
+		while (at < f->len) {
+			size_t e = text_next_line(f->text, f->len, at), q = at;
+			while (q < e && (m[q] == ' ' || m[q] == '\t'))
+				q++;
+			if (q < e && m[q] == '#') {
+				q++;
+				while (q < e && (m[q] == ' ' || m[q] == '\t'))
+					q++;
+				if (!strncmp(m + q, "if", 2))
+					depth++;
+				else if (!strncmp(m + q, "endif", 5) && depth > 0)
+					depth--;
+				else if (!strncmp(m + q, "include", 7)) {
+					lastany = e;
+					if (depth == 0)
+						last0 = e;
+				}
+			}
+			if (e <= at)
+				break;
+			at = e;
+		}
+		(void)o;
+		it->off = last0 != (size_t)-1 ? last0 : lastany != (size_t)-1 ? lastany : 0;
+		it->text = xasprintf("#include <%s>%s", p->include, eol);
+	}
+	free(pat);
+	free(m);
+}
+
 static int plan_metal(struct rg_plan *p, struct kfile *k,
                       const struct rg_request *rq)
 {
@@ -983,10 +1118,29 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 	long anchor = -1;
 	char *indent;
 	int semi = 1, lead_blank = 0, trail_blank = 0, functor_exists;
+	char *helper = NULL, *helper_def = NULL;
 	struct buf b;
 
 	if (present_or_conflict(p, k, kind, name, want, nwant, missing, &nmissing))
 		return -1;
+	if (mr_kind_params(kind)) {
+		/* a registration of NAME's helper counts as present; its
+		 * #define goes with the first calls */
+		helper = mr_params_helper(name);
+		for (i = 0, j = 0; i < nmissing; i++) {
+			size_t c;
+			int found = 0;
+			for (c = 0; c < k->mf.ncalls && !found; c++)
+				found = !strcmp(k->mf.calls[c].macro, helper) &&
+				        k->mf.calls[c].nargs == 1 &&
+				        !strcmp(k->mf.calls[c].args[0], missing[i].in);
+			if (!found)
+				missing[j++] = missing[i];
+		}
+		nmissing = j;
+		if (nmissing > 0 && !mr_helper_find(&k->mf, helper, strlen(helper)))
+			helper_def = params_helper(name, helper, eol);
+	}
 
 	/* anchor: the last top-level call of the same family */
 	for (j = 0; j < k->mf.nregs; j++)
@@ -1089,7 +1243,11 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 				continue;
 			a = pair_args(kind, &missing[i]);
 			units[nunits].pos = pair_index(want, nwant, &missing[i]);
-			units[nunits].call = xasprintf("%s(%s, %s)", mac, name, a);
+			if (mr_kind_params(kind))
+				/* through the kernel's own helper (see params_helper) */
+				units[nunits].call = xasprintf("%s(%s)", helper, missing[i].in);
+			else
+				units[nunits].call = xasprintf("%s(%s, %s)", mac, name, a);
 			units[nunits].macro = mac;
 			units[nunits].pairs[0] = missing[i];
 			units[nunits].npairs = 1;
@@ -1110,7 +1268,7 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		 * in blocks: each in its place (see regplan.h) */
 		size_t fend;
 		if ((nunits > 0 || (rq->functor && !functor_exists)) &&
-		    blocked_layout(k, &fend)) {
+		    !mr_kind_params(kind) && blocked_layout(k, &fend)) {
 			char *body = rq->functor && !functor_exists
 			                 ? functor_text(p->ns_metal, p->ns_c10, eol, kind,
 			                                name, want, nwant, rq->math)
@@ -1178,6 +1336,10 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		buf_init(&b);
 		if (lead_blank)
 			buf_puts(&b, eol);
+		if (helper_def) {
+			put_lines(&b, helper_def, eol);
+			buf_puts(&b, eol);
+		}
 		for (i = 0; i < nunits; i++) {
 			buf_printf(&b, "%s%s%s%s", indent, units[i].call, semi ? ";" : "",
 			           eol);
@@ -1192,6 +1354,10 @@ static int plan_metal(struct rg_plan *p, struct kfile *k,
 		reg->text = b.data;
 		reg->label = xstrdup(reg->calls[0]);
 	}
+	if (mr_kind_params(kind) && (nunits > 0 || (rq->functor && !functor_exists)))
+		plan_include(p, RG_KERNEL, k->f);
+	free(helper);
+	free(helper_def);
 	free(indent);
 	return 0;
 }
@@ -1700,6 +1866,18 @@ static int plan_host(struct rg_plan *p, const char *root,
 		int have_fn, have_reg, semi = 1, amp = 1;
 		char *fn, *regline, *bind = xstrdup("  "), *fname, *sigbuf;
 		const char *sig;
+		char *pdecl[8];
+		size_t npd = 0, k2;
+		if (mr_kind_params(kind)) {
+			struct buf sb;
+			buf_init(&sb);
+			buf_puts(&sb, "TensorIteratorBase& iter");
+			for (k2 = 0; k2 < rq->nfields && npd < 7; k2++) {
+				pdecl[npd] = xasprintf("const Scalar& %s", rq->fields[k2]);
+				buf_printf(&sb, ", %s", pdecl[npd++]);
+			}
+			sigbuf = sb.data;
+		} else
 		sigbuf = mr_kind_alpha(kind)
 		             ? xasprintf("TensorIteratorBase& iter, %s",
 		                         rq->scalar_decl ? rq->scalar_decl
@@ -1749,7 +1927,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 			 * words, its clang-format column limit */
 			struct hostfn *hv;
 			size_t nh = host_functions(code, m, len, &hv), na, k;
-			char *own = NULL, *args[6], *hd, *ex, *q;
+			char *own = NULL, *args[10], *hd, *ex, *q;
 			struct buf fb;
 			struct cf_style st;
 			const char *how = NULL;
@@ -1761,8 +1939,12 @@ static int plan_host(struct rg_plan *p, const char *root,
 			args[0] = "TensorIteratorBase& iter";
 			args[1] = (char *)(rq->scalar_decl ? rq->scalar_decl
 			                                   : "const Scalar& alpha");
-			fit_call(&fb, "", hd, args, mr_kind_alpha(kind) ? 2 : 1, ") {", &st,
-			         eol);
+			if (mr_kind_params(kind))
+				for (k = 0; k < npd; k++)
+					args[1 + k] = pdecl[k];
+			fit_call(&fb, "", hd, args,
+			         mr_kind_params(kind) ? 1 + npd : mr_kind_alpha(kind) ? 2 : 1,
+			         ") {", &st, eol);
 			free(hd);
 			if (rq->check && (rq->check & RG_ALL_DTYPES) != RG_ALL_DTYPES) {
 				na = check_args(rq->op ? rq->op : name, name, fname, rq->check,
@@ -1771,6 +1953,35 @@ static int plan_host(struct rg_plan *p, const char *root,
 				for (k = 0; k < na; k++)
 					free(args[k]);
 				it->check = 1;
+			}
+			if (mr_kind_params(kind)) {
+				/* the struct at float, the precision the kernels compute
+				 * in (the CUDA kernel's opmath); its typedef per input
+				 * dtype names the kernels (params_helper) */
+				char *stn = mr_params_struct(name), *h2, *fa[8] = {NULL};
+				size_t nf = 0;
+				for (k = 0; k < rq->nfields && nf < 8; k++)
+					fa[nf++] = xasprintf("%s.to<float>()", rq->fields[k]);
+				h2 = xasprintf("%s<float> params{", stn);
+				fit_call(&fb, bind, h2, fa, nf, "};", &st, eol);
+				free(h2);
+				for (k = 0; k < nf; k++)
+					free(fa[k]);
+				fa[0] = xasprintf("fmt::format(\"%s_{}\", "
+				                  "scalarToMetalTypeString(iter.common_dtype()))",
+				                  stn);
+				ex = xasprintf("lib.%s(", exec);
+				q = xasprintf("\"%s\"", name);
+				args[0] = "iter";
+				args[1] = q;
+				args[2] = "params";
+				args[3] = fa[0];
+				fit_call(&fb, bind, ex, args, 4, ");", &st, eol);
+				free(fa[0]);
+				free(stn);
+				free(ex);
+				free(q);
+				goto stub_done;
 			}
 			ex = xasprintf("lib.%s(", exec);
 			q = xasprintf("\"%s\"", name);
@@ -1785,6 +1996,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 			fit_call(&fb, bind, ex, args, na, ");", &st, eol);
 			free(ex);
 			free(q);
+		stub_done:
 			buf_printf(&fb, "}%s", eol);
 			fn = fb.data;
 			host_functions_free(hv, nh);
@@ -1827,6 +2039,8 @@ static int plan_host(struct rg_plan *p, const char *root,
 				free(sigbuf);
 				free(regline);
 				free(bind);
+				for (k2 = 0; k2 < npd; k2++)
+					free(pdecl[k2]);
 				buf_free(&b);
 				free(m);
 				free(code);
@@ -1847,8 +2061,12 @@ static int plan_host(struct rg_plan *p, const char *root,
 		free(sigbuf);
 		free(regline);
 		free(bind);
+		for (k2 = 0; k2 < npd; k2++)
+			free(pdecl[k2]);
 	}
 	it->text = b.data;
+	if (mr_kind_params(kind))
+		plan_include(p, RG_HOST, ef);
 	free(m);
 	free(code);
 	return 0;
@@ -1858,7 +2076,7 @@ static int plan_host(struct rg_plan *p, const char *root,
 
 /* each registration item's kernel names, from the checkout's macros */
 static void plan_kernel_names(struct rg_plan *p, const char *root,
-                              const char *name)
+                              const char *name, int kind)
 {
 	struct mr_defs d;
 	size_t i, j, q;
@@ -1878,10 +2096,14 @@ static void plan_kernel_names(struct rg_plan *p, const char *root,
 			args[0] = (char *)name;
 			args[core->i_in] = (char *)it->pairs[j].in;
 			args[core->i_out] = (char *)it->pairs[j].out;
+			char *pa = mr_kind_params(kind) ? mr_params_alpha(name, it->pairs[j].in)
+			                                : NULL;
 			if (core->i_alpha >= 0)
-				args[core->i_alpha] = (char *)(it->pairs[j].alpha ? it->pairs[j].alpha
-				                                                  : it->pairs[j].in);
+				args[core->i_alpha] = pa ? pa
+				                      : (char *)(it->pairs[j].alpha ? it->pairs[j].alpha
+				                                                    : it->pairs[j].in);
 			nv = mr_instantiate(&d, core->macro, args, (size_t)core->nargs, &v);
+			free(pa);
 			for (q = 0; q < nv; q++) {
 				GROW(it->kernels, it->nkernels, cap);
 				it->kernels[it->nkernels++] = xstrdup(v[q].name);
@@ -1905,6 +2127,8 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 	p->ns_metal = "::metal::";
 	p->ns_c10 = "::c10::metal::";
 	memset(&k, 0, sizeof k);
+	if (mr_kind_params(rq->kind))
+		p->include = rg_params_include(kf->display);
 	k.f = kf;
 	k.masked = mask_code(kf->text, kf->len, LANG_C);
 	k.code = xstrndup(k.masked, kf->len);
@@ -1944,7 +2168,7 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 	free(k.masked);
 	free(k.code);
 	if (!bad)
-		plan_kernel_names(p, root, rq->name);
+		plan_kernel_names(p, root, rq->name, rq->kind);
 	return bad ? -1 : 0;
 }
 
@@ -2030,6 +2254,7 @@ void rg_plan_free(struct rg_plan *p)
 		free(p->msgs[i].text);
 	free(p->msgs);
 	free(p->core_hdr);
+	free(p->include);
 	memset(p, 0, sizeof *p);
 }
 
@@ -2161,6 +2386,7 @@ const char *rg_what_name(enum rg_what w)
 	switch (w) {
 	case RG_REG: return "registration";
 	case RG_FUNCTOR: return "functor";
+	case RG_INCLUDE: return "include";
 	default: return "host-stub";
 	}
 }

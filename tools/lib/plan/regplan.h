@@ -88,7 +88,7 @@
 /* Which file an item goes to. */
 enum { RG_KERNEL = 0, RG_HOST = 1 };
 
-enum rg_what { RG_REG, RG_FUNCTOR, RG_HOST_STUB };
+enum rg_what { RG_REG, RG_FUNCTOR, RG_HOST_STUB, RG_INCLUDE };
 
 /* One planned insertion (or a part found present). */
 struct rg_item {
@@ -209,6 +209,13 @@ struct rg_request {
 	                          expands to it) where the file has it */
 	const struct rg_math *math; /* the new functor's math, NULL: every
 	                          overload holds the placeholder */
+	/* binary-params: the members of the struct NAMEParams (mr_params_
+	 * struct), the stub's scalars in its order ("min_val", "max_val");
+	 * the host stub takes each as `const Scalar& M` and hands
+	 * NAMEParams<float>{M.to<float>(), ...} over; the kernel file and the
+	 * host file include the header (rg_params_header) */
+	char *const *fields;
+	size_t nfields;
 };
 
 struct rg_plan {
@@ -233,6 +240,9 @@ struct rg_plan {
 	unsigned column;       /* the host file's column limit (clangfmt.h),
 	                          0 none; when a function stub is planned */
 	char column_source[64];/* where it comes from */
+	char *include;         /* binary-params: the header the kernel and
+	                          host files include (rg_params_include), else
+	                          NULL (owned) */
 	const char *ns_metal, *ns_c10; /* private: prefixes of the skeleton */
 };
 
@@ -256,8 +266,25 @@ char *rg_build(struct rg_plan *p, int file, const struct rg_file *f,
 
 void rg_plan_free(struct rg_plan *p);
 
-/* rg_what_name: "registration", "functor" or "host-stub" (the `what` of
- * the tools' JSON rows). */
+/* rg_params_header_rel: the header shared by kernel file KERNEL_REL
+ * (".../kernels/X.metal") and its host file, which holds the params
+ * structs of binary-params kernels: ".../kernels/X.h" (PyTorch main's
+ * kernels/Activation.h beside Activation.metal).  rg_params_include: the
+ * name both files #include it by ("ATen/native/mps/kernels/X.h": the
+ * path under aten/src).  malloc'd. */
+char *rg_params_header_rel(const char *kernel_rel);
+char *rg_params_include(const char *kernel_rel);
+
+/* rg_params_header: the text of the header OLD (len bytes; NULL: the
+ * header does not exist yet, it is created with `#pragma once`) with
+ * `template <typename T> struct NAMEParams { T F; ... };` (FIELDS[0, N))
+ * appended, lines ending as the file's.  NULL when OLD defines the
+ * struct already.  malloc'd, *outlen its length. */
+char *rg_params_header(const char *old, size_t len, const char *name,
+                       char *const *fields, size_t n, size_t *outlen);
+
+/* rg_what_name: "registration", "functor", "host-stub" or "include" (the
+ * `what` of the tools' JSON rows). */
 const char *rg_what_name(enum rg_what w);
 
 /* rg_pairs_json: the dtype pairs v[0, n) as a new JSON array (caller owns

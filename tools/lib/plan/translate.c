@@ -2260,6 +2260,29 @@ static int emit_outer(struct wctx *w, const struct ck_code *code,
 			continue;
 		/* `NAME = S.to<X>()`: the kernel's Scalar argument, which is the
 		 * functor's alpha in the alpha kinds */
+		if (scalar_source(outer[i], &src) && mr_kind_params(w->t->kind)) {
+			/* binary-params: each captured Scalar is a member of the
+			 * functor's params, named as the value it is captured in
+			 * (hardtanh_backward's min_val, max_val), at float */
+			char *tx = to_type(w, outer[i], &(int){TY_NONE});
+			int vt = TY_REAL;
+			free(src);
+			if (!tx) {
+				r->construct = xasprintf("the captured value %s (its type)",
+				                         names[i]);
+				r->line = code->line;
+				rc = -1;
+				break;
+			}
+			var_push(w, names[i], xasprintf("params.%s", names[i]), vt, 0);
+			w->vars[w->nvars - 1].name = keep_name(w, names[i]);
+			free(tx);
+			continue;
+		}
+		if (src) {
+			free(src);
+			src = NULL;
+		}
 		if (scalar_source(outer[i], &src)) {
 			char *tx = NULL;
 			int vt = TY_NONE;

@@ -17,11 +17,13 @@
 
 static const char *const kind_names[] = {"unary",   "unary-alpha",
                                          "binary",  "binary-alpha",
-                                         "ternary", "ternary-alpha"};
+                                         "ternary", "ternary-alpha",
+                                         "binary-params"};
 static const char *const kind_macros[] = {
 	"REGISTER_UNARY_OP",   "REGISTER_UNARY_ALPHA_OP",
 	"REGISTER_BINARY_OP",  "REGISTER_BINARY_ALPHA_OP",
-	"REGISTER_TERNARY_OP", "REGISTER_TERNARY_ALPHA_OP"};
+	"REGISTER_TERNARY_OP", "REGISTER_TERNARY_ALPHA_OP",
+	"REGISTER_BINARY_ALPHA_OP"};
 
 static const struct mr_core cores[] = {
 	{"REGISTER_UNARY_OP", MR_UNARY, 3, 1, -1, 2},
@@ -63,7 +65,42 @@ int mr_kind_alpha(int k)
 {
 	return k == MR_UNARY_ALPHA || k == MR_BINARY_ALPHA || k == MR_TERNARY_ALPHA;
 }
-int mr_kind_arity(int k) { return k >= MR_TERNARY ? 3 : k >= MR_BINARY ? 2 : 1; }
+int mr_kind_arity(int k)
+{
+	return k == MR_BINARY_PARAMS ? 2 : k >= MR_TERNARY ? 3 : k >= MR_BINARY ? 2 : 1;
+}
+int mr_kind_params(int k) { return k == MR_BINARY_PARAMS; }
+char *mr_params_struct(const char *name)
+{
+	struct buf b;
+	int up = 1;
+	buf_init(&b);
+	for (; *name; name++) {
+		if (*name == '_') {
+			up = 1;
+			continue;
+		}
+		buf_printf(&b, "%c", up && *name >= 'a' && *name <= 'z'
+		                         ? *name - 'a' + 'A' : *name);
+		up = 0;
+	}
+	buf_puts(&b, "Params");
+	return b.data;
+}
+char *mr_params_helper(const char *name)
+{
+	char *r = xasprintf("REGISTER_%s_OP", name), *q;
+	for (q = r; *q; q++)
+		if (*q >= 'a' && *q <= 'z')
+			*q = (char)(*q - 'a' + 'A');
+	return r;
+}
+char *mr_params_alpha(const char *name, const char *in)
+{
+	char *s = mr_params_struct(name), *r = xasprintf("%s_%s", s, in);
+	free(s);
+	return r;
+}
 int mr_kind_of(int arity, int alpha)
 {
 	if (arity < 1 || arity > 3)
@@ -75,6 +112,8 @@ const char *mr_kind_kernel_file(int k)
 	static const char *const f[] = {MPS_KERNELS_REL "/UnaryKernel.metal",
 	                                MPS_KERNELS_REL "/BinaryKernel.metal",
 	                                MPS_KERNELS_REL "/PointwiseOps.metal"};
+	if (k == MR_BINARY_PARAMS)
+		return MPS_KERNELS_REL "/Activation.metal";
 	return f[mr_kind_arity(k) - 1];
 }
 const char *mr_kind_host_file(int k)
@@ -82,12 +121,16 @@ const char *mr_kind_host_file(int k)
 	static const char *const f[] = {MPS_OPS_REL "/UnaryKernel.mm",
 	                                MPS_OPS_REL "/BinaryKernel.mm",
 	                                MPS_OPS_REL "/PointwiseOps.mm"};
+	if (k == MR_BINARY_PARAMS)
+		return MPS_OPS_REL "/Activation.mm";
 	return f[mr_kind_arity(k) - 1];
 }
 const char *mr_kind_exec(int k)
 {
 	static const char *const e[] = {"exec_unary_kernel", "exec_binary_kernel",
 	                                "exec_ternary_kernel"};
+	if (k == MR_BINARY_PARAMS)
+		return "exec_binary_kernel_with_params";
 	return e[mr_kind_arity(k) - 1];
 }
 

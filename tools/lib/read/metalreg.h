@@ -34,12 +34,21 @@ enum mr_kind {
 	MR_BINARY,
 	MR_BINARY_ALPHA,
 	MR_TERNARY,
-	MR_TERNARY_ALPHA
+	MR_TERNARY_ALPHA,
+	MR_BINARY_PARAMS       /* two tensors and a struct of scalars: a
+	                          file-local helper per kernel typedefs
+	                          NAMEParams<float> (the struct, in the kernel
+	                          file's header) as NAMEParams_T and calls
+	                          REGISTER_BINARY_ALPHA_OP(NAME, T,
+	                          NAMEParams_T, T); the host hands the struct
+	                          to exec_binary_kernel_with_params (PyTorch
+	                          main's elu_backward, hardtanh_backward) */
 };
-#define MR_NKINDS 6
+#define MR_NKINDS 7
 
 /* mr_kind_parse: "unary", "unary-alpha", "binary", "binary-alpha",
- * "ternary", "ternary-alpha" → kind; -1 for anything else. */
+ * "ternary", "ternary-alpha", "binary-params" → kind; -1 for anything
+ * else. */
 int mr_kind_parse(const char *s);
 
 /* mr_kind_name: the command-line spelling of k ("unary", ...). */
@@ -57,7 +66,8 @@ const char *mr_kind_macro(int k);
  * ALPHA_OP" (PyTorch main's PointwiseOps.metal); NULL for the others. */
 const char *mr_kind_opmath_macro(int k);
 
-/* mr_kind_alpha: 1 when k's macro takes an ALPHA dtype. */
+/* mr_kind_alpha: 1 when k's macro takes an ALPHA dtype given as a Metal
+ * dtype (the -alpha kinds; not binary-params, whose ALPHA is its struct). */
 int mr_kind_alpha(int k);
 
 /* mr_kind_arity: the tensor inputs of k's functor: 1 (unary kinds), 2
@@ -69,11 +79,33 @@ int mr_kind_arity(int k);
  * not; -1 for another arity. */
 int mr_kind_of(int arity, int alpha);
 
+/* mr_kind_params: 1 when k hands its scalars over as a struct
+ * (MR_BINARY_PARAMS). */
+int mr_kind_params(int k);
+
+/* mr_params_struct: the struct template of kernel NAME's scalars,
+ * NAME in CamelCase plus "Params" ("hardtanh_backward" →
+ * "HardtanhBackwardParams", as main names ELUBackwardParams); malloc'd. */
+char *mr_params_struct(const char *name);
+
+/* mr_params_helper: the file-local helper macro registering NAME for one
+ * dtype T, "REGISTER_" NAME in upper case "_OP" ("REGISTER_HARDTANH_
+ * BACKWARD_OP", as main's REGISTER_ELU_BACKWARD_OP); malloc'd. */
+char *mr_params_helper(const char *name);
+
+/* mr_params_alpha: the ALPHA argument of NAME's registration for input
+ * dtype IN: the struct's typedef "HardtanhBackwardParams_float"
+ * (malloc'd); the kernels are named with it. */
+char *mr_params_alpha(const char *name, const char *in);
+
 /* mr_kind_kernel_file, mr_kind_host_file: the files under
  * aten/src/ATen/native/mps/ that hold k's kernels and host stubs in
  * PyTorch main: kernels/UnaryKernel.metal and operations/UnaryKernel.mm
  * (unary kinds), BinaryKernel.* (binary), kernels/PointwiseOps.metal and
- * operations/PointwiseOps.mm (ternary: main's addcmul and addcdiv).
+ * operations/PointwiseOps.mm (ternary: main's addcmul and addcdiv),
+ * kernels/Activation.metal and operations/Activation.mm (binary-params:
+ * main keeps its params kernels, elu and hardtanh_backward, there, their
+ * structs in kernels/Activation.h).
  * Static strings, relative to the checkout's root. */
 const char *mr_kind_kernel_file(int k);
 const char *mr_kind_host_file(int k);
@@ -81,7 +113,8 @@ const char *mr_kind_host_file(int k);
 /* mr_kind_exec: the MetalShaderLibrary member the host stub of k calls:
  * "exec_unary_kernel", "exec_binary_kernel", "exec_ternary_kernel"
  * (2.14.1's MetalShaderLibrary.h; main's takes the alpha and its dtype
- * as the unary one does). */
+ * as the unary one does), "exec_binary_kernel_with_params" (binary-params:
+ * the struct and its typedef's name, 2.14.1's MetalShaderLibrary.h). */
 const char *mr_kind_exec(int k);
 
 /* A core macro: where NAME, IN, ALPHA and OUT sit among its arguments. */
