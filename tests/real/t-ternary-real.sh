@@ -13,8 +13,9 @@
 # restores the tree byte for byte.  lerp: one register command per stub,
 # each with its own kind (binary-alpha for the Scalar weight, ternary for
 # the Tensor weight).  where: the condition input the CUDA lambda reads
-# as bool found, the plan whole (see below).  hardtanh_backward: the
-# reason it is not planned, one line.
+# as bool found, the plan whole (see below).  hardtanh_backward: kind
+# binary-params (min_val and max_val in a struct), planned, applied,
+# verified clean, undone.
 . "$(dirname "$0")/lib.sh"
 use_tree src 2.6.0
 tmp=$(mktemp -d); [ -n "${KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
@@ -35,6 +36,17 @@ cat >>"$m/$nf/mps/operations/PointwiseOps.mm" <<EOF
 namespace at::native {
 static void clamp_mps_kernel(TensorIteratorBase& iter) {
   lib.exec_ternary_kernel(iter, "clamp");
+}
+} // namespace at::native
+EOF
+# and one handing a params struct over (the fixture's Activation.metal)
+cat >>"$m/$nf/mps/operations/Activation.mm" <<EOF
+
+// (main-shaped) a host stub of current PyTorch's form
+namespace at::native {
+static void soft_shrink_mps_kernel(TensorIteratorBase& iter, const Scalar& lo, const Scalar& hi) {
+  SoftShrinkParams<float> params{lo.to<float>(), hi.to<float>()};
+  lib.exec_unary_kernel_with_params(iter, "soft_shrink", params, "SoftShrinkParams_float");
 }
 } // namespace at::native
 EOF
@@ -128,10 +140,48 @@ grep -q 'mps-register ternary lerp_kernel_tensor_weight --stub lerp_kernel_tenso
 n=$(grep -c 'mps-register .* --dtypes float:float,half:half,bfloat:bfloat,float2:float2 --functor --host$' "$tmp/lerp")
 [ "$n" = 2 ] || { fail "lerp: $n register commands with the stub's dtypes, want 2"; grep register "$tmp/lerp"; }
 
-# hardtanh_backward: two tensors and two scalars, said in one line
-mps-migrate --no-try --root "$m" hardtanh_backward >"$tmp/ht" 2>&1
-grep -q '^  kernel: hardtanh_backward_stub takes 2 scalars besides the iterator' "$tmp/ht" ||
-  { fail "hardtanh_backward: no reason"; cat "$tmp/ht"; }
+# hardtanh_backward: two tensors and two scalars (min_val, max_val), kind
+# binary-params: the struct in kernels/Activation.h, the helper's
+# registrations, the host stub handing the struct over, 2.6.0's MPSGraph
+# path deleted; tried with the forward operator's defaults
+mps-migrate $try --root "$m" hardtanh_backward >"$tmp/ht" 2>&1; rc=$?
+[ $rc = 1 ] || { fail "hardtanh_backward: exit $rc, want 1"; cat "$tmp/ht"; }
+grep -q '^kernel: binary-params hardtanh_backward (two inputs and 2 scalars the stub takes: min_val, max_val)$' "$tmp/ht" ||
+  { fail "hardtanh_backward: not planned as binary-params"; cat "$tmp/ht"; }
+grep -q 'tried with min_val=-1, max_val=1 (the forward operator' "$tmp/ht" ||
+  fail "hardtanh_backward: no try values from hardtanh's defaults"
+grep -q '^  floating-point (float -> float): translated from aten/src/ATen/native/cuda/ActivationHardtanhKernel.cu:34 (CUDA)' "$tmp/ht" ||
+  { fail "hardtanh_backward: not translated"; grep floating-point "$tmp/ht"; }
+if [ -z "$try" ]; then
+  # float, half and bfloat match the CPU on what the gradient tests sample
+  # (the NaN `self` the CPU's vectorized path zeroes is apart)
+  grep '^  floating-point (float -> float)' "$tmp/ht" |
+    grep -q 'matches CPU on [0-9]* values (float, half, bfloat; mps-try); [0-9]* differ beyond what PyTorch' ||
+    { fail "hardtanh_backward: does not match the CPU"; grep floating-point "$tmp/ht"; }
+fi
+grep -q '^  aten/src/ATen/native/mps/operations/Activation.mm:1865-1938: hardtanh_backward_out_mps (function; builds an MPSGraph' "$tmp/ht" ||
+  fail "hardtanh_backward: hardtanh_backward_out_mps not deleted"
+mps-migrate --no-try --root "$m" --in-place hardtanh_backward >"$tmp/w" 2>"$tmp/e"; rc=$?
+[ $rc = 0 ] || { fail "hardtanh_backward: --in-place exit $rc"; cat "$tmp/w" "$tmp/e"; }
+k=$m/$nf/mps/kernels
+grep -qF 'return static_cast<T>((bop <= params.min_val) || (bop >= params.max_val) ?' "$k/Activation.metal" ||
+  fail "hardtanh_backward: the functor does not read the params"
+grep -qF '  typedef HardtanhBackwardParams<float> HardtanhBackwardParams_##T; \' "$k/Activation.metal" ||
+  fail "hardtanh_backward: no typedef in the helper"
+grep -q '^REGISTER_HARDTANH_BACKWARD_OP(bfloat);$' "$k/Activation.metal" ||
+  fail "hardtanh_backward: no bfloat registration"
+grep -q '^  T max_val;$' "$k/Activation.h" || fail "hardtanh_backward: no struct in Activation.h"
+grep -qF 'lib.exec_binary_kernel_with_params(iter, "hardtanh_backward", params,' "$m/$nf/mps/operations/Activation.mm" ||
+  fail "hardtanh_backward: no host stub with exec_binary_kernel_with_params"
+grep -q '^#include <ATen/native/mps/kernels/Activation.h>$' "$m/$nf/mps/operations/Activation.mm" ||
+  fail "hardtanh_backward: the host file does not include the header"
+grep -q 'hardtanh_backward_out_mps' "$m/$nf/mps/operations/Activation.mm" &&
+  fail "hardtanh_backward: the MPSGraph path is left"
+mps-verify --root "$m" hardtanh_backward >"$tmp/v" 2>&1; rc=$?
+[ $rc = 0 ] || { fail "hardtanh_backward: mps-verify exit $rc"; cat "$tmp/v"; }
+mps-migrate --root "$m" --undo >/dev/null 2>"$tmp/e" || { fail "hardtanh_backward: --undo"; cat "$tmp/e"; }
+(cd "$m" && git status --porcelain) >"$tmp/st"
+[ -s "$tmp/st" ] && { fail "hardtanh_backward: --undo left changes"; cat "$tmp/st"; }
 
-[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp per stub with its dtypes; hardtanh_backward refused with its reason"
+[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp per stub with its dtypes; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
 exit $status

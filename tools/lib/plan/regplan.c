@@ -461,6 +461,14 @@ static int check_core(struct rg_plan *p, const char *root, const char *masked,
 
 /* the host file (masked text m) may receive a stub calling
  * lib.exec_*_kernel: it or a file under MPS_DIR_REL mentions it */
+/* a call of any exec_*_kernel_with_params (2.14.1's MetalShaderLibrary) */
+static int test_exec_params(const char *m, size_t len, const void *unused)
+{
+	(void)unused;
+	return re_has_match("\\bexec_(?:unary|binary)_kernel_with_params\\s*\\(",
+	                    PCRE2_MULTILINE, m, len);
+}
+
 static int check_exec(struct rg_plan *p, const char *root, const char *m,
                       size_t len, const char *display, int kind,
                       const char *name)
@@ -469,11 +477,18 @@ static int check_exec(struct rg_plan *p, const char *root, const char *m,
 	const char *exec = mr_kind_exec(kind);
 	static const char *const src_sufs[] = {".h", ".hpp", ".mm", ".m", ".cpp",
 	                                       ".cc", NULL};
-	if (mr_text_has_exec(m, len, binary))
+	if (mr_kind_params(kind)
+	        ? test_exec_params(m, len, NULL) ||
+	              tree_test(root, MPS_DIR_REL, WALK_MAX_DEPTH, src_sufs,
+	                        "_kernel_with_params", test_exec_params, NULL)
+	        : mr_text_has_exec(m, len, binary))
 		return 0;
+	if (mr_kind_params(kind))
+		goto refuse;
 	if (tree_test(root, MPS_DIR_REL, WALK_MAX_DEPTH, src_sufs,
 	              mr_kind_exec(mr_kind_of(binary + 1, 0)), test_exec, &binary))
 		return 0;
+refuse:
 	msg(p, 1,
 	    "%s: error: neither this file nor any file under %s/ mentions lib.%s, "
 	    "which the host stub would call: the tree predates the c10/metal "

@@ -1691,7 +1691,8 @@ static void compile_patterns(struct priv *p)
 	           "((?:&\\s*)?(?:\\w+\\s*::\\s*)*\\w+)\\s*\\)",
 	           0);
 	re_compile(&p->re_req,
-	           "\\bexec_(unary|binary|ternary)_kernel\\s*\\(\\s*[\\w.>-]+\\s*,\\s*"
+	           "\\bexec_(unary|binary|ternary)_kernel(?:_with_params)?\\s*\\("
+	           "\\s*[\\w.>-]+\\s*,\\s*"
 	           "\"(\\w+)\"",
 	           0);
 	re_compile(&p->re_hostname, "\\bhost_name\\s*\\(\\s*\"(\\w+)\"", 0);
