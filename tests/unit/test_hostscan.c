@@ -740,6 +740,11 @@ static void test_main_forms(void **state)
 	    "  lib.exec_unary_kernel(iter, \"logit\", eps);\n"
 	    "  lib.exec_unary_kernel(iter, \"pow\", eps, at::toOpMathType(iter.common_dtype()));\n"
 	    "}\n"
+	    "static void band_kernel(TensorIteratorBase& iter, const Scalar& lo) {\n"
+	    "  BandParams<float> params{lo.to<float>()};\n"
+	    "  lib.exec_binary_kernel_with_params(iter, \"band\", params,\n"
+	    "      fmt::format(\"BandParams_{}\", scalarToMetalTypeString(iter.common_dtype())));\n"
+	    "}\n"
 	    "}\n";
 	static const char metal[] =
 	    "REGISTER_BINARY_ALPHA_OP(add_alpha, float, float, float);\n"
@@ -837,9 +842,16 @@ static void test_main_forms(void **state)
 			assert_null(q->scalar_dtype);
 		} else if (strcmp(q->kernel, "pow") == 0) {
 			assert_string_equal(q->scalar_dtype, "?");
+		} else if (strcmp(q->kernel, "band") == 0) {
+			/* a params struct (binary-params): the kernel asked for,
+			 * its typedef's name not a dtype */
+			assert_true(q->binary);
+			assert_true(q->scalar);
+			assert_string_equal(q->scalar_dtype, "?");
+			nreq += 10;
 		}
 	}
-	assert_int_equal(nreq, 2);
+	assert_int_equal(nreq, 12);
 	for (i = 0; i < e.nmetals; i++)
 		if (strcmp(e.metals[i].name, "logit") == 0) {
 			assert_string_equal(e.metals[i].alpha, "float");

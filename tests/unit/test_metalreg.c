@@ -57,6 +57,47 @@ static void test_kinds(void **state)
 	assert_int_equal(mr_core_find("REGISTER_OPMATH_TERNARY_ALPHA_OP", 32)->i_alpha,
 	                 2);
 	assert_int_equal(mr_core_find("REGISTER_TERNARY_OP", 19)->i_out, 2);
+	/* binary-params: several scalars in a struct (hardtanh_backward) */
+	assert_int_equal(mr_kind_parse("binary-params"), MR_BINARY_PARAMS);
+	assert_string_equal(mr_kind_name(MR_BINARY_PARAMS), "binary-params");
+	assert_int_equal(mr_kind_arity(MR_BINARY_PARAMS), 2);
+	assert_false(mr_kind_alpha(MR_BINARY_PARAMS));
+	assert_true(mr_kind_params(MR_BINARY_PARAMS));
+	assert_false(mr_kind_params(MR_BINARY_ALPHA));
+	assert_string_equal(mr_kind_macro(MR_BINARY_PARAMS), "REGISTER_BINARY_ALPHA_OP");
+	assert_string_equal(mr_kind_exec(MR_BINARY_PARAMS),
+	                    "exec_binary_kernel_with_params");
+	assert_string_equal(mr_kind_kernel_file(MR_BINARY_PARAMS),
+	                    "aten/src/ATen/native/mps/kernels/Activation.metal");
+	assert_string_equal(mr_kind_host_file(MR_BINARY_PARAMS),
+	                    "aten/src/ATen/native/mps/operations/Activation.mm");
+	{
+		char *st = mr_params_struct("hardtanh_backward");
+		char *h = mr_params_helper("hardtanh_backward");
+		char *a = mr_params_alpha("hardtanh_backward", "bfloat");
+		assert_string_equal(st, "HardtanhBackwardParams");
+		assert_string_equal(h, "REGISTER_HARDTANH_BACKWARD_OP");
+		assert_string_equal(a, "HardtanhBackwardParams_bfloat");
+		free(st);
+		free(h);
+		free(a);
+	}
+	{
+		/* a helper typedefing the struct per dtype: the registrations
+		 * carry the typedef as the alpha */
+		const char *t = "#define REGISTER_X_OP(T) \\\n"
+		                "  typedef XParams<float> XParams_##T; \\\n"
+		                "  REGISTER_BINARY_ALPHA_OP(x, T, XParams_##T, T)\n"
+		                "REGISTER_X_OP(half);\n";
+		struct mr_file f;
+		memset(&f, 0, sizeof f);
+		mr_file_parse(&f, t, strlen(t));
+		assert_int_equal(f.nregs, 1);
+		assert_string_equal(f.regs[0].name, "x");
+		assert_string_equal(f.regs[0].in, "half");
+		assert_string_equal(f.regs[0].alpha, "XParams_half");
+		mr_file_free(&f);
+	}
 	{
 		const char *t = "REGISTER_OPMATH_TERNARY_ALPHA_OP(addcmul, half, float, half);\n"
 		                "REGISTER_TERNARY_OP(clamp, int, int);\n";

@@ -456,12 +456,54 @@ static void test_host_conventions(void **state)
 	}
 }
 
+/* binary-params: the header of the params structs, appended to or
+ * created; a header that defines the struct already is left alone */
+static void test_params_header(void **state)
+{
+	static const char *fields[] = {"min_val", "max_val"};
+	const char *old = "#pragma once\r\n\r\ntemplate <typename T>\r\n"
+	                  "struct OtherParams {\r\n  T a;\r\n};";
+	char *t, *r;
+	size_t len;
+	(void)state;
+	r = rg_params_header_rel("aten/src/ATen/native/mps/kernels/Activation.metal");
+	assert_string_equal(r, "aten/src/ATen/native/mps/kernels/Activation.h");
+	free(r);
+	r = rg_params_include("aten/src/ATen/native/mps/kernels/Activation.metal");
+	assert_string_equal(r, "ATen/native/mps/kernels/Activation.h");
+	free(r);
+	/* appended in the file's line ends, a final newline added first */
+	t = rg_params_header(old, strlen(old), "hard_band", (char *const *)fields, 2,
+	                     &len);
+	assert_non_null(t);
+	assert_int_equal(len, strlen(t));
+	assert_string_equal(t + strlen(old),
+	                    "\r\n\r\n// hard_band's scalars, at the precision its "
+	                    "kernels compute in\r\ntemplate <typename T>\r\n"
+	                    "struct HardBandParams {\r\n  T min_val;\r\n"
+	                    "  T max_val;\r\n};\r\n");
+	/* present already (a comment does not count) */
+	assert_null(rg_params_header(t, len, "hard_band", (char *const *)fields, 2, &len));
+	free(t);
+	t = rg_params_header("// struct HardBandParams\n", 25, "hard_band",
+	                     (char *const *)fields, 1, &len);
+	assert_non_null(t);
+	free(t);
+	/* created */
+	t = rg_params_header(NULL, 0, "x", (char *const *)fields, 1, &len);
+	assert_string_equal(t, "#pragma once\n\n// x's scalars, at the precision "
+	                       "its kernels compute in\ntemplate <typename T>\n"
+	                       "struct XParams {\n  T min_val;\n};\n");
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_after_group), cmocka_unit_test(test_no_group),
 	    cmocka_unit_test(test_group_other_kind), cmocka_unit_test(test_host_stub),
 	    cmocka_unit_test(test_refusals), cmocka_unit_test(test_check_text),
+	    cmocka_unit_test(test_params_header),
 	    cmocka_unit_test(test_blocked), cmocka_unit_test(test_host_conventions),
 	};
 	diag_init("test_regplan");
