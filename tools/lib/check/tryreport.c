@@ -130,6 +130,10 @@ static void report_head(FILE *f, const struct try_plan *pl,
 		if (oi->plain)
 			fprintf(f, " (a plain OpInfo without reference_inputs_func: its reference "
 			        "inputs are its samples): shown apart\n");
+		else if (oi->forward)
+			fprintf(f, " (the backward runs only under the gradient tests, on the "
+			        "forward's samples; the ufunc reference tests reach the forward "
+			        "alone): shown apart\n");
 		else
 			fprintf(f, " (a DecorateInfo skips or expects to fail its reference-numerics "
 			        "test, every test of the entry, or test_compare_cpu of an entry "
