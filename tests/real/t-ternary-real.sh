@@ -171,7 +171,8 @@ grep -qF '  typedef HardtanhBackwardParams<float> HardtanhBackwardParams_##T; \'
 grep -q '^REGISTER_HARDTANH_BACKWARD_OP(bfloat);$' "$k/Activation.metal" ||
   fail "hardtanh_backward: no bfloat registration"
 grep -q '^  T max_val;$' "$k/Activation.h" || fail "hardtanh_backward: no struct in Activation.h"
-grep -qF 'lib.exec_binary_kernel_with_params(iter, "hardtanh_backward", params,' "$m/$nf/mps/operations/Activation.mm" ||
+grep -A1 -F 'lib.exec_binary_kernel_with_params(' "$m/$nf/mps/operations/Activation.mm" |
+  grep -qF 'iter, "hardtanh_backward", params, params_type);' ||
   fail "hardtanh_backward: no host stub with exec_binary_kernel_with_params"
 grep -q '^#include <ATen/native/mps/kernels/Activation.h>$' "$m/$nf/mps/operations/Activation.mm" ||
   fail "hardtanh_backward: the host file does not include the header"

@@ -1982,15 +1982,18 @@ static int plan_host(struct rg_plan *p, const char *root,
 				free(h2);
 				for (k = 0; k < nf; k++)
 					free(fa[k]);
-				fa[0] = xasprintf("fmt::format(\"%s_{}\", "
-				                  "scalarToMetalTypeString(iter.common_dtype()))",
-				                  stn);
+				/* the typedef naming the kernels of the input dtype */
+				fa[0] = xasprintf("\"%s_{}\"", stn);
+				fa[1] = "scalarToMetalTypeString(iter.common_dtype())";
+				fit_call(&fb, bind, "const auto params_type = fmt::format(", fa,
+				         2, ");", &st, eol);
+				fa[1] = NULL;
 				ex = xasprintf("lib.%s(", exec);
 				q = xasprintf("\"%s\"", name);
 				args[0] = "iter";
 				args[1] = q;
 				args[2] = "params";
-				args[3] = fa[0];
+				args[3] = "params_type";
 				fit_call(&fb, bind, ex, args, 4, ");", &st, eol);
 				free(fa[0]);
 				free(stn);
