@@ -184,5 +184,10 @@ mps-migrate --root "$m" --undo >/dev/null 2>"$tmp/e" || { fail "hardtanh_backwar
 (cd "$m" && git status --porcelain) >"$tmp/st"
 [ -s "$tmp/st" ] && { fail "hardtanh_backward: --undo left changes"; cat "$tmp/st"; }
 
+# --kind binary-params where no stub scalars are read: said, not planned
+mps-migrate --no-try --root "$m" --kind binary-params atan2 >"$tmp/kp" 2>&1
+grep -q "^  metal: binary-params needs the Scalars atan2's stub takes besides its two tensors, and none were read" "$tmp/kp" ||
+  { fail "--kind binary-params atan2: no reason"; cat "$tmp/kp"; }
+
 [ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp per stub with its dtypes; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
 exit $status

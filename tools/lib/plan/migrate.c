@@ -1324,6 +1324,15 @@ static int plan_registration(struct mg_plan *p, const struct mg_opts *o)
 		rq.scalar_dtype = p->scalar_dtype;
 	}
 	rq.opmath = p->opmath;
+	if (mr_kind_params(p->kind) && p->nfields == 0) {
+		/* --kind binary-params on a stub whose scalars were not read */
+		not_planned(p, "metal",
+		            xasprintf("binary-params needs the Scalars %s's stub takes "
+		                      "besides its two tensors, and none were read; "
+		                      "register it with mps-register binary-params %s "
+		                      "--fields A,B", p->op, p->name));
+		return 0;
+	}
 	if (mr_kind_params(p->kind)) {
 		rq.fields = p->fields;
 		rq.nfields = p->nfields;
