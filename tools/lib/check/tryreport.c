@@ -118,6 +118,10 @@ static void report_head(FILE *f, const struct try_plan *pl,
 			        "from make_tensor's range");
 		fprintf(f, ": the inputs it keeps out of its samples are shown apart\n");
 	}
+	if (out->opinfo.found && out->opinfo.rhs_nonzero && pl->nregs &&
+	    pl->regs[0].kind != MR_UNARY && pl->regs[0].kind != MR_UNARY_ALPHA)
+		fprintf(f, "opinfo: %s:%lu: rhs_make_tensor_kwargs exclude_zero=True: a zero "
+		        "second operand is shown apart\n", out->opinfo.file, out->opinfo.line);
 	if (out->opinfo.found && (out->opinfo.untested_large || out->opinfo.untested_extremal)) {
 		const struct try_opinfo *oi = &out->opinfo;
 		fprintf(f, "opinfo: %s:%lu:%s%s%s PyTorch does not test", oi->file, oi->untested_line,
