@@ -1572,6 +1572,9 @@ char *try_harness(const struct try_plan *pl)
 	         "  FILE *f = std::fopen(p, \"wb\"); if (!f) return false;\n"
 	         "  bool ok = std::fwrite((const void *)v.data(), sizeof(T), v.size(), f) == v.size();\n"
 	         "  return std::fclose(f) == 0 && ok;\n}\n"
+	         "/* the run after one past its time limit: the elements rR.sel marks\n"
+	         " * (those the tests sample) only, the first kernel only */\n"
+	         "static bool sampled = false;\n"
 	         "static int fail(const char *what) { std::fprintf(stderr, \"harness: %s\\n\", what); return 3; }\n"
 	         "/* every element under the layer's guard: a trap (an integer division\n"
 	         " * by zero, MIN / -1) marks that element undefined on the GPU.  One\n"
@@ -1614,6 +1617,7 @@ char *try_harness(const struct try_plan *pl)
 			buf_printf(&b, "  if (!mk_try::rd(dir, \"r%zu.c\", c)) return mk_try::fail(\"cannot read r%zu.c\");\n", c->reg, c->reg);
 		if (al)
 			buf_printf(&b, "  mk_try::arr<AL> alv; if (!mk_try::rd(dir, \"c%zu.alpha\", alv) || alv.empty()) return mk_try::fail(\"cannot read c%zu.alpha\");\n  const AL alpha = alv[0];\n", k, k);
+		buf_printf(&b, "  mk_try::arr<unsigned char> sel;\n  if (mk_try::sampled && !mk_try::rd(dir, \"r%zu.sel\", sel)) return mk_try::fail(\"cannot read r%zu.sel\");\n", c->reg, c->reg);
 		buf_printf(&b, "  %s f; (void)f;\n", fn);
 		buf_puts(&b, "  mk_try::arr<unsigned char> trap(a.size()); bool trapped = false;\n");
 		/* the result type of the functor, checked where the call is */
@@ -1626,7 +1630,7 @@ char *try_harness(const struct try_plan *pl)
 		buf_puts(&b, "#if MK_MODE == 2\n");
 		if (try_is_float(r->in) && try_is_float(r->out)) {
 			buf_puts(&b, "  mk_try::arr<double> o(a.size());\n");
-			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { o[i] = (double)f(mk_try::d1(a[i])%s%s); });\n",
+			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { if (mk_try::sampled && !sel[i]) return; o[i] = (double)f(mk_try::d1(a[i])%s%s); });\n",
 			           ter ? ", mk_try::d1(b[i]), mk_try::d1(c[i])"
 			           : bin ? ", mk_try::d1(b[i])" : "", al ? ", alpha" : "");
 			buf_printf(&b, "  if (!mk_try::wr(dir, \"c%zu.f64\", o)) return mk_try::fail(\"cannot write\");\n", k);
@@ -1636,7 +1640,7 @@ char *try_harness(const struct try_plan *pl)
 		if (r->dense) {
 			size_t j;
 			buf_puts(&b, "  const uint mk_n = (uint)a.size(); (void)mk_n;\n");
-			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { %s(o.data(), a.data(),%s%s%s (uint)i); });\n",
+			buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { if (mk_try::sampled && !sel[i]) return; %s(o.data(), a.data(),%s%s%s (uint)i); });\n",
 			           r->dense, bd, al ? " alpha," : "",
 			           r->run_numel[0] ? " mk_n," : "");
 			buf_printf(&b, "  std::printf(\"case %zu kernel %s 0\\n\");\n", k,
@@ -1647,7 +1651,7 @@ char *try_harness(const struct try_plan *pl)
 			for (j = 1; j < r->nrun; j++) {
 				const struct mr_inst *kk = &r->kernels[r->run[j]];
 				char *call = mr_inst_call(kk);
-				buf_puts(&b, "  {\n    mk_try::arr<OUT> o2(a.size()); mk_try::arr<unsigned char> t2(a.size()); bool tr2 = false;\n");
+				buf_puts(&b, "  if (!mk_try::sampled) {\n    mk_try::arr<OUT> o2(a.size()); mk_try::arr<unsigned char> t2(a.size()); bool tr2 = false;\n");
 				buf_printf(&b, "    mk_try::each(a.size(), t2, tr2, [&](size_t i) { %s(o2.data(), a.data(),%s%s%s (uint)i); });\n",
 				           call, bd, al ? " alpha," : "",
 				           r->run_numel[j] ? " mk_n," : "");
@@ -1665,7 +1669,7 @@ char *try_harness(const struct try_plan *pl)
 		} else
 			buf_puts(&b, "#error no dense kernel template for this registration\n");
 		buf_puts(&b, "#else\n");
-		buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { o[i] = f(a[i]%s%s); });\n",
+		buf_printf(&b, "  mk_try::each(a.size(), trap, trapped, [&](size_t i) { if (mk_try::sampled && !sel[i]) return; o[i] = f(a[i]%s%s); });\n",
 		           bi, al ? ", alpha" : "");
 		buf_puts(&b, "#endif\n");
 		buf_printf(&b, "  if (trapped && !mk_try::wr(dir, \"c%zu.trap\", trap)) return mk_try::fail(\"cannot write\");\n", k);
@@ -1679,7 +1683,9 @@ char *try_harness(const struct try_plan *pl)
 		buf_puts(&b, "  return 0;\n}\n#endif\n");
 	}
 	buf_puts(&b, "int main(int argc, char **argv) {\n"
-	             "  if (argc != 2) return mk_try::fail(\"usage: harness DIR\");\n"
+	             "  if (argc != 2 && argc != 3)\n"
+	             "    return mk_try::fail(\"usage: harness DIR [sampled]\");\n"
+	             "  mk_try::sampled = argc == 3;\n"
 	             "  int rc = 0;\n");
 	for (k = 0; k < pl->ncases; k++)
 		buf_printf(&b, "#if !defined(MK_SEL) || defined(MK_ON_%zu)\n"

@@ -612,6 +612,10 @@ struct try_result {
 	unsigned long overload;   /* line of the operator() chosen, 0 unknown */
 	int ran;                  /* the harness ran to the end */
 	char *run_error;          /* why it did not (time limit, signal) */
+	int run_sampled;          /* the harness ran past its time limit on
+	                             every input and was run again on the
+	                             sampled ones (DIR/rR.sel): the others are
+	                             not compared */
 	int reference;            /* a CPU result was compared */
 	char *ref_dtype;          /* the CPU result's dtype ("float16") */
 	char *ref_note;           /* how it was computed, when not plainly */

@@ -256,6 +256,10 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 				fprintf(f, "  run: %s\n", res->run_error ? res->run_error : "did not run");
 				continue;
 			}
+			if (res->run_sampled)
+				fprintf(f, "  run: the harness ran past the time limit on every input: run "
+				        "again on the inputs the tests sample, the first kernel only; the "
+				        "others are not compared\n");
 			if (res->nkernels) {
 				size_t q;
 				fprintf(f, "  ran: %s (against the CPU)", res->kernels[0]);
@@ -417,6 +421,7 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 			}
 			json_object_set_new(co, "overload_line", json_integer((json_int_t)res->overload));
 			json_object_set_new(co, "run_error", res->run_error ? json_string(res->run_error) : json_null());
+			json_object_set_new(co, "run_sampled", json_boolean(res->run_sampled));
 			json_object_set_new(co, "reference_dtype", res->ref_dtype ? json_string(res->ref_dtype) : json_null());
 			json_object_set_new(co, "reference_note", res->ref_note ? json_string(res->ref_note) : json_null());
 			json_object_set_new(co, "reference_error", res->ref_error ? json_string(res->ref_error) : json_null());
