@@ -545,6 +545,50 @@ static void test_opinfo_untested(void **state)
 	assert_int_equal(try_opinfo_dtype_bit("double"), 0);
 }
 
+/* rhs_make_tensor_kwargs exclude_zero=True (try_opinfo_parse, both
+ * spellings of the dict; False and another keyword's True are not it):
+ * a zero second operand of a binary element, either sign, is outside the
+ * samples (try_classify); a zero first operand and a unary element stay
+ * sampled */
+static void test_opinfo_rhs_nonzero(void **state)
+{
+	static const char text[] =
+		"op_db = [\n"
+		"    BinaryUfuncInfo('fmod', rhs_make_tensor_kwargs={'exclude_zero': True}),\n"
+		"    BinaryUfuncInfo('remainder',\n"
+		"                    rhs_make_tensor_kwargs=dict(low=None, exclude_zero=True)),\n"
+		"    BinaryUfuncInfo('clamp_max', rhs_make_tensor_kwargs=dict(exclude_zero=False)),\n"
+		"    BinaryUfuncInfo('div', lhs_make_tensor_kwargs=dict(exclude_zero=True)),\n"
+		"]\n";
+	struct try_opinfo oi;
+	struct try_reg r;
+	float a = 3, z = 0, nz = -0.0f, one = 1;
+	(void)state;
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "fmod"), 1);
+	assert_int_equal(oi.rhs_nonzero, 1);
+	memset(&r, 0, sizeof r);
+	r.in = r.out = (char *)"float";
+	r.kind = 2;
+	assert_int_equal(try_classify(&r, "fmod", &oi, (const unsigned char *)&a, (const unsigned char *)&z, 0), TRY_OPINFO_OUTSIDE);
+	assert_int_equal(try_classify(&r, "fmod", &oi, (const unsigned char *)&a, (const unsigned char *)&nz, 0), TRY_OPINFO_OUTSIDE);
+	assert_int_equal(try_classify(&r, "fmod", &oi, (const unsigned char *)&z, (const unsigned char *)&one, 0), TRY_SAMPLED);
+	assert_int_equal(try_classify(&r, "fmod", &oi, (const unsigned char *)&a, (const unsigned char *)&one, 0), TRY_SAMPLED);
+	r.kind = 0;
+	assert_int_equal(try_classify(&r, "fmod", &oi, (const unsigned char *)&z, NULL, 0), TRY_SAMPLED);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "remainder"), 1);
+	assert_int_equal(oi.rhs_nonzero, 1);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "clamp_max"), 1);
+	assert_int_equal(oi.rhs_nonzero, 0);
+	try_opinfo_free(&oi);
+	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "div"), 1);
+	assert_int_equal(oi.rhs_nonzero, 0);
+	r.kind = 2;
+	assert_int_equal(try_classify(&r, "div", &oi, (const unsigned char *)&a, (const unsigned char *)&z, 0), TRY_SAMPLED);
+	try_opinfo_free(&oi);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -562,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_opinfo),
 		cmocka_unit_test(test_opinfo_untested),
+		cmocka_unit_test(test_opinfo_rhs_nonzero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,6 +159,12 @@ struct try_opinfo {
 	double low, high;
 	int large_floats;      /* handles_large_floats (default 1) */
 	int complex_extremal;  /* handles_complex_extremal_values (default 1) */
+	int rhs_nonzero;       /* rhs_make_tensor_kwargs sets exclude_zero=True
+	                          (div, fmod, remainder, floor_divide): no
+	                          sample's second operand is zero (opinfo/core.py
+	                          generate_elementwise_binary_small_value_tensors
+	                          swaps it for 1, make_tensor for the dtype's
+	                          tiny or 1) */
 	/* the dtypes (try_opinfo_dtype_bit) whose large or extremal reference
 	   values PyTorch does not test for OP: a DecorateInfo of the entry
 	   that skips or expects to fail test_reference_numerics_large /
@@ -579,7 +585,9 @@ unsigned try_opinfo_dtype_bit(const char *dt);
  * the OpInfo's domain, a large one when it does not handle large floats,
  * and a large or extremal one of a unary kernel whose OpInfo is a
  * BinaryUfuncInfo (pow.Tensor_Scalar: the tensor-with-scalar samples
- * draw the tensor from make_tensor's range) is TRY_OPINFO_OUTSIDE. */
+ * draw the tensor from make_tensor's range) is TRY_OPINFO_OUTSIDE, and
+ * so is a binary element whose second operand is zero (either sign, a
+ * complex 0) when OI's rhs_nonzero is set. */
 int try_classify(const struct try_reg *reg, const char *op, const struct try_opinfo *oi,
                  const unsigned char *a, const unsigned char *b, size_t i);
 
@@ -615,6 +623,10 @@ struct try_result {
 	unsigned long overload;   /* line of the operator() chosen, 0 unknown */
 	int ran;                  /* the harness ran to the end */
 	char *run_error;          /* why it did not (time limit, signal) */
+	int run_sampled;          /* the harness ran past its time limit on
+	                             every input and was run again on the
+	                             sampled ones (DIR/rR.sel): the others are
+	                             not compared */
 	int reference;            /* a CPU result was compared */
 	char *ref_dtype;          /* the CPU result's dtype ("float16") */
 	char *ref_note;           /* how it was computed, when not plainly */

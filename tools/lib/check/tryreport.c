@@ -118,6 +118,10 @@ static void report_head(FILE *f, const struct try_plan *pl,
 			        "from make_tensor's range");
 		fprintf(f, ": the inputs it keeps out of its samples are shown apart\n");
 	}
+	if (out->opinfo.found && out->opinfo.rhs_nonzero && pl->nregs &&
+	    pl->regs[0].kind != MR_UNARY && pl->regs[0].kind != MR_UNARY_ALPHA)
+		fprintf(f, "opinfo: %s:%lu: rhs_make_tensor_kwargs exclude_zero=True: a zero "
+		        "second operand is shown apart\n", out->opinfo.file, out->opinfo.line);
 	if (out->opinfo.found && (out->opinfo.untested_large || out->opinfo.untested_extremal)) {
 		const struct try_opinfo *oi = &out->opinfo;
 		fprintf(f, "opinfo: %s:%lu:%s%s%s PyTorch does not test", oi->file, oi->untested_line,
@@ -256,6 +260,10 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 				fprintf(f, "  run: %s\n", res->run_error ? res->run_error : "did not run");
 				continue;
 			}
+			if (res->run_sampled)
+				fprintf(f, "  run: the harness ran past the time limit on every input: run "
+				        "again on the inputs the tests sample, the first kernel only; the "
+				        "others are not compared\n");
 			if (res->nkernels) {
 				size_t q;
 				fprintf(f, "  ran: %s (against the CPU)", res->kernels[0]);
@@ -417,6 +425,7 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 			}
 			json_object_set_new(co, "overload_line", json_integer((json_int_t)res->overload));
 			json_object_set_new(co, "run_error", res->run_error ? json_string(res->run_error) : json_null());
+			json_object_set_new(co, "run_sampled", json_boolean(res->run_sampled));
 			json_object_set_new(co, "reference_dtype", res->ref_dtype ? json_string(res->ref_dtype) : json_null());
 			json_object_set_new(co, "reference_note", res->ref_note ? json_string(res->ref_note) : json_null());
 			json_object_set_new(co, "reference_error", res->ref_error ? json_string(res->ref_error) : json_null());

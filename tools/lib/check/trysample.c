@@ -74,12 +74,16 @@ const struct try_class_rule try_class_rules[TRY_NCLASS] = {
 	 "values the operator's OpInfo keeps out of its samples: outside its "
 	 "domain (each component of a complex value), large values when it "
 	 "sets handles_large_floats=False, large and extremal tensor values "
-	 "of a unary kernel of a BinaryUfuncInfo (a tensor with a scalar)",
+	 "of a unary kernel of a BinaryUfuncInfo (a tensor with a scalar), "
+	 "a zero second operand when the entry's rhs_make_tensor_kwargs sets "
+	 "exclude_zero=True",
 	 "common_methods_invocations.py (the checkout's, else the reference "
 	 "torch's): the entry's domain= and handles_large_floats=; opinfo/core.py "
 	 "sample_inputs_elementwise_unary draws from [low + 1e-5, high - 1e-5], "
 	 "_filter_unary_elementwise_tensor clamps the reference values to it, "
 	 "_reference_inputs_elementwise_unary skips the large values; "
+	 "generate_elementwise_binary_small_value_tensors and make_tensor "
+	 "honour exclude_zero; "
 	 "generate_elementwise_binary_with_scalar_samples draws the tensor "
 	 "with make_tensor"},
 	{TRY_DTYPE_UNTESTED, 0, "dtype not tested",
@@ -296,8 +300,36 @@ static int opinfo_class(const struct try_opinfo *oi, const char *dt,
 	return -1;
 }
 
+/* 1 when element I of P (dtype DT) is zero (either sign; complex: both
+ * components) */
+static int is_zero(const char *dt, const unsigned char *p, size_t i)
+{
+	double re, im;
+	if (try_is_float(dt) || try_is_complex(dt)) {
+		try_value(dt, p, i, &re, &im);
+		return re == 0 && (!try_is_complex(dt) || im == 0);
+	}
+	return try_ivalue(dt, p, i) == 0;
+}
+
+static int classify(const struct try_reg *reg, const char *op, const struct try_opinfo *oi,
+                    const unsigned char *a, const unsigned char *b, size_t i);
+
 int try_classify(const struct try_reg *reg, const char *op, const struct try_opinfo *oi,
                  const unsigned char *a, const unsigned char *b, size_t i)
+{
+	int c = classify(reg, op, oi, a, b, i);
+	/* rhs_make_tensor_kwargs=dict(exclude_zero=True): no sample divides by
+	   zero (make_tensor swaps a drawn zero for the dtype's tiny or 1, the
+	   hand-picked small values a zero divisor for 1) */
+	if (b && is_sampled(c) && oi && oi->found && oi->rhs_nonzero &&
+	    strcmp(reg->in, "bool") != 0 && is_zero(reg->in, b, i))
+		return TRY_OPINFO_OUTSIDE;
+	return c;
+}
+
+static int classify(const struct try_reg *reg, const char *op, const struct try_opinfo *oi,
+                    const unsigned char *a, const unsigned char *b, size_t i)
 {
 	int binary = b != NULL, ca, cb;
 	if (try_case_class(reg->in) != TRY_SAMPLED)
@@ -829,6 +861,30 @@ static void untested_calls(struct try_opinfo *oi, const char *text, const char *
 	}
 }
 
+/* 1 when the kwargs text [P, P+N) (dict(exclude_zero=True) or
+ * {'exclude_zero': True}) sets exclude_zero to True */
+static int excludes_zero(const char *p, size_t n)
+{
+	const char *e = p + n, *k;
+	for (k = p; k + 12 <= e; k++) {
+		const char *v = k + 12;
+		if (strncmp(k, "exclude_zero", 12) != 0 ||
+		    (k > p && (isalnum((unsigned char)k[-1]) || k[-1] == '_')))
+			continue;
+		if (v < e && (*v == '\'' || *v == '"'))
+			v++;
+		while (v < e && *v == ' ')
+			v++;
+		if (v >= e || (*v != '=' && *v != ':'))
+			continue;
+		v++;
+		while (v < e && *v == ' ')
+			v++;
+		return v + 4 <= e && !strncmp(v, "True", 4);
+	}
+	return 0;
+}
+
 int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
                      const char *op)
 {
@@ -889,6 +945,12 @@ int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
 				oi->has_high = b;
 				oi->high = hi;
 			}
+		}
+		{
+			size_t kn;
+			if ((kv = keyword_value(open, e, "rhs_make_tensor_kwargs", &kn)) &&
+			    excludes_zero(kv, kn))
+				oi->rhs_nonzero = 1;
 		}
 		if ((kv = keyword_at(open, e, "handles_large_floats")) && !strncmp(kv, "False", 5))
 			oi->large_floats = 0;
