@@ -142,10 +142,12 @@ n=$(grep -c '"part":"stub".*"planned":true' "$tmp/lerp.json")
 grep -q '"part":"not-planned"' "$tmp/lerp.json" && { fail "lerp: a part not planned"; grep not-planned "$tmp/lerp.json"; }
 mps-migrate --no-try --root "$m" --in-place lerp >"$tmp/w" 2>"$tmp/e"; rc=$?
 # the math of both functors is left to the writer (the CUDA lambdas call
-# Lerp.h's multi-statement lerp helper; the Tensor weight's sit behind an
-# iter.is_cpu_scalar(3) branch): mps-verify's only findings are the two
-# placeholders
+# Lerp.h's multi-statement lerp helper): mps-verify's only findings are
+# the two placeholders; the Tensor weight's lambda is no branch of the
+# math (its early is_cpu_scalar(3) return hands the iterator over)
 [ $rc = 1 ] || { fail "lerp: --in-place exit $rc, want 1 (the placeholders)"; cat "$tmp/e"; }
+grep '"part":"math"' "$tmp/lerp.json" | grep -q 'lambdas in branches' &&
+  fail "lerp: the is_cpu_scalar(3) hand-over read as a branch of the math"
 mps-verify --root "$m" lerp >"$tmp/v" 2>&1; rc=$?
 [ $rc = 1 ] || { fail "lerp: mps-verify exit $rc, want 1"; cat "$tmp/v"; }
 grep -q '^lerp: 2 errors, 0 warnings, 0 notes' "$tmp/v" || { fail "lerp: mps-verify findings"; cat "$tmp/v"; }
