@@ -4,18 +4,20 @@
 # sources under the fixture tests/fixtures/main-shaped (whose
 # PointwiseOps.metal registers a ternary functor with REGISTER_TERNARY_OP,
 # and whose indexing.h defines the REGISTER_TERNARY_OP family), plus a host
-# stub calling lib.exec_ternary_kernel appended to PointwiseOps.mm.
+# stub calling lib.exec_ternary_kernel appended to PointwiseOps.mm (and
+# one calling lib.exec_binary_kernel to BinaryKernel.mm, for lerp's
+# Scalar weight).
 #
 # addcmul and addcdiv: kind ternary-alpha (value carried as the alpha),
 # every overload translated from the CUDA kernel, the floating-point and
 # complex ones matching the CPU under the try (when a C++ compiler and
 # torch are here); written with --in-place, they verify clean; --undo
-# restores the tree byte for byte.  lerp: one register command per stub,
-# each with its own kind (binary-alpha for the Scalar weight, ternary for
-# the Tensor weight).  where: the condition input the CUDA lambda reads
-# as bool found, the plan whole (see below).  hardtanh_backward: kind
-# binary-params (min_val and max_val in a struct), planned, applied,
-# verified clean, undone.
+# restores the tree byte for byte.  lerp: one plan with a kernel per stub,
+# each with its own kind (binary-alpha lerp_alpha for the Scalar weight,
+# ternary lerp for the Tensor weight), applied, undone.  where: the
+# condition input the CUDA lambda reads as bool found, the plan whole (see
+# below).  hardtanh_backward: kind binary-params (min_val and max_val in a
+# struct), planned, applied, verified clean, undone.
 . "$(dirname "$0")/lib.sh"
 use_tree src 2.6.0
 tmp=$(mktemp -d); [ -n "${KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
@@ -30,15 +32,18 @@ cp "$src/test/test_mps.py" "$m/test/"
 cp -R "$repo/tests/fixtures/main-shaped/c10" "$m/"
 cp -R "$repo/tests/fixtures/main-shaped/aten" "$m/"
 cp "$repo/tests/fixtures/try/good/c10/metal/indexing.h" "$m/c10/metal/"
-cat >>"$m/$nf/mps/operations/PointwiseOps.mm" <<EOF
+for k in BinaryKernel:binary:copysign PointwiseOps:ternary:clamp; do
+  f=${k%%:*} r=${k#*:}; kind=${r%%:*} name=${r#*:}
+  cat >>"$m/$nf/mps/operations/${f}.mm" <<EOF
 
 // (main-shaped) a host stub of current PyTorch's form
 namespace at::native {
-static void clamp_mps_kernel(TensorIteratorBase& iter) {
-  lib.exec_ternary_kernel(iter, "clamp");
+static void ${name}_mps_kernel(TensorIteratorBase& iter) {
+  lib.exec_${kind}_kernel(iter, "$name");
 }
 } // namespace at::native
 EOF
+done
 # and one handing a params struct over (the fixture's Activation.metal)
 cat >>"$m/$nf/mps/operations/Activation.mm" <<EOF
 
@@ -129,16 +134,64 @@ grep -q '"part":"delete","what":"registration"' "$tmp/w0.json" &&
 grep -q '"part":"delete","what":"definition".*"name":"where_kernel_mps"' "$tmp/w0.json" &&
   fail "where on 2.6.0: where_kernel_mps is deleted with no new host stub"
 
-# lerp: two stubs, each registered with its own kind
-mps-migrate --no-try --root "$m" lerp >"$tmp/lerp" 2>&1
-grep -q 'mps-register binary-alpha lerp_kernel_scalar_weight --stub lerp_kernel_scalar_weight' "$tmp/lerp" ||
-  fail "lerp: no binary-alpha command for the Scalar weight"
-grep -q 'mps-register ternary lerp_kernel_tensor_weight --stub lerp_kernel_tensor_weight' "$tmp/lerp" ||
-  fail "lerp: no ternary command for the Tensor weight"
-# each with the dtypes of its stub's CPU kernel (floating and complex,
-# no ComplexHalf) and its row's output rule
-n=$(grep -c 'mps-register .* --dtypes float:float,half:half,bfloat:bfloat,float2:float2 --functor --host$' "$tmp/lerp")
-[ "$n" = 2 ] || { fail "lerp: $n register commands with the stub's dtypes, want 2"; grep register "$tmp/lerp"; }
+# lerp: two stubs, one plan with a kernel each: lerp_alpha (binary-alpha,
+# the weight a Scalar the stub takes, as main names it) for
+# lerp_kernel_scalar_weight, lerp (ternary) for lerp_kernel_tensor_weight,
+# each with the dtypes of its stub's CPU kernel (floating and complex, no
+# ComplexHalf) and its own overload's meta function
+mps-migrate --no-try --root "$m" --json lerp >"$tmp/lerp.json" 2>"$tmp/e"; rc=$?
+[ $rc = 1 ] || { fail "lerp: exit $rc, want 1"; cat "$tmp/e"; }
+grep -q '"part":"kernel","kind":"binary-alpha","name":"lerp_alpha","from":"lerp.Scalar_out","stub":"lerp_kernel_scalar_weight"' "$tmp/lerp.json" ||
+  fail "lerp: no binary-alpha kernel lerp_alpha for the Scalar weight"
+grep -q '"part":"kernel","kind":"ternary","name":"lerp","from":"lerp.Tensor_out","stub":"lerp_kernel_tensor_weight"' "$tmp/lerp.json" ||
+  fail "lerp: no ternary kernel lerp for the Tensor weight"
+n=$(grep '"part":"dtypes"' "$tmp/lerp.json" | sed 's/"alpha":"[a-z0-9]*",//g' | grep -c '"pairs":\[{"in":"float","out":"float"},{"in":"half","out":"half"},{"in":"bfloat","out":"bfloat"},{"in":"float2","out":"float2"}\]')
+[ "$n" = 2 ] || fail "lerp: $n kernels with the stub's dtypes, want 2"
+grep -q '"part":"dtypes".*"meta":"TORCH_META_FUNC(lerp_Tensor)"' "$tmp/lerp.json" ||
+  fail "lerp: the Tensor weight's kernel does not read its own meta function"
+n=$(grep -c '"part":"stub".*"planned":true' "$tmp/lerp.json")
+[ "$n" = 2 ] || fail "lerp: $n stubs planned, want 2"
+grep -q '"part":"not-planned"' "$tmp/lerp.json" && { fail "lerp: a part not planned"; grep not-planned "$tmp/lerp.json"; }
+mps-migrate --no-try --root "$m" --in-place lerp >"$tmp/w" 2>"$tmp/e"; rc=$?
+# the math of both functors is left to the writer (the CUDA lambdas call
+# Lerp.h's multi-statement lerp helper): mps-verify's only findings are
+# the two placeholders; the Tensor weight's lambda is no branch of the
+# math (its early is_cpu_scalar(3) return hands the iterator over)
+[ $rc = 1 ] || { fail "lerp: --in-place exit $rc, want 1 (the placeholders)"; cat "$tmp/e"; }
+grep '"part":"math"' "$tmp/lerp.json" | grep -q 'lambdas in branches' &&
+  fail "lerp: the is_cpu_scalar(3) hand-over read as a branch of the math"
+mps-verify --root "$m" lerp >"$tmp/v" 2>&1; rc=$?
+[ $rc = 1 ] || { fail "lerp: mps-verify exit $rc, want 1"; cat "$tmp/v"; }
+grep -q '^lerp: 2 errors, 0 warnings, 0 notes' "$tmp/v" || { fail "lerp: mps-verify findings"; cat "$tmp/v"; }
+n=$(grep -c 'error: lerp\(_alpha\)\?_functor still holds the placeholder.*\[kernel: functor-placeholder\]' "$tmp/v")
+[ "$n" = 2 ] || { fail "lerp: $n placeholder errors, want 2"; cat "$tmp/v"; }
+grep -q 'lib.exec_binary_kernel(iter, "lerp_alpha", weight);' "$m/$nf/mps/operations/BinaryKernel.mm" ||
+  fail "lerp: no host stub passing the weight to exec_binary_kernel"
+grep -q '^REGISTER_DISPATCH(lerp_kernel_scalar_weight, &lerp_alpha_mps_kernel)' "$m/$nf/mps/operations/BinaryKernel.mm" ||
+  fail "lerp: lerp_kernel_scalar_weight not registered"
+grep -q 'lib.exec_ternary_kernel(iter, "lerp");' "$m/$nf/mps/operations/PointwiseOps.mm" ||
+  fail "lerp: no host stub calling exec_ternary_kernel"
+grep -q '^REGISTER_DISPATCH(lerp_kernel_tensor_weight, &lerp_mps_kernel);' "$m/$nf/mps/operations/PointwiseOps.mm" ||
+  fail "lerp: lerp_kernel_tensor_weight not registered"
+grep -q 'REGISTER_BINARY_ALPHA_OP(lerp_alpha, float, float, float);' "$m/$nf/mps/kernels/BinaryKernel.metal" ||
+  fail "lerp: no float registration of lerp_alpha"
+grep -q 'REGISTER_TERNARY_OP(lerp, float, float);' "$m/$nf/mps/kernels/PointwiseOps.metal" ||
+  fail "lerp: no float registration of lerp"
+grep -q 'TORCH_IMPL_FUNC(lerp_Tensor_mps)' "$m/$nf/mps/operations/Lerp.mm" &&
+  fail "lerp: the MPSGraph lerp_Tensor_mps is left"
+mps-migrate --root "$m" --undo >/dev/null 2>"$tmp/e" || { fail "lerp: --undo"; cat "$tmp/e"; }
+(cd "$m" && git status --porcelain) >"$tmp/st"
+[ -s "$tmp/st" ] && { fail "lerp: --undo left changes"; cat "$tmp/st"; }
+
+# div: three stubs, a kernel each named as main does (div_true,
+# div_trunc, div_floor); their output dtype is mixed (the meta function
+# builds a float op or a plain one by rounding mode), so each stub's
+# register command is left, as before
+mps-migrate --no-try --root "$m" div >"$tmp/div" 2>&1
+for st in div_true div_trunc div_floor; do
+  grep -q "^  register ${st}_stub: mps-register binary $st --stub ${st}_stub --dtypes \.\.\. --functor --host" "$tmp/div" ||
+    { fail "div: no register command for ${st}_stub"; grep register "$tmp/div"; }
+done
 
 # hardtanh_backward: two tensors and two scalars (min_val, max_val), kind
 # binary-params: the struct in kernels/Activation.h, the helper's
@@ -189,5 +242,5 @@ mps-migrate --no-try --root "$m" --kind binary-params atan2 >"$tmp/kp" 2>&1
 grep -q "^  metal: binary-params needs the Scalars atan2's stub takes besides its two tensors, and none were read" "$tmp/kp" ||
   { fail "--kind binary-params atan2: no reason"; cat "$tmp/kp"; }
 
-[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp per stub with its dtypes; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
+[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp planned whole (a kernel per stub, applied, undone); div's stubs a command each; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
 exit $status

@@ -104,6 +104,15 @@ static const char branches_cu[] =
     "    return;\n"
     "  auto f = [] GPU_LAMBDA(float a) -> float { if (a < 0) return -a; return a; };\n"
     "  gpu_kernel(iter, f);\n"
+    "}\n"
+    "void mix_scalar_kernel(TensorIteratorBase& iter, const Scalar& w);\n"
+    "void mix_tensor_kernel(TensorIteratorBase& iter) {\n"
+    "  if (iter.is_cpu_scalar(3)) {\n"
+    "    auto w = iter.scalar_value<float>(3);\n"
+    "    iter.remove_operand(3);\n"
+    "    return mix_scalar_kernel(iter, w);\n"
+    "  }\n"
+    "  gpu_kernel(iter, [] GPU_LAMBDA(float a, float b, float c) -> float { return a + c * (b - a); });\n"
     "}\n";
 
 static void test_branches(void **state)
@@ -150,6 +159,15 @@ static void test_branches(void **state)
 	/* a bare early return, and the lambda's own if: no condition */
 	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
 	                                 "plain_kernel_cuda", 0, &k), 0);
+	assert_int_equal(k.nlambdas, 1);
+	assert_null(k.lambdas[0].guard);
+	ck_kernel_free(&k);
+
+	/* an early return that takes an operand out and hands the iterator
+	 * to another kernel (lerp's CPU-scalar weight): what follows is the
+	 * math for every input, no branch of it */
+	assert_int_equal(ck_lambdas_text("b.cu", branches_cu, strlen(branches_cu),
+	                                 "mix_tensor_kernel", 0, &k), 0);
 	assert_int_equal(k.nlambdas, 1);
 	assert_null(k.lambdas[0].guard);
 	ck_kernel_free(&k);

@@ -471,6 +471,25 @@ static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
 	return 0;
 }
 
+/* the row of the operator whose dispatch names the shared kernel that
+ * reaches ST (lerp.Scalar_out for lerp_kernel_scalar_weight), or NULL */
+static const struct nf_func *stub_row(const struct mg_plan *p,
+                                      const struct mg_stub *st)
+{
+	size_t i, j;
+	if (!st->by)
+		return NULL;
+	for (i = 0; i < p->ix.nfuncs; i++) {
+		const struct nf_func *f = &p->ix.funcs[i];
+		if (strcmp(f->base, p->op) != 0 || !f->schema)
+			continue;
+		for (j = 0; j < f->ndispatch; j++)
+			if (!strcmp(lex_unqualified(f->dispatch[j].kernel), st->by))
+				return f;
+	}
+	return NULL;
+}
+
 /* the kind of the kernel stub ST takes, when the operator reaches
  * several stubs (lerp: lerp_kernel_scalar_weight from lerp.Scalar_out,
  * binary-alpha; lerp_kernel_tensor_weight from lerp.Tensor_out,
@@ -481,21 +500,13 @@ static int plan_kind(struct mg_plan *p, const struct mg_opts *o)
 static int stub_kind(struct mg_plan *p, const struct mg_stub *st)
 {
 	const struct cs_model *m = cs_lazy_get(&p->cs);
-	const struct nf_func *row = NULL;
+	const struct nf_func *row = stub_row(p, st);
 	struct cs_signature sig;
 	struct nf_scalar sc[8];
-	size_t i, j;
+	size_t i;
 	int nsc, nop = 0, k = -1, tensors;
 	if (!st->by || !m || !m->have_sources)
 		return p->kind;
-	for (i = 0; i < p->ix.nfuncs && !row; i++) {
-		const struct nf_func *f = &p->ix.funcs[i];
-		if (strcmp(f->base, p->op) != 0 || !f->schema)
-			continue;
-		for (j = 0; j < f->ndispatch && !row; j++)
-			if (!strcmp(lex_unqualified(f->dispatch[j].kernel), st->by))
-				row = f;
-	}
 	if (!row)
 		return p->kind;
 	memset(&sig, 0, sizeof sig);
@@ -602,6 +613,119 @@ static void plan_stub(struct mg_plan *p)
 			free(dts);
 		}
 		buf_free(&b);
+	}
+}
+
+/* ---- several stubs, a kernel each ---- */
+
+/* the kernel NAME of stub ST of kind K in a plan of several stubs: the
+ * stub's name without _stub (div_true_stub -> div_true, as main names
+ * div's kernels), else the operator's, with _alpha for a kind carrying a
+ * scalar (lerp_kernel_scalar_weight -> lerp_alpha, as main names the
+ * Scalar-weight kernel of lerp; lerp_kernel_tensor_weight -> lerp) */
+static char *stub_kernel_name(const struct mg_plan *p, const char *st, int k)
+{
+	size_t n = strlen(st);
+	if (n > 5 && strcmp(st + n - 5, "_stub") == 0)
+		return xasprintf("%.*s", (int)(n - 5), st);
+	return xasprintf("%s%s", p->op, mr_kind_alpha(k) ? "_alpha" : "");
+}
+
+/* 1 when the operator's stubs are planned a kernel each: several stubs,
+ * known from the sources, each reached from a row of the operator and of
+ * a kind stub_kind reads, and nothing given that names one kernel
+ * (--kind, --name, --dtypes) */
+static int per_stub(struct mg_plan *p, const struct mg_opts *o)
+{
+	size_t i;
+	if (!p->stubs_known || p->nstubs < 2 || o->kind >= 0 || o->name ||
+	    o->dtypes)
+		return 0;
+	for (i = 0; i < p->nstubs; i++)
+		if (!stub_row(p, &p->stubs[i]) || stub_kind(p, &p->stubs[i]) < 0)
+			return 0;
+	return 1;
+}
+
+/* the fields of one stub's kernel, copied from SRC to DST (pointers
+ * shared: the caller says which of the two owns them), name_from
+ * through both privs */
+static void kernel_copy(struct mg_plan *dst, const struct mg_plan *src)
+{
+	dst->out = src->out;
+	dst->kind = src->kind;
+	dst->kind_given = src->kind_given;
+	dst->name = src->name;
+	dst->have_sig = src->have_sig;
+	dst->sig = src->sig;
+	dst->alpha = src->alpha;
+	dst->scalar_name = src->scalar_name;
+	dst->scalar_decl = src->scalar_decl;
+	dst->scalar_pass = src->scalar_pass;
+	dst->scalar_dtype = src->scalar_dtype;
+	dst->scalar_from = src->scalar_from;
+	dst->scalar_none = src->scalar_none;
+	dst->fields = src->fields;
+	dst->nfields = src->nfields;
+	dst->field_args = src->field_args;
+	dst->nfield_args = src->nfield_args;
+	dst->params_rel = src->params_rel;
+	dst->stub = src->stub;
+	dst->dtsource = src->dtsource;
+	dst->have_cpu = src->have_cpu;
+	dst->have_rule = src->have_rule;
+	dst->cpu = src->cpu;
+	dst->rule = src->rule;
+	dst->have_iter = src->have_iter;
+	dst->iter = src->iter;
+	dst->cond_input = src->cond_input;
+	dst->cond_at = src->cond_at;
+	memcpy(dst->pairs, src->pairs, sizeof dst->pairs);
+	dst->npairs = src->npairs;
+	dst->dropped = src->dropped;
+	dst->check = src->check;
+	dst->opmath = src->opmath;
+	dst->have_opmath = src->have_opmath;
+	dst->om = src->om;
+	dst->math = src->math;
+	dst->rg_ok = src->rg_ok;
+	dst->try_why = src->try_why;
+	dst->rg = src->rg;
+	dst->kernel_rel = src->kernel_rel;
+	dst->host_rel = src->host_rel;
+	((struct priv *)dst->priv)->name_from =
+	    src->priv ? ((struct priv *)src->priv)->name_from : NULL;
+}
+
+/* free the kernel's fields of P (the stub's name is the stubs') */
+static void kernel_free(struct mg_plan *p)
+{
+	if (p->have_cpu)
+		cs_dtypes_free(&p->cpu);
+	if (p->have_rule)
+		cs_outrule_free(&p->rule);
+	if (p->have_iter)
+		cs_iterrule_free(&p->iter);
+	if (p->have_opmath)
+		cs_opmath_free(&p->om);
+	if (p->have_sig)
+		cs_signature_free(&p->sig);
+	free(p->scalar_name);
+	free(p->scalar_decl);
+	free(p->scalar_pass);
+	free(p->scalar_dtype);
+	free(p->scalar_from);
+	free(p->scalar_none);
+	lex_strv_free(p->fields, p->nfields);
+	lex_strv_free(p->field_args, p->nfield_args);
+	free(p->params_rel);
+	free(p->cond_at);
+	tr_plan_free(&p->math);
+	rg_plan_free(&p->rg);
+	free(p->name);
+	if (p->priv) {
+		free(((struct priv *)p->priv)->name_from);
+		((struct priv *)p->priv)->name_from = NULL;
 	}
 }
 
@@ -856,10 +980,24 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 	const char *kernel = out_kernel(p);
 	int sources = m && m->have_sources;
 	if (sources && p->stub && p->stubs_known) {
+		/* a kernel per stub: the meta function of the stub's own
+		 * overload (lerp.Tensor for lerp.Tensor_out) */
+		const char *ov = p->kernels && p->out ? p->out->overload : "";
+		size_t n = strlen(ov);
+		char *op = !*ov ? xstrdup(p->op)
+		           : xasprintf("%s.%.*s", p->op,
+		                       (int)(n > 4 && !strcmp(ov + n - 4, "_out") ? n - 4 : n), ov);
 		p->have_cpu = 1;
 		cs_cpu_dtypes(m, p->stub, &p->cpu);
 		p->have_rule = 1;
-		cs_output_rule(m, p->op, kernel, &p->rule);
+		cs_output_rule(m, op, kernel, &p->rule);
+		if (!p->rule.meta && strcmp(op, p->op) != 0) {
+			/* none of its own: the operator's (div.out: div's) */
+			cs_outrule_free(&p->rule);
+			memset(&p->rule, 0, sizeof p->rule);
+			cs_output_rule(m, p->op, kernel, &p->rule);
+		}
+		free(op);
 		if (!p->rule.meta && kernel) {
 			/* not structured: the iterator the shared kernel builds */
 			p->have_iter = 1;
@@ -1571,17 +1709,11 @@ static void own_left(struct mg_plan *p)
 	(void)any_keep;
 }
 
-static void plan_left(struct mg_plan *p)
+/* what is left to do for the kernel of the plan (the functor's math, an
+ * optional scalar) */
+static void kernel_left(struct mg_plan *p)
 {
 	size_t i;
-	for (i = 0; i < p->fold.nrows; i++) {
-		const struct fold_row *r = &p->fold.rows[i];
-		if (r->why)
-			left(p, "rows",
-			     xasprintf("%s stays on its own MPS kernel: %s; %s", r->f->name,
-			               r->why, r->hint),
-			     NF_YAML_REL, r->at ? r->at->line : r->f->line);
-	}
 	if (p->rg_ok) {
 		int added = 0;
 		const struct rg_item *it = new_functor(p);
@@ -1648,6 +1780,20 @@ static void plan_left(struct mg_plan *p)
 		               p->have_cpu && p->cpu.def.file ? p->cpu.def.file : "?",
 		               p->have_cpu ? p->cpu.def.line : 0UL),
 		     NULL, 0);
+}
+
+static void plan_left(struct mg_plan *p)
+{
+	size_t i;
+	for (i = 0; i < p->fold.nrows; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		if (r->why)
+			left(p, "rows",
+			     xasprintf("%s stays on its own MPS kernel: %s; %s", r->f->name,
+			               r->why, r->hint),
+			     NF_YAML_REL, r->at ? r->at->line : r->f->line);
+	}
+	kernel_left(p);
 	if (p->stuck && p->own.planned)
 		own_left(p);
 	if (p->stuck)
@@ -1659,11 +1805,69 @@ static void plan_left(struct mg_plan *p)
 	     NULL, 0);
 }
 
+/* the operator's stubs a kernel each (per_stub): the files of their
+ * kinds loaded (after the yaml in the diff), the old path retired once,
+ * then for each stub its row, kind, NAME, scalar, dtypes, functor and
+ * host stub, planned on the files as the previous stubs left them; every
+ * kernel but the last moved to p->kernels */
+static int plan_stubs(struct mg_plan *p, const struct mg_opts *o)
+{
+	size_t i;
+	for (i = 0; i < p->nstubs; i++) {
+		int k = stub_kind(p, &p->stubs[i]);
+		const char *kf = mr_kind_kernel_file(k), *hf = mr_kind_host_file(k);
+		if ((exists(p->root, kf) && !load(p, kf)) ||
+		    (exists(p->root, hf) && !load(p, hf)))
+			return -1;
+	}
+	if (plan_retire(p, 0) != 0)
+		return -1;
+	free(p->name);
+	p->name = NULL;
+	p->kernels = xcalloc(p->nstubs - 1, sizeof *p->kernels);
+	for (i = 0; i < p->nstubs; i++) {
+		const struct mg_stub *st = &p->stubs[i];
+		if (i > 0) {
+			/* the previous stub's kernel, done: into p->kernels */
+			static const struct mg_plan none;
+			struct mg_plan *r = &p->kernels[p->nkernels++];
+			kernel_left(p);
+			r->priv = xcalloc(1, sizeof(struct priv));
+			kernel_copy(r, p);
+			((struct priv *)p->priv)->name_from = NULL;
+			kernel_copy(p, &none);
+			p->kind = -1;
+		}
+		p->out = stub_row(p, st);
+		p->kind = stub_kind(p, st);
+		p->stub = st->name;
+		p->name = stub_kernel_name(p, st->name, p->kind);
+		plan_scalar(p);
+		if (plan_dtypes(p, o) != 0)
+			return -1;
+		name_from_host(p);
+		if (p->kind >= 0 && p->npairs > 0 && plan_registration(p, o) != 0)
+			return -1;
+		if (!p->rg_ok) {
+			/* this stub's kernel by hand: the command that starts it */
+			char *dts = p->kind >= 0 ? stub_dtypes(p, st, p->kind) : NULL;
+			left(p, "stub",
+			     xasprintf("register %s: mps-register %s %s --stub %s "
+			               "--dtypes %s --functor --host", st->name,
+			               p->kind >= 0 ? mr_kind_name(p->kind) : "KIND",
+			               p->name, st->name, dts ? dts : "..."),
+			     NULL, 0);
+			free(dts);
+		}
+	}
+	return 0;
+}
+
 int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 {
 	struct edit_file *yf;
 	size_t i, nfound = 0;
-	int any_specific = 0, any_none = 0;
+	int any_specific = 0, any_none = 0, several;
 	struct priv *pv;
 
 	memset(p, 0, sizeof *p);
@@ -1757,20 +1961,29 @@ int mg_plan(struct mg_plan *p, const char *root, const struct mg_opts *o)
 	find_stubs(p);
 	pick_out_row(p);
 	p->name = xstrdup(o->name ? o->name : o->op);
-	plan_kind(p, o);
-	plan_stub(p);
-	plan_scalar(p);
-	if (plan_dtypes(p, o) != 0)
-		return -1;
+	several = per_stub(p, o);
+	if (!several) {
+		plan_kind(p, o);
+		plan_stub(p);
+		plan_scalar(p);
+		if (plan_dtypes(p, o) != 0)
+			return -1;
+	}
 
 	if (hs_load(&p->hm, root) != 0) {
 		memset(&p->hm, 0, sizeof p->hm);
 		return -1;
 	}
 	pv->have_hm = 1;
-	if (!o->name)
+	if (!o->name && !several)
 		name_from_host(p);
 	old_names(p);
+	if (several) {
+		if (plan_stubs(p, o) != 0)
+			return -1;
+		plan_left(p);
+		return 0;
+	}
 	if (p->kind >= 0 && p->stub && p->npairs > 0) {
 		/* the new code's files come right after the yaml in the diff */
 		const char *k = mr_kind_kernel_file(p->kind);
@@ -1816,7 +2029,12 @@ void mg_plan_free(struct mg_plan *p)
 	size_t i;
 	if (pv && pv->have_hm)
 		hs_free(&p->hm);
-	free(p->cond_at);
+	kernel_free(p);
+	for (i = 0; i < p->nkernels; i++) {
+		kernel_free(&p->kernels[i]);
+		free(p->kernels[i].priv);
+	}
+	free(p->kernels);
 	if (pv) {
 		strv_free(&pv->dead);
 		strv_free(&pv->names);
@@ -1844,27 +2062,6 @@ void mg_plan_free(struct mg_plan *p)
 	}
 	free(p->left);
 	ok_plan_free(&p->own);
-	if (p->have_cpu)
-		cs_dtypes_free(&p->cpu);
-	if (p->have_rule)
-		cs_outrule_free(&p->rule);
-	if (p->have_iter)
-		cs_iterrule_free(&p->iter);
-	if (p->have_opmath)
-		cs_opmath_free(&p->om);
-	if (p->have_sig)
-		cs_signature_free(&p->sig);
-	free(p->scalar_name);
-	lex_strv_free(p->fields, p->nfields);
-	lex_strv_free(p->field_args, p->nfield_args);
-	free(p->params_rel);
-	free(p->scalar_decl);
-	free(p->scalar_pass);
-	free(p->scalar_dtype);
-	free(p->scalar_from);
-	free(p->scalar_none);
-	tr_plan_free(&p->math);
-	rg_plan_free(&p->rg);
 	rt_plan_free(&p->rt);
 	fold_plan_free(&p->fold);
 	if (p->ix.funcs || p->ix.text)
@@ -1872,7 +2069,6 @@ void mg_plan_free(struct mg_plan *p)
 	cs_lazy_free(&p->cs);
 	edit_set_free(&p->set);
 	free(p->shared);
-	free(p->name);
 	free(p->root);
 	memset(p, 0, sizeof *p);
 }
@@ -2066,51 +2262,23 @@ static void own_text(FILE *out, const struct ok_plan *o)
 	}
 }
 
-void mg_write_text(FILE *out, const struct mg_plan *p)
+/* Q: the plan P with the kernel of record R in place of its own, for the
+ * writers (QPV: the private part it points to; nothing of it is owned) */
+static void with_kernel(struct mg_plan *q, struct priv *qpv,
+                        const struct mg_plan *p, const struct mg_plan *r)
+{
+	*q = *p;
+	*qpv = *(struct priv *)p->priv;
+	q->priv = qpv;
+	kernel_copy(q, r);
+}
+
+/* the kernel part of the plan for people: kind, scalar, dtypes,
+ * insertions, the functor's math */
+static void text_kernel(FILE *out, const struct mg_plan *p)
 {
 	size_t i;
-	int any;
 
-	fprintf(out, "%s: migration plan\n", p->op);
-	/* rows */
-	fprintf(out, "rows (%s):\n", NF_YAML_REL);
-	for (i = 0; i < p->fold.nrows; i++) {
-		const struct fold_row *r = &p->fold.rows[i];
-		unsigned long line = r->at ? r->at->line : r->f->line;
-		if (r->why) {
-			fprintf(out, "  %s:%lu %s: %s; %s\n", r->f->name, line,
-			        fold_words(r), r->why, r->hint);
-		} else {
-			char *s = row_change(r);
-			fprintf(out, "  %s:%lu %s %s\n", r->f->name, line, fold_words(r),
-			        s);
-			free(s);
-		}
-	}
-	for (i = 0; i < p->nshared; i++) {
-		const struct nf_dispatch *d = shared_mps_line(p->shared[i]);
-		struct buf b;
-		buf_init(&b);
-		if (d)
-			keys_text(&b, d);
-		fprintf(out, "  %s:%lu shared already: `%s: %s`\n", p->shared[i]->name,
-		        d ? d->line : p->shared[i]->line, b.data, d ? d->kernel : "?");
-		buf_free(&b);
-	}
-	if (p->own.planned)
-		own_text(out, &p->own);
-	/* stubs */
-	if (p->nstubs) {
-		fputs("stubs MPS registers:", out);
-		for (i = 0; i < p->nstubs; i++)
-			fprintf(out, "%s %s (reached by %s at %s%s)", i ? "," : "",
-			        p->stubs[i].name, p->stubs[i].by, p->stubs[i].where,
-			        p->stubs[i].declared ? "" : "; no DECLARE_DISPATCH");
-		fputc('\n', out);
-	} else if (!p->stubs_known && p->stub) {
-		fprintf(out, "stub: %s (assumed: the C++ sources do not say)\n",
-		        p->stub);
-	}
 	/* kernel */
 	if (p->kind >= 0 && ((struct priv *)p->priv)->name_from)
 		fprintf(out, "kernel: %s %s (%s)\n", mr_kind_name(p->kind), p->name,
@@ -2252,6 +2420,64 @@ void mg_write_text(FILE *out, const struct mg_plan *p)
 				fprintf(out, "left to you: %s\n", o->construct);
 		}
 	}
+}
+
+void mg_write_text(FILE *out, const struct mg_plan *p)
+{
+	size_t i;
+	int any;
+
+	fprintf(out, "%s: migration plan\n", p->op);
+	/* rows */
+	fprintf(out, "rows (%s):\n", NF_YAML_REL);
+	for (i = 0; i < p->fold.nrows; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		unsigned long line = r->at ? r->at->line : r->f->line;
+		if (r->why) {
+			fprintf(out, "  %s:%lu %s: %s; %s\n", r->f->name, line,
+			        fold_words(r), r->why, r->hint);
+		} else {
+			char *s = row_change(r);
+			fprintf(out, "  %s:%lu %s %s\n", r->f->name, line, fold_words(r),
+			        s);
+			free(s);
+		}
+	}
+	for (i = 0; i < p->nshared; i++) {
+		const struct nf_dispatch *d = shared_mps_line(p->shared[i]);
+		struct buf b;
+		buf_init(&b);
+		if (d)
+			keys_text(&b, d);
+		fprintf(out, "  %s:%lu shared already: `%s: %s`\n", p->shared[i]->name,
+		        d ? d->line : p->shared[i]->line, b.data, d ? d->kernel : "?");
+		buf_free(&b);
+	}
+	if (p->own.planned)
+		own_text(out, &p->own);
+	/* stubs */
+	if (p->nstubs) {
+		fputs("stubs MPS registers:", out);
+		for (i = 0; i < p->nstubs; i++)
+			fprintf(out, "%s %s (reached by %s at %s%s)", i ? "," : "",
+			        p->stubs[i].name, p->stubs[i].by, p->stubs[i].where,
+			        p->stubs[i].declared ? "" : "; no DECLARE_DISPATCH");
+		fputc('\n', out);
+	} else if (!p->stubs_known && p->stub) {
+		fprintf(out, "stub: %s (assumed: the C++ sources do not say)\n",
+		        p->stub);
+	}
+	/* kernel: one per stub when the stubs have one each */
+	for (i = 0; i < p->nkernels; i++) {
+		struct mg_plan q;
+		struct priv qpv;
+		with_kernel(&q, &qpv, p, &p->kernels[i]);
+		fprintf(out, "for %s:\n", q.stub);
+		text_kernel(out, &q);
+	}
+	if (p->nkernels)
+		fprintf(out, "for %s:\n", p->stub);
+	text_kernel(out, p);
 	/* deletions */
 	any = 0;
 	for (i = 0; i < p->rt.n; i++) {
@@ -2428,52 +2654,11 @@ static void own_json(FILE *out, const struct ok_plan *ok)
 	}
 }
 
-void mg_write_json(FILE *out, const struct mg_plan *p, int written)
+/* the kernel parts of the plan as JSON: kernel, dtypes, insert, math */
+static void json_kernel(FILE *out, const struct mg_plan *p, int written)
 {
 	size_t i, j;
-	for (i = 0; i < p->fold.nrows; i++) {
-		const struct fold_row *r = &p->fold.rows[i];
-		json_t *o = part("row"), *st;
-		json_object_set_new(o, "op", json_string(p->op));
-		json_object_set_new(o, "function", json_string(r->f->name));
-		json_object_set_new(o, "line", json_integer((json_int_t)(
-		                                   r->at ? r->at->line : r->f->line)));
-		json_object_set_new(o, "action",
-		                    json_string(fold_action_name(r->action, written)));
-		json_object_set_new(o, "kernel", str_or_null(r->kernel));
-		json_object_set_new(o, "reason", str_or_null(r->why));
-		st = json_array();
-		for (j = 0; j < r->nstubs; j++)
-			json_array_append_new(st, json_string(r->stubs[j].name));
-		json_object_set_new(o, "stubs", st);
-		emit(out, o);
-	}
-	for (i = 0; i < p->nshared; i++) {
-		const struct nf_dispatch *d = shared_mps_line(p->shared[i]);
-		json_t *o = part("row");
-		json_object_set_new(o, "op", json_string(p->op));
-		json_object_set_new(o, "function", json_string(p->shared[i]->name));
-		json_object_set_new(o, "line", json_integer((json_int_t)(
-		                                   d ? d->line : p->shared[i]->line)));
-		json_object_set_new(o, "action", json_string("shared"));
-		json_object_set_new(o, "kernel",
-		                    str_or_null(d ? lex_unqualified(d->kernel) : NULL));
-		json_object_set_new(o, "reason", json_null());
-		json_object_set_new(o, "stubs", json_array());
-		emit(out, o);
-	}
-	if (p->own.planned)
-		own_json(out, &p->own);
-	for (i = 0; i < p->nstubs; i++) {
-		json_t *o = part("stub");
-		json_object_set_new(o, "name", json_string(p->stubs[i].name));
-		json_object_set_new(o, "reached_by", json_string(p->stubs[i].by));
-		json_object_set_new(o, "reached_at", json_string(p->stubs[i].where));
-		json_object_set_new(o, "declared", json_boolean(p->stubs[i].declared));
-		json_object_set_new(o, "planned",
-		                    json_boolean(p->stub && !strcmp(p->stub, p->stubs[i].name)));
-		emit(out, o);
-	}
+
 	{
 		json_t *o = part("kernel");
 		json_object_set_new(o, "kind",
@@ -2601,6 +2786,64 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 			json_object_set_new(o, "text", json_string(ov->body));
 			emit(out, o);
 		}
+}
+
+void mg_write_json(FILE *out, const struct mg_plan *p, int written)
+{
+	size_t i, j;
+	for (i = 0; i < p->fold.nrows; i++) {
+		const struct fold_row *r = &p->fold.rows[i];
+		json_t *o = part("row"), *st;
+		json_object_set_new(o, "op", json_string(p->op));
+		json_object_set_new(o, "function", json_string(r->f->name));
+		json_object_set_new(o, "line", json_integer((json_int_t)(
+		                                   r->at ? r->at->line : r->f->line)));
+		json_object_set_new(o, "action",
+		                    json_string(fold_action_name(r->action, written)));
+		json_object_set_new(o, "kernel", str_or_null(r->kernel));
+		json_object_set_new(o, "reason", str_or_null(r->why));
+		st = json_array();
+		for (j = 0; j < r->nstubs; j++)
+			json_array_append_new(st, json_string(r->stubs[j].name));
+		json_object_set_new(o, "stubs", st);
+		emit(out, o);
+	}
+	for (i = 0; i < p->nshared; i++) {
+		const struct nf_dispatch *d = shared_mps_line(p->shared[i]);
+		json_t *o = part("row");
+		json_object_set_new(o, "op", json_string(p->op));
+		json_object_set_new(o, "function", json_string(p->shared[i]->name));
+		json_object_set_new(o, "line", json_integer((json_int_t)(
+		                                   d ? d->line : p->shared[i]->line)));
+		json_object_set_new(o, "action", json_string("shared"));
+		json_object_set_new(o, "kernel",
+		                    str_or_null(d ? lex_unqualified(d->kernel) : NULL));
+		json_object_set_new(o, "reason", json_null());
+		json_object_set_new(o, "stubs", json_array());
+		emit(out, o);
+	}
+	if (p->own.planned)
+		own_json(out, &p->own);
+	for (i = 0; i < p->nstubs; i++) {
+		json_t *o = part("stub");
+		int planned;
+		json_object_set_new(o, "name", json_string(p->stubs[i].name));
+		json_object_set_new(o, "reached_by", json_string(p->stubs[i].by));
+		json_object_set_new(o, "reached_at", json_string(p->stubs[i].where));
+		json_object_set_new(o, "declared", json_boolean(p->stubs[i].declared));
+		for (j = 0, planned = p->stub && !strcmp(p->stub, p->stubs[i].name);
+		     j < p->nkernels && !planned; j++)
+			planned = !strcmp(p->kernels[j].stub, p->stubs[i].name);
+		json_object_set_new(o, "planned", json_boolean(planned));
+		emit(out, o);
+	}
+	for (i = 0; i < p->nkernels; i++) {
+		struct mg_plan q;
+		struct priv qpv;
+		with_kernel(&q, &qpv, p, &p->kernels[i]);
+		json_kernel(out, &q, written);
+	}
+	json_kernel(out, p, written);
 	for (i = 0; i < p->rt.n; i++) {
 		const struct rt_item *it = &p->rt.items[i];
 		json_t *o = part(it->kept ? "keep" : "delete");

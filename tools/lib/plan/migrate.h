@@ -5,6 +5,8 @@
  *   rows      fold.h: every MPS-specific row folds into its shared line
  *             (a new operator: MPS joins the shared line of its out rows);
  *             the stubs the shared kernels reach (stubs.h cs_discover);
+ *             several, each of a kind its row and type give (lerp): the
+ *             parts below once per stub, a kernel each (mg_plan.kernels);
  *   kind      from the out row's schema (nfyaml.h ninputs) and the
  *             scalars its stub takes besides the iterator (stubs.h
  *             cs_stub_signature; without the sources, the schema's
@@ -160,6 +162,17 @@ struct mg_plan {
 	const char *stub;             /* the stub planned (one of stubs, or
 	                                 NAME_stub when the sources cannot
 	                                 tell), NULL when none */
+	struct mg_plan *kernels;      /* several stubs, each of a kind the
+	                                 sources give (lerp: a binary-alpha
+	                                 and a ternary one): the kernels
+	                                 planned before the last, in the order
+	                                 of stubs, each a plan of which only
+	                                 the kernel's fields are set (out,
+	                                 kind, name, the scalar, stub, the
+	                                 dtypes, math, rg, kernel_rel,
+	                                 host_rel); the last stub's kernel is
+	                                 this plan's own.  Owned */
+	size_t nkernels;
 
 	/* the dtypes */
 	enum mg_dtsource dtsource;

@@ -976,6 +976,21 @@ static int returns_after_work(const char *c, size_t s, size_t t)
 	return ret < t && skip_ws(c, t, b) != ret;
 }
 
+/* the branch c[s, t) takes an operand out of the iterator
+ * (`iter.remove_operand(3)`) before it returns: it hands the iterator to
+ * another kernel (lerp's CPU-scalar weight), and the code after it is
+ * the kernel's math for every input, not one branch of it */
+static int hands_over(const char *c, size_t s, size_t t)
+{
+	static const char w[] = "remove_operand";
+	size_t i, n = sizeof w - 1;
+	for (i = s; i + n < t; i++)
+		if (memcmp(c + i, w, n) == 0 && (i == s || !idc(c[i - 1])) &&
+		    !idc(c[i + n]))
+			return 1;
+	return 0;
+}
+
 /* between c[a] and c[o] no block closes that was open at a */
 static int same_block(const char *c, size_t a, size_t o)
 {
@@ -1063,7 +1078,7 @@ static int guard_of(const struct kfile *f, const char *c, size_t b0,
 				bq = q;
 			}
 		} else if (t < o && !ee && returns_after_work(c, q + 1, t) &&
-		           same_block(c, t + 1, o)) {
+		           !hands_over(c, q + 1, t) && same_block(c, t + 1, o)) {
 			ret = 1;
 			rp = p;
 			rq = q;
