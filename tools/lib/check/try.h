@@ -631,9 +631,12 @@ struct try_result {
 	char *ref_dtype;          /* the CPU result's dtype ("float16") */
 	char *ref_note;           /* how it was computed, when not plainly */
 	char *ref_error;          /* the CPU refused: its message */
-	int ref_killed;           /* the reference ran past its time limit or
-	                             died of a signal: nothing was compared, so
-	                             the status is 1, never a silent 0 */
+	int ref_killed;           /* the reference ran past its time limit,
+	                             died of a signal or failed as a whole
+	                             (the script's own error, not the CPU
+	                             refusing the case): nothing was
+	                             compared, so the status is 1, never a
+	                             silent 0 */
 	int f64;                  /* no torch: the float64 evaluation compared */
 	size_t trapped;           /* inputs whose call trapped under the host
 	                             layer's metal_host::guard (an integer

@@ -337,7 +337,7 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 		fprintf(f, "\nnote: the float64 evaluation of the functor did not compile: %s\n",
 		        out->f64_msg);
 	{
-		size_t nm = 0, nc = 0, nr = 0, nb = 0;
+		size_t nm = 0, nc = 0, nr = 0, nb = 0, nk = 0;
 		for (k = 0; k < pl->ncases; k++) {
 			if (!out->res[k].compiled)
 				nc++;
@@ -345,12 +345,16 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 				nr++;
 			else if (out->res[k].verdict == 1)
 				nm++;
+			else if (out->res[k].ref_killed)
+				nk++;
 			if (out->res[k].beyond)
 				nb++;
 		}
 		fprintf(f, "\n%s: %zu case%s, %zu mismatch%s, %zu not compiled, %zu did not run",
 		        pl->kernel, pl->ncases, pl->ncases == 1 ? "" : "s", nm,
 		        nm == 1 ? "" : "es", nc, nr);
+		if (nk)
+			fprintf(f, ", %zu without a reference", nk);
 		if (nb)
 			fprintf(f, "; %zu with differences beyond what the tests sample%s", nb,
 			        out->strict ? "" : " (--strict counts them)");

@@ -849,9 +849,11 @@ static void wait_reference(const struct try_plan *pl, const struct try_env *env,
 			/* the script failed: its last line, as each case's error */
 			char *last = last_line(dir, "py.err");
 			for (k = 0; k < pl->ncases; k++)
-				if (!out->res[k].ref_error)
+				if (!out->res[k].ref_error) {
 					out->res[k].ref_error = xasprintf("the reference script failed: %s",
 					                                  last ? last : "");
+					out->res[k].ref_killed = 1;
+				}
 			out->python = xstrdup(env->pythons[pyi]);
 			free(last);
 		}
