@@ -14,7 +14,8 @@
 # torch are here); written with --in-place, they verify clean; --undo
 # restores the tree byte for byte.  lerp: one plan with a kernel per stub,
 # each with its own kind (binary-alpha lerp_alpha for the Scalar weight,
-# ternary lerp for the Tensor weight), applied, undone.  where: the
+# ternary lerp for the Tensor weight), the floating-point math inlined
+# from Lerp.h (matching the CPU when tried), applied, undone.  where: the
 # condition input the CUDA lambda reads as bool found, the plan whole (see
 # below).  hardtanh_backward: kind binary-params (min_val and max_val in a
 # struct), planned, applied, verified clean, undone.
@@ -139,7 +140,7 @@ grep -q '"part":"delete","what":"definition".*"name":"where_kernel_mps"' "$tmp/w
 # lerp_kernel_scalar_weight, lerp (ternary) for lerp_kernel_tensor_weight,
 # each with the dtypes of its stub's CPU kernel (floating and complex, no
 # ComplexHalf) and its own overload's meta function
-mps-migrate --no-try --root "$m" --json lerp >"$tmp/lerp.json" 2>"$tmp/e"; rc=$?
+mps-migrate $try --root "$m" --json lerp >"$tmp/lerp.json" 2>"$tmp/e"; rc=$?
 [ $rc = 1 ] || { fail "lerp: exit $rc, want 1"; cat "$tmp/e"; }
 grep -q '"part":"kernel","kind":"binary-alpha","name":"lerp_alpha","from":"lerp.Scalar_out","stub":"lerp_kernel_scalar_weight"' "$tmp/lerp.json" ||
   fail "lerp: no binary-alpha kernel lerp_alpha for the Scalar weight"
@@ -152,12 +153,33 @@ grep -q '"part":"dtypes".*"meta":"TORCH_META_FUNC(lerp_Tensor)"' "$tmp/lerp.json
 n=$(grep -c '"part":"stub".*"planned":true' "$tmp/lerp.json")
 [ "$n" = 2 ] || fail "lerp: $n stubs planned, want 2"
 grep -q '"part":"not-planned"' "$tmp/lerp.json" && { fail "lerp: a part not planned"; grep not-planned "$tmp/lerp.json"; }
+# the floating-point math of both functors: the CUDA lambdas call
+# Lerp.h's lerp helper (aliases of opmath_type, opmath locals, a return
+# calling is_lerp_weight_small), inlined from the header the lambda's
+# file includes; with torch, both match the CPU.  The complex overloads
+# are left with their reasons (2.6.0's jiterator strings: std::abs of a
+# complex weight, the Scalar weight an extra argument)
+for f in lerp_alpha_functor lerp_functor; do
+  grep '"part":"math"' "$tmp/lerp.json" | grep "\"functor\":\"$f\"" |
+    grep '"overload":"floating-point"' | grep -q '"status":"translated"' ||
+    fail "lerp: $f's floating-point overload not translated"
+  if [ -z "$try" ]; then
+    grep '"part":"math"' "$tmp/lerp.json" | grep "\"functor\":\"$f\"" |
+      grep '"overload":"floating-point"' | grep -q '"verdict":"matches CPU' ||
+      fail "lerp: $f's floating-point overload does not match the CPU"
+  fi
+done
+grep '"part":"math"' "$tmp/lerp.json" | grep '"functor":"lerp_functor"' |
+  grep '"overload":"complex"' | grep -q '"construct":"std::abs on complex values"' ||
+  fail "lerp: lerp_functor's complex overload not left with its reason"
+grep '"part":"math"' "$tmp/lerp.json" | grep '"functor":"lerp_alpha_functor"' |
+  grep '"overload":"complex"' | grep -q '"construct":"3 parameters for a binary kernel"' ||
+  fail "lerp: lerp_alpha_functor's complex overload not left with its reason"
 mps-migrate --no-try --root "$m" --in-place lerp >"$tmp/w" 2>"$tmp/e"; rc=$?
-# the math of both functors is left to the writer (the CUDA lambdas call
-# Lerp.h's multi-statement lerp helper): mps-verify's only findings are
-# the two placeholders; the Tensor weight's lambda is no branch of the
-# math (its early is_cpu_scalar(3) return hands the iterator over)
-[ $rc = 1 ] || { fail "lerp: --in-place exit $rc, want 1 (the placeholders)"; cat "$tmp/e"; }
+# mps-verify's only findings: the placeholders of the two complex
+# overloads; the Tensor weight's lambda is no branch of the math (its
+# early is_cpu_scalar(3) return hands the iterator over)
+[ $rc = 1 ] || { fail "lerp: --in-place exit $rc, want 1 (the complex placeholders)"; cat "$tmp/e"; }
 grep '"part":"math"' "$tmp/lerp.json" | grep -q 'lambdas in branches' &&
   fail "lerp: the is_cpu_scalar(3) hand-over read as a branch of the math"
 mps-verify --root "$m" lerp >"$tmp/v" 2>&1; rc=$?
@@ -165,6 +187,15 @@ mps-verify --root "$m" lerp >"$tmp/v" 2>&1; rc=$?
 grep -q '^lerp: 2 errors, 0 warnings, 0 notes' "$tmp/v" || { fail "lerp: mps-verify findings"; cat "$tmp/v"; }
 n=$(grep -c 'error: lerp\(_alpha\)\?_functor still holds the placeholder.*\[kernel: functor-placeholder\]' "$tmp/v")
 [ "$n" = 2 ] || { fail "lerp: $n placeholder errors, want 2"; cat "$tmp/v"; }
+grep -q '^    return static_cast<T>((metal::fabs(weight_val) < static_cast<T>(0.5f)) ?$' \
+  "$m/$nf/mps/kernels/PointwiseOps.metal" ||
+  fail "lerp: lerp_functor's floating-point overload does not test the weight"
+# the placeholder is in the complex overload only
+sed -n '/^struct lerp_functor/,/^};/p' "$m/$nf/mps/kernels/PointwiseOps.metal" |
+  sed -n '/is_complex_v/,$p' | grep -q 'TODO(mps-register)' ||
+  fail "lerp: lerp_functor's placeholder is not in its complex overload"
+n=$(sed -n '/^struct lerp_functor/,/^};/p' "$m/$nf/mps/kernels/PointwiseOps.metal" | grep -c 'TODO(mps-register)')
+[ "$n" = 1 ] || fail "lerp: lerp_functor has $n placeholders, want 1"
 grep -q 'lib.exec_binary_kernel(iter, "lerp_alpha", weight);' "$m/$nf/mps/operations/BinaryKernel.mm" ||
   fail "lerp: no host stub passing the weight to exec_binary_kernel"
 grep -q '^REGISTER_DISPATCH(lerp_kernel_scalar_weight, &lerp_alpha_mps_kernel)' "$m/$nf/mps/operations/BinaryKernel.mm" ||
@@ -242,5 +273,5 @@ mps-migrate --no-try --root "$m" --kind binary-params atan2 >"$tmp/kp" 2>&1
 grep -q "^  metal: binary-params needs the Scalars atan2's stub takes besides its two tensors, and none were read" "$tmp/kp" ||
   { fail "--kind binary-params atan2: no reason"; cat "$tmp/kp"; }
 
-[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp planned whole (a kernel per stub, applied, undone); div's stubs a command each; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
+[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp planned whole (a kernel per stub, the floating-point math translated${try:+ (not tried)}, applied, undone); div's stubs a command each; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
 exit $status

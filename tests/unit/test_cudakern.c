@@ -302,6 +302,9 @@ static int setup(void **state)
 	    "}\n";
 	static const char def_cu[] =
 	    "#include <ATen/native/cuda/Helpers.cuh>\n"
+	    "#include <ATen/native/Glide.h>\n"
+	    "#include <ATen/native/Missing.h>\n"
+	    "#include <ATen/native/cpu/Skip.h>\n"
 	    "namespace at::native {\n"
 	    "static void launch(TensorIteratorBase& iter) {\n"
 	    "  AT_DISPATCH_FLOATING_TYPES(iter.dtype(), \"glide\", [&]() {\n"
@@ -327,6 +330,13 @@ static int setup(void **state)
 	    "const auto smooth2_string = jiterator_stringify(\n"
 	    "    template <typename T> T smooth2(T v) { return v; });\n"
 	    "}\n";
+	static const char glide_h[] =
+	    "#pragma once\nnamespace at::native {\n"
+	    "template <typename T> C10_HOST_DEVICE C10_ALWAYS_INLINE T glide_mix(T a) {\n"
+	    "  using opmath_t = at::opmath_type<T>;\n  opmath_t x = a;\n  return x;\n}\n"
+	    "}\n";
+	static const char skip_h[] =
+	    "namespace at::native {\ninline int skip_me(int a) { return a; }\n}\n";
 	(void)state;
 	root = xstrdup("/tmp/test_cudakern.XXXXXX");
 	if (!mkdtemp(root))
@@ -335,6 +345,8 @@ static int setup(void **state)
 	tree_put(root, "aten/src/ATen/native/cuda/Glide.cu", def_cu, strlen(def_cu));
 	tree_put(root, "aten/src/ATen/native/cuda/Helpers.cuh", helpers_cuh,
 	         strlen(helpers_cuh));
+	tree_put(root, "aten/src/ATen/native/Glide.h", glide_h, strlen(glide_h));
+	tree_put(root, "aten/src/ATen/native/cpu/Skip.h", skip_h, strlen(skip_h));
 	tree_put(root, "c10/metal/utils.h", utils_h, strlen(utils_h));
 	tree_put(root, "c10/metal/special_math.h", special_h, strlen(special_h));
 	return 0;
@@ -387,7 +399,7 @@ static void test_tree(void **state)
 {
 	struct ck_kernel k;
 	size_t i;
-	int smooth = 0, smooth2 = 0;
+	int smooth = 0, smooth2 = 0, mix = 0, skip = 0;
 	(void)state;
 	/* registered in one file, defined in another, the loop one call down */
 	assert_int_equal(ck_cuda_kernel(root, "glide_stub", &k), 0);
@@ -395,15 +407,27 @@ static void test_tree(void **state)
 	assert_string_equal(k.reg_file, "aten/src/ATen/native/cuda/Reg.cu");
 	assert_int_equal(k.reg_line, 4);
 	assert_string_equal(k.def_file, "aten/src/ATen/native/cuda/Glide.cu");
-	assert_int_equal(k.def_line, 8);
+	assert_int_equal(k.def_line, 11);
 	assert_int_equal(k.nlambdas, 1);
-	assert_int_equal(k.lambdas[0].code.line, 5);
+	assert_int_equal(k.lambdas[0].code.line, 8);
 	/* the included header's functions, also those of its jiterator strings */
 	for (i = k.lambdas[0].helpers_from; i < k.lambdas[0].helpers_to; i++) {
 		smooth |= !strcmp(k.helpers[i].name, "smooth");
 		smooth2 |= !strcmp(k.helpers[i].name, "smooth2");
+		skip |= !strcmp(k.helpers[i].name, "skip_me");
+		if (!strcmp(k.helpers[i].name, "glide_mix")) {
+			mix = 1;
+			assert_string_equal(k.helpers[i].file, "aten/src/ATen/native/Glide.h");
+			assert_int_equal(k.helpers[i].line, 3);
+			assert_int_equal(k.helpers[i].nparams, 1);
+			assert_true(k.helpers[i].templ);
+		}
 	}
 	assert_true(smooth && smooth2);
+	/* and those of the ATen/native headers it includes (Lerp.h's lerp),
+	 * one level only (cpu/Skip.h is not read), a missing one passed over */
+	assert_true(mix);
+	assert_false(skip);
 	ck_kernel_free(&k);
 	assert_int_equal(ck_cuda_kernel(root, "macro_stub", &k), 1);
 	assert_string_equal(k.why, "made_by_a_macro, registered at "

@@ -518,7 +518,7 @@ static void test_helpers(void **state)
 	h[2].nparams = 1;
 	h[2].file = "k.cu";
 	h[2].line = 3;
-	h[2].body = "auto w = v; return w;";
+	h[2].body = "if (v > 0) return v; return -v;";
 	memset(&c, 0, sizeof c);
 	c.params = p;
 	c.nparams = 1;
@@ -548,7 +548,75 @@ static void test_helpers(void **state)
 	t.in = t.out = "float";
 	tr_code(&c, h, 3, NULL, 0, &t, &env_all, &r);
 	assert_string_equal(r.construct,
-	                    "the helper long_one (k.cu:3: more than one return)");
+	                    "the helper long_one (k.cu:3: more than aliases, "
+	                    "locals with a value and one return)");
+	tr_out_free(&r);
+}
+
+/* a helper of several statements (Lerp.h's lerp, inlined from an ATen
+ * header): its aliases of opmath_type<its template parameter> are the
+ * functor's opmath (float for half and bfloat), its locals name their
+ * values, its helper calls are inlined in turn */
+static void test_helper_statements(void **state)
+{
+	struct ck_param hs[1] = {{"scalar_t", "weight"}};
+	struct ck_param hl[3] = {{"scalar_t", "self_"}, {"scalar_t", "end_"},
+	                         {"weight_t", "weight_"}};
+	struct ck_code h[2];
+	struct ck_code c;
+	struct ck_param p[3] = {{"scalar_t", "s"}, {"scalar_t", "e"},
+	                        {"scalar_t", "w"}};
+	struct tr_target t = {RG_CLS_FLOAT, "half", "half", MR_TERNARY};
+	struct tr_out r;
+	(void)state;
+	memset(h, 0, sizeof h);
+	h[0].name = "small";
+	h[0].params = hs;
+	h[0].nparams = 1;
+	h[0].templ = 1;
+	h[0].body = "return std::abs(weight) < scalar_t(0.5);";
+	h[1].name = "mix3";
+	h[1].params = hl;
+	h[1].nparams = 3;
+	h[1].templ = 1;
+	h[1].file = "aten/src/ATen/native/Mix.h";
+	h[1].line = 9;
+	h[1].body = "using opmath_t = at::opmath_type<scalar_t>;\n"
+	            "using opmath_weight_t = at::opmath_type<weight_t>;\n"
+	            "opmath_t self = self_;\n"
+	            "opmath_t end = end_;\n"
+	            "opmath_weight_t weight = weight_;\n"
+	            "return small(weight) ? self + weight * (end - self)\n"
+	            "    : end - (end - self) * (opmath_t(1) - weight);";
+	memset(&c, 0, sizeof c);
+	c.params = p;
+	c.nparams = 3;
+	c.body = "return mix3(s, e, w);";
+	tr_code(&c, h, 2, NULL, 0, &t, &env_all, &r);
+	assert_true(r.ok);
+	assert_string_equal(r.text,
+	                    "    const float s = static_cast<float>(a);\n"
+	                    "    const float e = static_cast<float>(b);\n"
+	                    "    const float w = static_cast<float>(c);\n"
+	                    "    return static_cast<T>((metal::fabs(w) < "
+	                    "static_cast<T>(0.5f)) ? s + w * (e - s) : e - (e - s) "
+	                    "* (1.0f - w));\n");
+	tr_out_free(&r);
+	/* an alias of a type that is no parameter's: refused, named */
+	h[1].body = "using opmath_t = at::opmath_type<other_t>;\n"
+	            "opmath_t self = self_;\nreturn self;";
+	tr_code(&c, h, 2, NULL, 0, &t, &env_all, &r);
+	assert_false(r.ok);
+	assert_string_equal(r.construct, "the type at::opmath_type<...> of "
+	                                 "another type than scalar_t");
+	tr_out_free(&r);
+	/* a local without an initializer: not inlined */
+	h[1].body = "float self;\nreturn self_;";
+	tr_code(&c, h, 2, NULL, 0, &t, &env_all, &r);
+	assert_false(r.ok);
+	assert_string_equal(r.construct, "the helper mix3 (aten/src/ATen/native/"
+	                                 "Mix.h:9: more than aliases, locals with "
+	                                 "a value and one return)");
 	tr_out_free(&r);
 }
 
@@ -870,6 +938,7 @@ int main(void)
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_condition_param),
 	    cmocka_unit_test(test_helpers),
+	    cmocka_unit_test(test_helper_statements),
 	    cmocka_unit_test(test_captures),
 	    cmocka_unit_test(test_functor),
 	    cmocka_unit_test(test_functor_merged),

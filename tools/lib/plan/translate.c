@@ -5,8 +5,8 @@
  * kernel's math is written with (recursive descent, C++ precedence), and
  * the Metal text, written from the tree with the class's types.  Every
  * name is looked up in TR_TABLE (trtable.c), the lambda's parameters and
- * locals, or the helpers of its file; anything else stops the
- * translation with the construct named.
+ * locals, or the helpers of its file and included headers; anything
+ * else stops the translation with the construct named.
  */
 #include "plan/translate.h"
 #include "base/diag.h"
@@ -1129,6 +1129,20 @@ static const char *acc_metal(const struct wctx *w, int *ty)
 	return opmath_metal(w, ty);
 }
 
+/* inside an inlined helper, NAME is the type of one of its parameters
+ * (a template parameter, `weight_t` of Lerp.h's lerp): the caller's
+ * values, of the branch's type */
+static int helper_param_type(const struct wctx *w, const char *name)
+{
+	size_t i;
+	if (w->depth == 0 || !w->code)
+		return 0;
+	for (i = 0; i < w->code->nparams; i++)
+		if (ck_type_is(w->code->params[i].type, name))
+			return 1;
+	return 0;
+}
+
 /* the Metal spelling and value type of a type as written; NULL when
  * unknown (an error is set) */
 static char *type_metal(struct wctx *w, const struct type *ty, size_t off,
@@ -1159,7 +1173,8 @@ static char *type_metal(struct wctx *w, const struct type *ty, size_t off,
 		/* opmath_type<scalar_t>, acc_type<scalar_t, true>: of the branch's
 		 * type only */
 		if (ty->nargs < 1 || (strcmp(ty->args[0]->name, "scalar_t") != 0 &&
-		                      strcmp(ty->args[0]->name, "T") != 0)) {
+		                      strcmp(ty->args[0]->name, "T") != 0 &&
+		                      !helper_param_type(w, ty->args[0]->name))) {
 			werr(w, off, xasprintf("the type %s<...> of another type than "
 			                       "scalar_t", ty->name));
 			return NULL;
@@ -2014,12 +2029,78 @@ static int param_is_complex(const char *type)
 	return strstr(type, "complex") != NULL;
 }
 
+/* a helper body inlined: `using A = T;` aliases and declarations with
+ * an initializer, then one `return E;` (Lerp.h's lerp: opmath aliases,
+ * opmath locals, the return) */
+static int helper_shape(const struct stmt *body)
+{
+	size_t i, k;
+	if (body->n < 1 || body->v[body->n - 1]->k != S_RETURN ||
+	    !body->v[body->n - 1]->e)
+		return 0;
+	for (i = 0; i + 1 < body->n; i++) {
+		const struct stmt *s = body->v[i];
+		if (s->k == S_USING)
+			continue;
+		if (s->k != S_DECL)
+			return 0;
+		for (k = 0; k < s->ndecl; k++)
+			if (!s->inits[k])
+				return 0;
+	}
+	return 1;
+}
+
+/* one statement before a helper's return: an alias is pushed; a local
+ * names its initializer's value (substituted where it is used, as a
+ * parameter is: the helper's expression stays one expression) in the
+ * local's type (a complex local of a real value made complex) */
+static int helper_stmt(struct wctx *w, const struct stmt *s)
+{
+	int vt, ty;
+	size_t k;
+	char *mt = type_metal(w, s->ty, s->off, &vt);
+	if (!mt)
+		return -1;
+	if (s->k == S_USING) {
+		GROW(w->al, w->nal, w->capal);
+		w->al[w->nal].name = s->names[0];
+		w->al[w->nal].metal = mt;
+		w->al[w->nal].ty = vt;
+		w->nal++;
+		return 0;
+	}
+	for (k = 0; k < s->ndecl; k++) {
+		char *init;
+		if (emit_expr(w, s->inits[k], &init, &ty) != 0) {
+			free(mt);
+			return -1;
+		}
+		if (!strcmp(mt, "auto"))
+			vt = ty;
+		else if (vt == TY_CPLX && ty != TY_CPLX) {
+			char *x = as_cplx(init, ty);
+			free(init);
+			init = x;
+		} else if (vt != TY_CPLX && ty == TY_CPLX) {
+			werr(w, s->off, xasprintf("a complex value stored in a %s", mt));
+			free(init);
+			free(mt);
+			return -1;
+		}
+		var_push(w, s->names[k], operand(init), vt, 0);
+		free(init);
+	}
+	free(mt);
+	return 0;
+}
+
 static int inline_helper(struct wctx *w, const struct node *call,
                          const char *name, char **args, int *tys, char **out,
                          int *ty)
 {
 	const struct ck_code *h = NULL, *save_code = w->code;
-	size_t i, mark;
+	size_t i, mark, mal;
 	int want_cplx = w->mode == M_CPLX, rc = -1;
 	struct arena ar;
 	struct stmt *body;
@@ -2054,26 +2135,29 @@ static int inline_helper(struct wctx *w, const struct node *call,
 	}
 	memset(&ar, 0, sizeof ar);
 	body = parse_code(h->body, &ar, &err, &err_off);
-	if (!body || body->n != 1 || body->v[0]->k != S_RETURN || !body->v[0]->e) {
-		if (err) {
-			free(err);
-		}
-		werr(w, call->off, xasprintf("the helper %s (%s:%lu: more than one "
+	free(err);
+	if (!body || !helper_shape(body)) {
+		werr(w, call->off, xasprintf("the helper %s (%s:%lu: more than "
+		                             "aliases, locals with a value and one "
 		                             "return)",
 		                             name, h->file, h->line));
 		arena_free(&ar);
 		return -1;
 	}
 	mark = w->nvars;
+	mal = w->nal;
 	for (i = 0; i < h->nparams; i++)
 		var_push(w, h->params[i].name, operand(args[i]), tys[i], i == 0);
 	if (h->nparams == 0)
 		var_push(w, "", xstrdup(""), TY_NONE, 1);
 	w->depth++;
 	w->code = h;
-	{
+	for (i = 0; i + 1 < body->n; i++)
+		if (helper_stmt(w, body->v[i]) != 0)
+			break;
+	if (i + 1 == body->n) {
 		char *e;
-		if (emit_expr(w, body->v[0]->e, &e, ty) == 0) {
+		if (emit_expr(w, body->v[i]->e, &e, ty) == 0) {
 			*out = operand(e);
 			free(e);
 			rc = 0;
@@ -2082,6 +2166,8 @@ static int inline_helper(struct wctx *w, const struct node *call,
 	w->code = save_code;
 	w->depth--;
 	vars_pop(w, mark);
+	while (w->nal > mal)
+		free(w->al[--w->nal].metal);
 	arena_free(&ar);
 	return rc;
 }

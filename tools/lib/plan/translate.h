@@ -26,9 +26,13 @@
  * name when ROOT/c10/metal/NAME.h defines one), NAN, INFINITY, the M_
  * constants, std::numeric_limits, and the complex helpers (real, imag,
  * conj; complex * and / become c10::metal::mul and div).  A call of a
- * function of the lambda's own file (or jiterator string) whose body is
- * one `return E;` is inlined.  Anything else (a loop, Vectorized, a
- * helper of another file, a value the lambda captures) leaves the
+ * function of the lambda's own file (or jiterator string), of a header
+ * of its folder or an ATen/native header it includes (cudakern.c:
+ * Lerp.h's lerp) is inlined when its body is `using` aliases (an
+ * opmath_type of one of its parameters' types is the opmath), locals
+ * with an initializer (each names its value where used), and one
+ * `return E;`.  Anything else (a loop, Vectorized, a helper of another
+ * file, a value the lambda captures) leaves the
  * overload to the writer: the placeholder stays, with the CUDA and CPU
  * bodies above it in a comment, each with its file:line.
  */

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- characters ---- */
 
@@ -1465,6 +1466,10 @@ static size_t scan_body(struct ck_kernel *out, struct folder *fo,
 struct folder {
 	struct kfile *files;
 	size_t n;
+	const char *root;
+	struct kfile **hdrs;    /* ATen/native headers read for their helpers
+	                           (native_header), each owned */
+	size_t nhdrs;
 };
 
 static void folder_free(struct folder *fo)
@@ -1473,6 +1478,11 @@ static void folder_free(struct folder *fo)
 	for (i = 0; i < fo->n; i++)
 		kfile_free(&fo->files[i]);
 	free(fo->files);
+	for (i = 0; i < fo->nhdrs; i++) {
+		kfile_free(fo->hdrs[i]);
+		free(fo->hdrs[i]);
+	}
+	free(fo->hdrs);
 	memset(fo, 0, sizeof *fo);
 }
 
@@ -1482,6 +1492,7 @@ static int folder_load(struct folder *fo, const char *root)
 	struct walk_list wl;
 	size_t i;
 	memset(fo, 0, sizeof *fo);
+	fo->root = root;
 	if (walk_files(root, CK_CUDA_REL, 0, NULL, sufs, &wl) != 0)
 		return -1;
 	fo->files = wl.n ? xcalloc(wl.n, sizeof *fo->files) : NULL;
@@ -1556,7 +1567,36 @@ static const struct def *find_struct(struct folder *fo, struct kfile *f,
 	return NULL;
 }
 
-/* the helpers of f and of the folder's headers f includes */
+/* the header aten/src/REL (REL "ATen/native/X.h"), read once into the
+ * folder; NULL when it cannot be read */
+static struct kfile *native_header(struct folder *fo, const char *rel)
+{
+	char *frel = xasprintf("aten/src/%s", rel), *path, *data;
+	size_t i, len;
+	struct kfile *g;
+	for (i = 0; i < fo->nhdrs; i++)
+		if (!strcmp(fo->hdrs[i]->rel, frel)) {
+			free(frel);
+			return fo->hdrs[i];
+		}
+	path = xasprintf("%s/%s", fo->root, frel);
+	/* a header the tree lacks (a generated one) is passed over quietly */
+	if (access(path, R_OK) != 0 || read_source_file(path, &data, &len) != 0) {
+		free(path);
+		free(frel);
+		return NULL;
+	}
+	free(path);
+	g = xmalloc(sizeof *g);
+	kfile_take(g, frel, data, len);
+	free(frel);
+	fo->hdrs = xrealloc(fo->hdrs, (fo->nhdrs + 1) * sizeof *fo->hdrs);
+	fo->hdrs[fo->nhdrs++] = g;
+	return g;
+}
+
+/* the helpers of f and of the headers f includes: the folder's, and
+ * ATen/native's own (`#include <ATen/native/Lerp.h>`: lerp's helper) */
 static void file_helpers_inc(struct ck_kernel *out, struct file_range *fr,
                              size_t *nfr, struct folder *fo, struct kfile *f,
                              size_t *from, size_t *to)
@@ -1587,6 +1627,28 @@ static void file_helpers_inc(struct ck_kernel *out, struct file_range *fr,
 			continue;
 		kfile_index(g);
 		add_helpers(out, g, 0, g->n, (size_t)-1);
+	}
+	if (fo->root) {
+		const char *p = f->raw;
+		static const char inc[] = "#include <ATen/native/";
+		while ((p = strstr(p, inc)) != NULL) {
+			const char *b = p + 10, *e = p + strlen(inc);
+			char *rel;
+			struct kfile *g;
+			while (*e && *e != '>' && *e != '\n' && *e != '/')
+				e++;
+			p = e;
+			/* one level: cuda/ (the folder's), cpu/, mps/ are not read */
+			if (*e != '>' || e - b < 3 || strncmp(e - 2, ".h", 2) != 0)
+				continue;
+			rel = xstrndup(b, (size_t)(e - b));
+			g = native_header(fo, rel);
+			free(rel);
+			if (!g)
+				continue;
+			kfile_index(g);
+			add_helpers(out, g, 0, g->n, (size_t)-1);
+		}
 	}
 	*to = out->nhelpers;
 	for (i = 0; i < *nfr; i++)
