@@ -354,7 +354,9 @@ int main(int argc, char **argv)
 			goto out;
 	}
 
-	for (i = 0; i < set.n && i < 2; i++) {
+	/* the kernel file and, with --host, the host file: the params header
+	   (binary-params) may follow them in the set, never in files[] */
+	for (i = 0; i < set.n && i < (opt.host ? 2u : 1u); i++) {
 		size_t len;
 		char *t = rg_build(&plan, (int)i, &files[i], &len);
 		if (t) {
