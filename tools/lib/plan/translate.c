@@ -1835,6 +1835,17 @@ static char *ret_value(const struct wctx *w, const char *e0, int ty)
 
 static int emit_stmt(struct wctx *w, const struct stmt *s);
 
+/* a `using NAME = TYPE;` of the lambda or an inlined helper: NAME stands
+ * for the Metal type MT (owned by the alias list) of value type VT */
+static void push_alias(struct wctx *w, const char *name, char *mt, int vt)
+{
+	GROW(w->al, w->nal, w->capal);
+	w->al[w->nal].name = name;
+	w->al[w->nal].metal = mt;
+	w->al[w->nal].ty = vt;
+	w->nal++;
+}
+
 static int emit_block(struct wctx *w, const struct stmt *s)
 {
 	size_t i, mark = w->nvars, mal = w->nal;
@@ -1903,11 +1914,7 @@ static int emit_stmt(struct wctx *w, const struct stmt *s)
 		char *mt = type_metal(w, s->ty, s->off, &vt);
 		if (!mt)
 			return -1;
-		GROW(w->al, w->nal, w->capal);
-		w->al[w->nal].name = s->names[0];
-		w->al[w->nal].metal = mt;
-		w->al[w->nal].ty = vt;
-		w->nal++;
+		push_alias(w, s->names[0], mt, vt);
 		return 0;
 	}
 	case S_DECL: {
@@ -2063,11 +2070,7 @@ static int helper_stmt(struct wctx *w, const struct stmt *s)
 	if (!mt)
 		return -1;
 	if (s->k == S_USING) {
-		GROW(w->al, w->nal, w->capal);
-		w->al[w->nal].name = s->names[0];
-		w->al[w->nal].metal = mt;
-		w->al[w->nal].ty = vt;
-		w->nal++;
+		push_alias(w, s->names[0], mt, vt);
 		return 0;
 	}
 	for (k = 0; k < s->ndecl; k++) {
