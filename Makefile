@@ -24,7 +24,8 @@ TOOL_BIN := $(TOOL_SRC:tools/src/%.c=$(BIN)/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 # debug drivers the shell tests run (built, never installed)
-PROBE_BIN := $(BUILD)/unit/cppscan_probe $(BUILD)/unit/rewrite_probe $(BUILD)/unit/retire_probe
+PROBE_BIN := $(BUILD)/unit/cppscan_probe $(BUILD)/unit/rewrite_probe $(BUILD)/unit/retire_probe \
+             $(BUILD)/unit/tol_probe
 
 .PHONY: all tools deps check check-asan check-valgrind \
         demo bench fuzz install install-user uninstall doctor clean

@@ -589,6 +589,106 @@ static void test_opinfo_rhs_nonzero(void **state)
 	try_opinfo_free(&oi);
 }
 
+/* test_mps.py's tolerances (try_test_tolerance) on a text of our own
+ * shaped like TestConsistency: every clause shape the reader takes, the
+ * first clause that holds winning, a machine-dependent clause (a
+ * macOS version) and a sample-dependent one skipped, (None, None) as the
+ * defaults, and dotted OpInfo names */
+static void tol_is(const char *text, const char *op, const char *dt, int set, double atol,
+                   double rtol, unsigned long line)
+{
+	struct try_tol t;
+	assert_int_equal(try_test_tolerance(text, op, dt, &t), set);
+	assert_int_equal(t.set, set);
+	if (set) {
+		assert_true(t.atol == atol);
+		assert_true(t.rtol == rtol);
+		assert_int_equal(t.line, line);
+	}
+}
+
+static void test_test_tolerance(void **state)
+{
+	static const char text[] =
+		"class Consistency(TestCase):\n"                                      /* 1 */
+		"    SLOW_HALF = {\n"                                                 /* 2 */
+		"        'sub', 'lerp',  # a comment with 'pow' in it\n"              /* 3 */
+		"        'nn.functional.huber_loss',\n"                               /* 4 */
+		"        \"special.erfcx\",\n"                                        /* 5 */
+		"    }\n"                                                             /* 6 */
+		"    SLOW_BF16 = {'mul'}\n"                                           /* 7 */
+		"    SLOW_FLOAT = {'sub', 'conv'}\n"                                  /* 8 */
+		"\n"                                                                  /* 9 */
+		"    def _compute_tolerances(self, op, dtype):\n"                     /* 10 */
+		"        if (op.name in self.SLOW_FLOAT) and dtype in [torch.float32, torch.complex64]:\n" /* 11 */
+		"            return (2e-4, 4e-5)\n"                                   /* 12 */
+		"        if op.name in ['pow', 'atan2'] and MACOS_VERSION < 14.0:\n"   /* 13 */
+		"            # machine-dependent: never read\n"                       /* 14 */
+		"            return (9.0, 9.0)\n"                                     /* 15 */
+		"        if op.name == 'div' and op.variant_test_name == 'trunc':\n"  /* 16 */
+		"            return (8.0, 8.0)\n"                                     /* 17 */
+		"\n"                                                                  /* 18 */
+		"        if op.name in self.SLOW_HALF and dtype in [torch.float16, torch.bfloat16]:\n" /* 19 */
+		"            return (3e-2, 1e-2) if dtype == torch.float16 else (6e-2, 6e-2)\n" /* 20 */
+		"        if op.name in self.SLOW_BF16 and dtype == torch.bfloat16:\n" /* 21 */
+		"            return (7e-2, 7e-2)\n"                                   /* 22 */
+		"        if op.name in ['nn.functional.conv1d',\n"                    /* 23 */
+		"                       'lerp', 'mul'] and dtype in [torch.float16,\n" /* 24 */
+		"                                                    torch.bfloat16]:\n" /* 25 */
+		"            return (0.5, 0.25)\n"                                    /* 26 */
+		"        if op.name == \"atan2\":\n"                                  /* 27 */
+		"            return (1e-3, 2e-3)\n"                                   /* 28 */
+		"        if op.name in ['hypot', \"fmod\"]:\n"                         /* 29 */
+		"            return (None, None)\n"                                   /* 30 */
+		"        if op.name in ['hypot', 'fmax']:\n"                          /* 31 */
+		"            return (4.0, 4.0)\n"                                     /* 32 */
+		"        return (None, None)\n"                                       /* 33 */
+		"\n"                                                                  /* 34 */
+		"    SLOW_LATE = {'neg'}\n";                                          /* 35 */
+	(void)state;
+	/* a set with a dtype list; the complex dtype of the list too */
+	tol_is(text, "sub", "float", 1, 2e-4, 4e-5, 11);
+	tol_is(text, "sub", "float2", 1, 2e-4, 4e-5, 11);
+	/* the conditional return, both sides */
+	tol_is(text, "sub", "half", 1, 3e-2, 1e-2, 19);
+	tol_is(text, "sub", "bfloat", 1, 6e-2, 6e-2, 19);
+	/* first match wins: lerp's half is the set's, not the list's */
+	tol_is(text, "lerp", "half", 1, 3e-2, 1e-2, 19);
+	/* a set with `dtype ==`; then a multi-line inline list */
+	tol_is(text, "mul", "bfloat", 1, 7e-2, 7e-2, 21);
+	tol_is(text, "mul", "half", 1, 0.5, 0.25, 23);
+	tol_is(text, "mul", "float", 0, 0, 0, 0);
+	/* dotted OpInfo names: nn.functional.X is X, special.X special_X */
+	tol_is(text, "huber_loss", "half", 1, 3e-2, 1e-2, 19);
+	tol_is(text, "special_erfcx", "bfloat", 1, 6e-2, 6e-2, 19);
+	tol_is(text, "conv1d", "bfloat", 1, 0.5, 0.25, 23);
+	/* the macOS clause is skipped: atan2 reaches its own `==` clause */
+	tol_is(text, "atan2", "float", 1, 1e-3, 2e-3, 27);
+	tol_is(text, "pow", "half", 0, 0, 0, 0);
+	/* the variant clause is skipped */
+	tol_is(text, "div", "float", 0, 0, 0, 0);
+	/* (None, None) first: the defaults, the later clause not reached */
+	tol_is(text, "hypot", "float", 0, 0, 0, 0);
+	tol_is(text, "fmax", "half", 1, 4.0, 4.0, 31);
+	/* a name in a comment, a set after the method, the final return */
+	tol_is(text, "neg", "half", 0, 0, 0, 0);
+	tol_is(text, "sin", "float", 0, 0, 0, 0);
+	/* no method at all, a broken one: the defaults, no error */
+	tol_is("SLOW = {'sub'}\n", "sub", "half", 0, 0, 0, 0);
+	tol_is("    def _compute_tolerances(self, op, dtype):\n"
+	       "        if op.name in self.NOWHERE and dtype == torch.float16:\n"
+	       "            return (1.0, 1.0)\n"
+	       "        if op.name in ['sub' and dtype == torch.float16:\n"
+	       "            return (2.0, 2.0)\n"
+	       "        if op.name == 'sub':\n"
+	       "            return (3.0,)\n",
+	       "sub", "half", 0, 0, 0, 0);
+	/* a final return with numbers applies to every operator */
+	tol_is("    def _compute_tolerances(self, op, dtype):\n"
+	       "        return 1e-1, 2e-1\n",
+	       "sub", "half", 1, 1e-1, 2e-1, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -607,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_opinfo),
 		cmocka_unit_test(test_opinfo_untested),
 		cmocka_unit_test(test_opinfo_rhs_nonzero),
+		cmocka_unit_test(test_test_tolerance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1479,6 +1479,7 @@ static int plan_build(struct try_plan *pl, const struct try_opts *o)
 	}
 	if (try_test_lists(pl, o->root) != 0)
 		goto out;
+	try_test_tolerances(pl, o->root);
 	rc = 0;
 out:
 	for (i = 0; i < nitems; i++)
@@ -1533,6 +1534,7 @@ void try_plan_free(struct try_plan *pl)
 		for (i = 0; i < pl->nregs; i++)
 			free(pl->untested[i]);
 	free(pl->untested);
+	free(pl->tol);
 	free(pl->checkout_version);
 	free(pl->root);
 	lex_strv_free(pl->alpha_fields, pl->nalpha_fields);

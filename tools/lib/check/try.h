@@ -182,6 +182,15 @@ struct try_opinfo {
 	unsigned long untested_line; /* the line of the first such DecorateInfo */
 };
 
+/* A tolerance test_mps.py's TestConsistency gives an operator at a dtype
+ * (try_test_tolerance). */
+struct try_tol {
+	int set;                 /* a clause applies and returns numbers */
+	double atol, rtol;
+	unsigned long line;      /* the line of its `if` (1-based), or of the
+	                            method's final return */
+};
+
 struct try_plan {
 	char *kernel;            /* NAME */
 	char *op_base;           /* OP's base name */
@@ -219,6 +228,9 @@ struct try_plan {
 	char **untested;         /* per registration: why PyTorch's MPS tests
 	                            do not compare its dtype for OP (the test
 	                            lists, try_test_lists), or NULL */
+	struct try_tol *tol;     /* per registration: the tolerance
+	                            test_mps.py gives OP at its IN dtype
+	                            (try_test_tolerances); .set 0: none */
 	char *root;              /* the checkout (o->root) */
 	char *checkout_version;  /* the first line of the checkout's
 	                            version.txt (try_checkout_version), or NULL */
@@ -527,6 +539,41 @@ int try_plan_case_class(const struct try_plan *pl, size_t reg);
 int try_test_lists(struct try_plan *pl, const char *root);
 
 
+/* try_opinfo_name_is: 1 when the OpInfo name N (L bytes, not
+ * NUL-terminated) is operator OP's (its base name): OP itself, or a
+ * dotted form whose dots stand for OP's underscores after a known prefix
+ * (special.X for special_X, linalg.X, fft.X), or nn.functional.OP. */
+int try_opinfo_name_is(const char *n, size_t l, const char *op);
+
+/* ---- test_mps.py's tolerances (trytol.c) ---- */
+
+/* try_test_tolerance: the (atol, rtol) test_mps.py's
+ * TestConsistency._compute_tolerances(op, dtype) returns for operator OP
+ * (its base name; the OpInfo name matched by try_opinfo_name_is) at Metal
+ * dtype DT (the test's dtype: a registration's input), read from TEXT
+ * (the file, NUL-terminated).  The method's `if` / `elif` clauses are
+ * read in order, the first that holds winning, as in Python; a clause is
+ * read when its condition joins with `and` only these conjuncts (each
+ * maybe in parentheses): `op.name in self.SET` (SET a class-level set
+ * literal `SET = {'a', ...}` of the file), `op.name in ['a', ...]`,
+ * `op.name == 'a'`, `dtype in [torch.x, ...]`, `dtype == torch.x`; and
+ * its block is one `return (A, B)` or `return (A, B) if dtype == torch.x
+ * else (C, D)` (numbers, or None for both).  A clause with another
+ * condition (MACOS_VERSION, a variant or sample test, `or`, `not`) or
+ * another block is skipped: it depends on the machine or the sample.  A
+ * clause or the final return giving (None, None) means torch.testing's
+ * defaults.  Returns 1 with *TOL set (set 1, atol, rtol, the clause's
+ * line), else 0 with *TOL zeroed (no such method, nothing applies, the
+ * defaults); never an error. */
+int try_test_tolerance(const char *text, const char *op, const char *dt,
+                       struct try_tol *tol);
+
+/* try_test_tolerances: PL->tol (one per registration, calloc'd, freed by
+ * try_plan_free) from ROOT/test/test_mps.py (try_test_tolerance of
+ * PL->op_base at each registration's IN dtype); no ROOT, no file, an
+ * unreadable one: every entry unset. */
+void try_test_tolerances(struct try_plan *pl, const char *root);
+
 /* try_opinfo_parse: read into OI the OpInfo entry of OP (its base name:
  * the entry named OP, or the dotted form special.X, nn.functional.X,
  * linalg.X, fft.X of OP = special_X, ...) in TEXT, a Python file of
@@ -666,6 +713,10 @@ struct try_result {
 	                             formula */
 	double max_abs, max_rel, max_ulp;
 	double atol, rtol;
+	char *tol_source;         /* "test/test_mps.py:LINE" when atol or rtol
+	                             is test_mps.py's (try_test_tolerance),
+	                             else NULL (torch.testing's defaults, or
+	                             --atol and --rtol) */
 	struct try_miss shown[TRY_SHOWN];
 	size_t nshown;
 	int verdict;              /* 0 match, 1 mismatch (counted: sampled

@@ -571,7 +571,7 @@ int try_test_lists(struct try_plan *pl, const char *root)
 
 /* 1 when the quoted OpInfo name N (len L) is OP's: OP itself, or a dotted
  * form whose dots are OP's underscores after a known prefix */
-static int opinfo_name_is(const char *n, size_t l, const char *op)
+int try_opinfo_name_is(const char *n, size_t l, const char *op)
 {
 	static const char *const pre[] = {"special.", "nn.functional.", "linalg.", "fft.", NULL};
 	size_t i, pl;
@@ -917,7 +917,7 @@ int try_opinfo_parse(struct try_opinfo *oi, const char *text, const char *file,
 			continue;
 		{
 			const char *ne = strchr(q + 1, *q);
-			if (!ne || !opinfo_name_is(q + 1, (size_t)(ne - q - 1), op))
+			if (!ne || !try_opinfo_name_is(q + 1, (size_t)(ne - q - 1), op))
 				continue;
 		}
 		e = call_end(open);
