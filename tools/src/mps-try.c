@@ -58,8 +58,10 @@ static const char details[] =
 	"rounds (said per case).  Without torch: one line on stderr, and the\n"
 	"checks that need none (compiles; the overload each dtype picks; the\n"
 	"result type is OUT; NaN and inf as a float64 evaluation says).\n"
-	"Tolerances: torch.testing's per dtype (torch/testing/_comparison.py,\n"
-	"as test_mps.py's test_output_match uses), or --atol/--rtol.  The\n"
+	"Tolerances: test_output_match's for the operator: the checkout's\n"
+	"test/test_mps.py, TestConsistency._compute_tolerances (the verdict says\n"
+	"test/test_mps.py:LINE); else torch.testing's per dtype\n"
+	"(torch/testing/_comparison.py); --atol/--rtol override.  The\n"
 	"report's first lines name the reference torch and its python, say when\n"
 	"it is older than the checkout (the checkout's version.txt) and which\n"
 	"registrations it computed in float32 for want of a kernel of the dtype.\n"
@@ -127,8 +129,8 @@ int main(int argc, char **argv)
 		{"json", 0, OPT_FLAG, &json, NULL, "JSON Lines: one object per registration"},
 		{"python", 0, OPT_STRING, &python, "PATH", "the python for the reference (default: python3, /usr/bin/python3)"},
 		{"cxx", 0, OPT_STRING, &cxx, "COMPILER", "the C++ compiler (default: $CXX, c++, clang++, g++)"},
-		{"atol", 0, OPT_STRING, &atol_s, "X", "absolute tolerance (default: PyTorch's per dtype)"},
-		{"rtol", 0, OPT_STRING, &rtol_s, "X", "relative tolerance (default: PyTorch's per dtype)"},
+		{"atol", 0, OPT_STRING, &atol_s, "X", "absolute tolerance (default: test_mps.py's, else PyTorch's per dtype)"},
+		{"rtol", 0, OPT_STRING, &rtol_s, "X", "relative tolerance (default: test_mps.py's, else PyTorch's per dtype)"},
 		{"strict", 0, OPT_FLAG, &strict, NULL, "count mismatches on inputs PyTorch's tests do not sample too (signaling NaNs, subnormals, overflow edges, ...)"},
 		{"device", 0, OPT_STRING, &device, "cpu|mps", "cpu: the host (default); mps: torch.mps.compile_shader (macOS)"},
 		{"emit", 0, OPT_FLAG, &emit, NULL, "print the generated harness and script; run nothing"},

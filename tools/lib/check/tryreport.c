@@ -316,7 +316,9 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 				if (try_is_integral(r->out) || res->f64)
 					fprintf(f, "%s)\n", res->f64 ? "" : "; exact");
 				else
-					fprintf(f, "; rtol %g, atol %g)\n", res->rtol, res->atol);
+					fprintf(f, "; rtol %g, atol %g%s%s)\n", res->rtol, res->atol,
+					        res->tol_source ? ": " : "",
+					        res->tol_source ? res->tol_source : "");
 				report_beyond(f, res, out->strict);
 			} else if (res->reference || res->f64) {
 				if (res->f64)
@@ -326,9 +328,10 @@ void try_report_text(FILE *f, const struct try_plan *pl,
 					fprintf(f, "  verdict: %s (%zu of %zu sampled; exact)\n",
 					        verdict_name(res->verdict), res->mismatches, res->sampled);
 				else
-					fprintf(f, "  verdict: %s (%zu of %zu sampled; rtol %g, atol %g)\n",
+					fprintf(f, "  verdict: %s (%zu of %zu sampled; rtol %g, atol %g%s%s)\n",
 					        verdict_name(res->verdict), res->mismatches, res->sampled,
-					        res->rtol, res->atol);
+					        res->rtol, res->atol, res->tol_source ? ": " : "",
+					        res->tol_source ? res->tol_source : "");
 				report_beyond(f, res, out->strict);
 			}
 		}
@@ -446,6 +449,9 @@ void try_report_json(FILE *f, const struct try_plan *pl,
 			json_object_set_new(co, "max_ulp", json_real(res->max_ulp));
 			json_object_set_new(co, "rtol", json_real(res->rtol));
 			json_object_set_new(co, "atol", json_real(res->atol));
+			json_object_set_new(co, "tolerance_source", res->tol_source
+			                                                ? json_string(res->tol_source)
+			                                                : json_null());
 			mm = json_array();
 			for (m = 0; m < res->nshown; m++) {
 				json_t *x = json_object();
