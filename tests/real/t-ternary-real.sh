@@ -14,8 +14,10 @@
 # torch are here); written with --in-place, they verify clean; --undo
 # restores the tree byte for byte.  lerp: one plan with a kernel per stub,
 # each with its own kind (binary-alpha lerp_alpha for the Scalar weight,
-# ternary lerp for the Tensor weight), the floating-point math inlined
-# from Lerp.h (matching the CPU when tried), applied, undone.  where: the
+# ternary lerp for the Tensor weight), every overload translated (the
+# floating-point math inlined from Lerp.h, the complex math from the
+# jiterator string and the #else lambda), matching the CPU when tried,
+# applied, verified clean (no placeholder), undone.  where: the
 # condition input the CUDA lambda reads as bool found, the plan whole (see
 # below).  hardtanh_backward: kind binary-params (min_val and max_val in a
 # struct), planned, applied, verified clean, undone.
@@ -153,49 +155,83 @@ grep -q '"part":"dtypes".*"meta":"TORCH_META_FUNC(lerp_Tensor)"' "$tmp/lerp.json
 n=$(grep -c '"part":"stub".*"planned":true' "$tmp/lerp.json")
 [ "$n" = 2 ] || fail "lerp: $n stubs planned, want 2"
 grep -q '"part":"not-planned"' "$tmp/lerp.json" && { fail "lerp: a part not planned"; grep not-planned "$tmp/lerp.json"; }
-# the floating-point math of both functors: the CUDA lambdas call
-# Lerp.h's lerp helper (aliases of opmath_type, opmath locals, a return
-# calling is_lerp_weight_small), inlined from the header the lambda's
-# file includes; with torch, both match the CPU.  The complex overloads
-# are left with their reasons (2.6.0's jiterator strings: std::abs of a
-# complex weight, the Scalar weight an extra argument)
+# the math of both functors, every overload translated.  Floating-point:
+# the CUDA lambdas call Lerp.h's lerp helper (aliases of opmath_type,
+# opmath locals, a return calling is_lerp_weight_small), inlined from the
+# header the lambda's file includes.  Complex: the Tensor weight's from
+# 2.6.0's jiterator string (std::abs of a complex weight is its
+# magnitude, compared as a float; complex products are c10::metal::mul;
+# static_cast<T>(1) is float2(1, 0)); the Scalar weight's from the
+# #else branch's plain lambda (the jiterator kernel hands the weight as
+# an extra argument), whose call of the generic lerp template is inlined
+# for complex values with is_lerp_weight_small's complex overload, its
+# opmath copies that nothing reads left out.  With torch, every overload
+# matches the CPU (complex64 as float2)
 for f in lerp_alpha_functor lerp_functor; do
-  grep '"part":"math"' "$tmp/lerp.json" | grep "\"functor\":\"$f\"" |
-    grep '"overload":"floating-point"' | grep -q '"status":"translated"' ||
-    fail "lerp: $f's floating-point overload not translated"
-  if [ -z "$try" ]; then
+  for ov in floating-point complex; do
     grep '"part":"math"' "$tmp/lerp.json" | grep "\"functor\":\"$f\"" |
-      grep '"overload":"floating-point"' | grep -q '"verdict":"matches CPU' ||
-      fail "lerp: $f's floating-point overload does not match the CPU"
-  fi
+      grep "\"overload\":\"$ov\"" | grep -q '"status":"translated"' ||
+      fail "lerp: $f's $ov overload not translated"
+    if [ -z "$try" ]; then
+      grep '"part":"math"' "$tmp/lerp.json" | grep "\"functor\":\"$f\"" |
+        grep "\"overload\":\"$ov\"" | grep -q '"verdict":"matches CPU' ||
+        fail "lerp: $f's $ov overload does not match the CPU"
+    fi
+  done
 done
 grep '"part":"math"' "$tmp/lerp.json" | grep '"functor":"lerp_functor"' |
-  grep '"overload":"complex"' | grep -q '"construct":"std::abs on complex values"' ||
-  fail "lerp: lerp_functor's complex overload not left with its reason"
+  grep '"overload":"complex"' | grep -q '"line":23,' ||
+  fail "lerp: lerp_functor's complex overload not from the jiterator string (Lerp.cu:23)"
 grep '"part":"math"' "$tmp/lerp.json" | grep '"functor":"lerp_alpha_functor"' |
-  grep '"overload":"complex"' | grep -q '"construct":"3 parameters for a binary kernel"' ||
-  fail "lerp: lerp_alpha_functor's complex overload not left with its reason"
+  grep '"overload":"complex"' | grep -q '"line":122,' ||
+  fail "lerp: lerp_alpha_functor's complex overload not from the #else lambda (Lerp.cu:122)"
 mps-migrate --no-try --root "$m" --in-place lerp >"$tmp/w" 2>"$tmp/e"; rc=$?
-# mps-verify's only findings: the placeholders of the two complex
-# overloads; the Tensor weight's lambda is no branch of the math (its
-# early is_cpu_scalar(3) return hands the iterator over)
-[ $rc = 1 ] || { fail "lerp: --in-place exit $rc, want 1 (the complex placeholders)"; cat "$tmp/e"; }
+# clean after --in-place: no placeholder left; the Tensor weight's lambda
+# is no branch of the math (its early is_cpu_scalar(3) return hands the
+# iterator over)
+[ $rc = 0 ] || { fail "lerp: --in-place exit $rc, want 0"; cat "$tmp/w" "$tmp/e"; }
+grep -q "^lerp: 0 errors, 0 warnings, 0 notes" "$tmp/w" || { fail "lerp: not clean after --in-place"; cat "$tmp/w" "$tmp/e"; }
 grep '"part":"math"' "$tmp/lerp.json" | grep -q 'lambdas in branches' &&
   fail "lerp: the is_cpu_scalar(3) hand-over read as a branch of the math"
 mps-verify --root "$m" lerp >"$tmp/v" 2>&1; rc=$?
-[ $rc = 1 ] || { fail "lerp: mps-verify exit $rc, want 1"; cat "$tmp/v"; }
-grep -q '^lerp: 2 errors, 0 warnings, 0 notes' "$tmp/v" || { fail "lerp: mps-verify findings"; cat "$tmp/v"; }
-n=$(grep -c 'error: lerp\(_alpha\)\?_functor still holds the placeholder.*\[kernel: functor-placeholder\]' "$tmp/v")
-[ "$n" = 2 ] || { fail "lerp: $n placeholder errors, want 2"; cat "$tmp/v"; }
+[ $rc = 0 ] || { fail "lerp: mps-verify exit $rc, want 0"; cat "$tmp/v"; }
+grep -q '^lerp: 0 errors, 0 warnings, 0 notes' "$tmp/v" || { fail "lerp: mps-verify findings"; cat "$tmp/v"; }
+grep -q 'TODO(mps-register)' "$m/$nf/mps/kernels/PointwiseOps.metal" "$m/$nf/mps/kernels/BinaryKernel.metal" &&
+  fail "lerp: a placeholder is left"
 grep -q '^    return static_cast<T>((metal::fabs(weight_val) < static_cast<T>(0.5f)) ?$' \
   "$m/$nf/mps/kernels/PointwiseOps.metal" ||
   fail "lerp: lerp_functor's floating-point overload does not test the weight"
-# the placeholder is in the complex overload only
+# the complex overloads as written (within the kernel file's column limit)
 sed -n '/^struct lerp_functor/,/^};/p' "$m/$nf/mps/kernels/PointwiseOps.metal" |
-  sed -n '/is_complex_v/,$p' | grep -q 'TODO(mps-register)' ||
-  fail "lerp: lerp_functor's placeholder is not in its complex overload"
-n=$(sed -n '/^struct lerp_functor/,/^};/p' "$m/$nf/mps/kernels/PointwiseOps.metal" | grep -c 'TODO(mps-register)')
-[ "$n" = 1 ] || fail "lerp: lerp_functor has $n placeholders, want 1"
+  sed -n '/is_complex_v/,$p' >"$tmp/lc"
+cat >"$tmp/lc.want" <<'EOF'
+  template <typename T, enable_if_t<is_complex_v<T>, bool> = true>
+  inline T operator()(const T a, const T b, const T c) {
+    const float2 self_val = float2(a);
+    const float2 end_val = float2(b);
+    const float2 weight_val = float2(c);
+    return T((metal::precise::sqrt(metal::dot(weight_val, weight_val)) < 0.5f) ?
+        self_val + c10::metal::mul(weight_val, end_val - self_val) : end_val -
+        c10::metal::mul(end_val - self_val, float2(1, 0) - weight_val));
+  }
+};
+EOF
+cmp -s "$tmp/lc" "$tmp/lc.want" || { fail "lerp: lerp_functor's complex overload"; diff "$tmp/lc.want" "$tmp/lc"; }
+sed -n '/^struct lerp_alpha_functor/,/^};/p' "$m/$nf/mps/kernels/BinaryKernel.metal" |
+  sed -n '/is_complex_v/,$p' >"$tmp/la"
+cat >"$tmp/la.want" <<'EOF'
+  template <typename T, typename A, enable_if_t<is_complex_v<T>, bool> = true>
+  inline T operator()(const T a, const T b, const A alpha) {
+    const float2 self_val = float2(a);
+    const float2 end_val = float2(b);
+    return T(((float2(alpha).x * float2(alpha).x + float2(alpha).y *
+        float2(alpha).y) < static_cast<float>(0.25f)) ? self_val +
+        c10::metal::mul(float2(alpha), end_val - self_val) : end_val -
+        c10::metal::mul(end_val - self_val, float2(1, 0) - float2(alpha)));
+  }
+};
+EOF
+cmp -s "$tmp/la" "$tmp/la.want" || { fail "lerp: lerp_alpha_functor's complex overload"; diff "$tmp/la.want" "$tmp/la"; }
 grep -q 'lib.exec_binary_kernel(iter, "lerp_alpha", weight);' "$m/$nf/mps/operations/BinaryKernel.mm" ||
   fail "lerp: no host stub passing the weight to exec_binary_kernel"
 grep -q '^REGISTER_DISPATCH(lerp_kernel_scalar_weight, &lerp_alpha_mps_kernel)' "$m/$nf/mps/operations/BinaryKernel.mm" ||
@@ -273,5 +309,5 @@ mps-migrate --no-try --root "$m" --kind binary-params atan2 >"$tmp/kp" 2>&1
 grep -q "^  metal: binary-params needs the Scalars atan2's stub takes besides its two tensors, and none were read" "$tmp/kp" ||
   { fail "--kind binary-params atan2: no reason"; cat "$tmp/kp"; }
 
-[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp planned whole (a kernel per stub, the floating-point math translated${try:+ (not tried)}, applied, undone); div's stubs a command each; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
+[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp planned whole (a kernel per stub, every overload translated${try:+ (not tried)}, applied, verified clean, undone); div's stubs a command each; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
 exit $status

@@ -126,6 +126,9 @@ static const struct row_case cases[] = {
     {"rint", TR_FN, TQ_STD, R, "std::rint(a)", "metal::rint(a)"},
     {"fabs", TR_FN, TQ_STD, R, "std::fabs(a)", "metal::fabs(a)"},
     {"abs", TR_FN, TQ_STD, I, "std::abs(a)", "static_cast<T>(metal::abs(a))"},
+    /* of a complex value its magnitude, a float: compared as one */
+    {"abs", TR_FN, TQ_STD, C, "std::abs(b) < 0.5 ? a : b",
+     "T(metal::precise::sqrt(metal::dot(b, b)) < 0.5f ? a : b)"},
     {"copysign", TR_FN, TQ_STD, R, "std::copysign(a, b)", "metal::copysign(a, b)"},
     {"fmax", TR_FN, TQ_STD, R, "std::fmax(a, b)", "metal::fmax(a, b)"},
     {"fmin", TR_FN, TQ_STD, R, "std::fmin(a, b)", "metal::fmin(a, b)"},
@@ -271,6 +274,19 @@ static void test_complex_arithmetic(void **state)
 	assert_null(got);
 	assert_string_equal(why, "the operator < on complex values");
 	free(why);
+	/* the one of the complex type: (1, 0) (jiterator strings' lerp) */
+	got = expr_of("(static_cast<T>(1) - b) * a", C, &env_all, &why);
+	assert_string_equal(got, "T(c10::metal::mul(float2(1, 0) - b, a))");
+	free(got);
+	/* magnitudes compare as floats; the complex value itself does not */
+	got = expr_of("std::abs(a) <= std::abs(b) ? a : b", C, &env_all, &why);
+	assert_string_equal(got, "T(metal::precise::sqrt(metal::dot(a, a)) <= "
+	                         "metal::precise::sqrt(metal::dot(b, b)) ? a : b)");
+	free(got);
+	got = expr_of("std::abs(a) < b ? a : b", C, &env_all, &why);
+	assert_null(got);
+	assert_string_equal(why, "the operator < on complex values");
+	free(why);
 	got = expr_of("a % b", R, &env_all, &why);
 	assert_null(got);
 	assert_string_equal(why, "the operator % on floating values");
@@ -338,6 +354,17 @@ static void test_statements(void **state)
 	assert_string_equal(r.text, "    T a = a_in;\n"
 	                            "    a = a < 0 ? -a : a;\n"
 	                            "    return static_cast<T>(a % b);\n");
+	tr_out_free(&r);
+	/* a local nothing reads is left out (2.6.0's complex lerp lambdas
+	 * copy their parameters to opmath locals they never use); one read
+	 * later stays */
+	r = run("opmath_t a_f = a;\n  const opmath_t b_f = b, two = 2;\n"
+	        "  return a * two;", RG_CLS_FLOAT, "float", "float", MR_BINARY, "",
+	        NULL, 0);
+	assert_true(r.ok);
+	assert_string_equal(r.text, "    const float a = static_cast<float>(a_in);\n"
+	                            "    const float two = 2;\n"
+	                            "    return static_cast<T>(a * two);\n");
 	tr_out_free(&r);
 	/* bool output from floats */
 	r = run("return a > b;", RG_CLS_FLOAT, "float", "bool", MR_BINARY, "", NULL, 0);
@@ -602,6 +629,51 @@ static void test_helper_statements(void **state)
 	                    "static_cast<T>(0.5f)) ? s + w * (e - s) : e - (e - s) "
 	                    "* (1.0f - w));\n");
 	tr_out_free(&r);
+	/* the complex overload: the helper written for complex values is
+	 * preferred to the generic one, its c10::complex<scalar_t>'s
+	 * scalar_t is the type of the parts (float); the generic mix3 serves
+	 * complex values too (it has no complex overload); the lambda's
+	 * local that nothing reads is left out */
+	{
+		struct ck_param hc[1] = {{"c10::complex<scalar_t>", "weight"}};
+		struct ck_code h3[3];
+		struct tr_target tc = {RG_CLS_COMPLEX, "float2", "float2", MR_TERNARY};
+		memcpy(h3, h, sizeof h);
+		memset(&h3[2], 0, sizeof h3[2]);
+		h3[2].name = "small";
+		h3[2].params = hc;
+		h3[2].nparams = 1;
+		h3[2].templ = 1;
+		h3[2].body = "return (weight.real() * weight.real() + weight.imag() * "
+		             "weight.imag()) < scalar_t(0.25);";
+		c.body = "opmath_t s_f = s;\nreturn mix3(s, e, w);";
+		tr_code(&c, h3, 3, NULL, 0, &tc, &env_all, &r);
+		assert_true(r.ok);
+		assert_string_equal(r.text,
+		                    "    const float2 s = float2(a);\n"
+		                    "    const float2 e = float2(b);\n"
+		                    "    const float2 w = float2(c);\n"
+		                    "    return T(((w.x * w.x + w.y * w.y) < "
+		                    "static_cast<float>(0.25f)) ? s + c10::metal::mul(w, e - s) "
+		                    ": e - c10::metal::mul(e - s, float2(1, 0) - w));\n");
+		tr_out_free(&r);
+		/* without the complex overload, the generic small compares the
+		 * magnitude with its scalar_t(0.5), a complex value there (as
+		 * C++ would refuse it) */
+		tr_code(&c, h3, 2, NULL, 0, &tc, &env_all, &r);
+		assert_false(r.ok);
+		assert_string_equal(r.construct, "the operator < on complex values");
+		tr_out_free(&r);
+		/* a template of a real parameter type is not for complex values */
+		h3[0].params = (struct ck_param[1]){{"float", "weight"}};
+		tr_code(&c, h3, 2, NULL, 0, &tc, &env_all, &r);
+		assert_false(r.ok);
+		assert_string_equal(r.construct, "the helper small (not a function of "
+		                                 "the lambda's file whose body is one "
+		                                 "return)");
+		tr_out_free(&r);
+		c.body = "return mix3(s, e, w);";
+	}
 	/* an alias of a type that is no parameter's: refused, named */
 	h[1].body = "using opmath_t = at::opmath_type<other_t>;\n"
 	            "opmath_t self = self_;\nreturn self;";

@@ -1090,6 +1090,9 @@ struct wctx {
 	int ind;
 	int assigned_params;    /* bits: the lambda assigns parameter i */
 	char *alpha_src;        /* the Scalar the captured alpha comes from */
+	int outer;              /* declaring the captured values (emit_outer):
+	                           their uses are in the body, not their
+	                           declarations */
 	char **kept;            /* names kept for vars (owned) */
 	size_t nkept, capkept;
 };
@@ -1368,6 +1371,7 @@ static void free_args(char **args, size_t n)
 static int inline_helper(struct wctx *w, const struct node *call,
                          const char *name, char **args, int *tys, char **out,
                          int *ty);
+static const char *keep_name(struct wctx *w, const char *name);
 
 /* a call of a table row: the Metal text */
 static int emit_row_call(struct wctx *w, const struct tr_row *r,
@@ -1394,9 +1398,11 @@ static int emit_row_call(struct wctx *w, const struct tr_row *r,
 		char *a = apply("$*", args, na, NULL);
 		*out = xasprintf("c10::metal::%s(%s)", r->helper, a);
 		free(a);
-		*ty = r->ty == TY_ARG ? (cplx ? TY_CPLX : allint ? TY_INT : TY_REAL)
-		                      : r->ty;
-		if (r->ty == TY_ARG && allint && !r->integer)
+		*ty = r->ty == TY_ARG || r->ty == TY_ARG_REAL
+		          ? (cplx ? (r->ty == TY_ARG ? TY_CPLX : TY_REAL)
+		                  : allint ? TY_INT : TY_REAL)
+		          : r->ty;
+		if ((r->ty == TY_ARG || r->ty == TY_ARG_REAL) && allint && !r->integer)
 			*ty = TY_REAL;
 		return 0;
 	}
@@ -1409,13 +1415,13 @@ static int emit_row_call(struct wctx *w, const struct tr_row *r,
 			                 : xasprintf("%s on complex values", name));
 			return -1;
 		}
-		*ty = r->ty == TY_ARG ? TY_CPLX : r->ty;
+		*ty = r->ty == TY_ARG ? TY_CPLX : r->ty == TY_ARG_REAL ? TY_REAL : r->ty;
 		*out = apply(tpl, args, na, NULL);
 		return 0;
 	}
 	if (allint && r->integer) {
 		*out = apply(r->integer, args, na, NULL);
-		*ty = r->ty == TY_ARG ? TY_INT : r->ty;
+		*ty = r->ty == TY_ARG || r->ty == TY_ARG_REAL ? TY_INT : r->ty;
 		return 0;
 	}
 	tpl = r->real;
@@ -1432,7 +1438,7 @@ static int emit_row_call(struct wctx *w, const struct tr_row *r,
 		              : xstrdup(args[i]);
 	*out = apply(tpl, conv, na, NULL);
 	free_args(conv, na);
-	*ty = r->ty == TY_ARG ? TY_REAL : r->ty;
+	*ty = r->ty == TY_ARG || r->ty == TY_ARG_REAL ? TY_REAL : r->ty;
 	return 0;
 }
 
@@ -1835,6 +1841,79 @@ static char *ret_value(const struct wctx *w, const char *e0, int ty)
 
 static int emit_stmt(struct wctx *w, const struct stmt *s);
 
+/* how often NAME stands as a whole identifier in T */
+static size_t ident_count(const char *t, const char *name)
+{
+	size_t l = strlen(name), n = 0;
+	const char *p = t;
+	if (l == 0)
+		return 0;
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == t || !idc(p[-1])) && !idc(p[l]))
+			n++;
+		p += l;
+	}
+	return n;
+}
+
+/* E assigns something (an assignment anywhere in it) */
+static int node_assigns(const struct node *e)
+{
+	size_t i;
+	if (!e)
+		return 0;
+	if (e->k == N_ASSIGN)
+		return 1;
+	if (node_assigns(e->a) || node_assigns(e->b) || node_assigns(e->c))
+		return 1;
+	for (i = 0; i < e->nargs; i++)
+		if (node_assigns(e->args[i]))
+			return 1;
+	return 0;
+}
+
+/* declarator K of the declaration S in BODY (the lambda's text) is a
+ * local nothing reads: its name stands there once, and its value
+ * assigns nothing.  Left out (2.6.0's complex lerp lambdas copy their
+ * parameters to opmath locals they never use) */
+static int decl_unread(const char *body, const struct stmt *s, size_t k)
+{
+	return s->inits[k] && ident_count(body, s->names[k]) == 1 &&
+	       !node_assigns(s->inits[k]);
+}
+
+/* how often the name NAME is read in E */
+static size_t node_reads(const struct node *e, const char *name)
+{
+	size_t i, n = 0;
+	if (!e)
+		return 0;
+	if (e->k == N_NAME && strcmp(e->text, name) == 0)
+		n++;
+	n += node_reads(e->a, name) + node_reads(e->b, name) + node_reads(e->c, name);
+	for (i = 0; i < e->nargs; i++)
+		n += node_reads(e->args[i], name);
+	return n;
+}
+
+/* how often NAME is read by the values of the locals left out in S
+ * (decl_unread) */
+static size_t unread_reads(const char *body, const struct stmt *s,
+                           const char *name)
+{
+	size_t i, n = 0;
+	if (!s)
+		return 0;
+	if (s->k == S_DECL)
+		for (i = 0; i < s->ndecl; i++)
+			if (decl_unread(body, s, i))
+				n += node_reads(s->inits[i], name);
+	n += unread_reads(body, s->then, name) + unread_reads(body, s->els, name);
+	for (i = 0; i < s->n; i++)
+		n += unread_reads(body, s->v[i], name);
+	return n;
+}
+
 /* a `using NAME = TYPE;` of the lambda or an inlined helper: NAME stands
  * for the Metal type MT (owned by the alias list) of value type VT */
 static void push_alias(struct wctx *w, const char *name, char *mt, int vt)
@@ -1947,6 +2026,12 @@ static int emit_stmt(struct wctx *w, const struct stmt *s)
 				free(mt);
 				return -1;
 			}
+			if (w->depth == 0 && !w->outer && w->code && w->code->body &&
+			    decl_unread(w->code->body, s, i)) {
+				/* left out, its value translated all the same */
+				free(init);
+				continue;
+			}
 			put_ind(w);
 			if (!strcmp(mt, "auto") && dt == TY_CPLX)
 				buf_printf(&w->out, "%sfloat2 %s", s->ty->konst ? "const " : "",
@@ -2036,6 +2121,68 @@ static int param_is_complex(const char *type)
 	return strstr(type, "complex") != NULL;
 }
 
+/* a parameter type of a template helper that stands for whatever the
+ * caller passes: one plain name (`scalar_t`, `weight_t`, `T`), possibly
+ * const or a reference, that is no type of the table with a value type
+ * of its own (float, int, bool, ...) */
+static int param_is_generic(const char *type)
+{
+	const struct tr_row *r;
+	char *t;
+	size_t n;
+	int yes;
+	if (strncmp(type, "const ", 6) == 0)
+		type += 6;
+	n = strspn(type, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                 "0123456789_");
+	if (n == 0 || (type[n] && strcmp(type + n, " const") != 0 &&
+	               strcmp(type + n, "&") != 0 && strcmp(type + n, " &") != 0 &&
+	               strcmp(type + n, " const&") != 0 &&
+	               strcmp(type + n, " const &") != 0))
+		return 0;
+	t = xstrndup(type, n);
+	r = row_find(t, TR_TYPE, -1);
+	yes = (!r || r->ty == TY_NONE) && strcmp(t, "long") != 0 &&
+	      strcmp(t, "unsigned") != 0;
+	free(t);
+	return yes;
+}
+
+/* a helper that serves the complex overload without being written for
+ * complex values: a template whose every parameter is of a generic type
+ * (Lerp.h's lerp(scalar_t, scalar_t, weight_t), which 2.6.0's CUDA
+ * lambdas call for complex dtypes too) */
+static int helper_is_generic(const struct ck_code *c)
+{
+	size_t i;
+	if (!c->templ || c->nparams == 0)
+		return 0;
+	for (i = 0; i < c->nparams; i++)
+		if (!param_is_generic(c->params[i].type))
+			return 0;
+	return 1;
+}
+
+/* the name X of a parameter type `[const] [c10::|std::]complex<X>[&]`
+ * (malloc'd), or NULL */
+static char *complex_part_type(const char *type)
+{
+	const char *lt = strchr(type, '<'), *gt = strrchr(type, '>');
+	char *x;
+	size_t k;
+	if (!param_is_complex(type) || !lt || !gt || gt < lt)
+		return NULL;
+	x = lex_trim_dup(lt + 1, 0, (size_t)(gt - lt - 1));
+	for (k = 0; x[k]; k++)
+		if (!idc(x[k]))
+			break;
+	if (!x[0] || x[k]) {
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
 /* a helper body inlined: `using A = T;` aliases and declarations with
  * an initializer, then one `return E;` (Lerp.h's lerp: opmath aliases,
  * opmath locals, the return) */
@@ -2104,26 +2251,32 @@ static int inline_helper(struct wctx *w, const struct node *call,
 {
 	const struct ck_code *h = NULL, *save_code = w->code;
 	size_t i, mark, mal;
-	int want_cplx = w->mode == M_CPLX, rc = -1;
+	int want_cplx = w->mode == M_CPLX, rc = -1, h_cx = 0;
 	struct arena ar;
 	struct stmt *body;
 	char *err = NULL;
 	size_t err_off = 0;
 	const char *base = lex_unqualified(name);
 
+	/* the overload for the class's values: for complex ones the helper
+	 * written for complex values, else a generic template; for the
+	 * others one that is not written for complex values */
 	for (i = 0; i < w->nh; i++) {
 		const struct ck_code *c = &w->helpers[i];
 		int cx;
 		if (strcmp(c->name, base) != 0 || c->nparams != call->nargs)
 			continue;
 		cx = c->nparams && param_is_complex(c->params[0].type);
-		if (cx != want_cplx)
+		if (want_cplx ? !cx && !helper_is_generic(c) : cx)
 			continue;
 		if (c->nparams && (strstr(c->params[0].type, "double") ||
 		                   !strcmp(c->params[0].type, "int64_t")))
 			continue;
-		if (!h || (c->templ && !h->templ))
+		if (!h || (want_cplx && cx && !h_cx) ||
+		    (cx == h_cx && c->templ && !h->templ)) {
 			h = c;
+			h_cx = cx;
+		}
 	}
 	if (!h) {
 		werr(w, call->off, xasprintf("the helper %s (not a function of the "
@@ -2149,6 +2302,15 @@ static int inline_helper(struct wctx *w, const struct node *call,
 	}
 	mark = w->nvars;
 	mal = w->nal;
+	/* a parameter `c10::complex<X>`: X is the type of its parts, float
+	 * (Lerp.h's is_lerp_weight_small compares with X(0.25)) */
+	for (i = 0; w->mode == M_CPLX && i < h->nparams; i++) {
+		char *x = complex_part_type(h->params[i].type);
+		if (x) {
+			push_alias(w, keep_name(w, x), xstrdup("float"), TY_REAL);
+			free(x);
+		}
+	}
 	for (i = 0; i < h->nparams; i++)
 		var_push(w, h->params[i].name, operand(args[i]), tys[i], i == 0);
 	if (h->nparams == 0)
@@ -2201,14 +2363,7 @@ static int text_assigns(const char *t, const char *name)
 /* every identifier of a text, to keep parameter names apart */
 static int text_has_ident(const char *t, const char *w)
 {
-	size_t l = strlen(w);
-	const char *p = t;
-	while ((p = strstr(p, w)) != NULL) {
-		if ((p == t || !idc(p[-1])) && !idc(p[l]))
-			return 1;
-		p += l;
-	}
-	return 0;
+	return ident_count(t, w) != 0;
 }
 
 static int mode_of(const struct tr_target *t)
@@ -2406,8 +2561,15 @@ static int emit_outer(struct wctx *w, const struct ck_code *code,
 		}
 		/* the tree lives in AR: the locals it declares name into it */
 		st = parse_code(outer[i], ar, &err, &eo);
-		if (!st || st->n != 1 || st->v[0]->k != S_DECL ||
-		    emit_stmt(w, st->v[0]) != 0) {
+		if (st && st->n == 1 && st->v[0]->k == S_DECL) {
+			w->outer = 1;
+			if (emit_stmt(w, st->v[0]) != 0)
+				st = NULL;
+			w->outer = 0;
+		} else {
+			st = NULL;
+		}
+		if (!st) {
 			free(err);
 			free(w->err);
 			w->err = NULL;
@@ -2517,7 +2679,7 @@ int tr_code(const struct ck_code *code, const struct ck_code *helpers,
 			}
 			opn[i] = clash ? xasprintf("%s_in", pn)
 			               : xstrdup(default_params[ar_ix][i]);
-			if (text_has_ident(code->body, pn)) {
+			if (ident_count(code->body, pn) > unread_reads(code->body, body, pn)) {
 				const char *k = text_assigns(code->body, pn) ? "" : "const ";
 				if (!conv)
 					buf_printf(&w.out, "    %s%s %s = %s;\n", k,

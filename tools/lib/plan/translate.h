@@ -25,13 +25,20 @@
  * rounds, metal:: for what is exact, or the c10/metal helper of the same
  * name when ROOT/c10/metal/NAME.h defines one), NAN, INFINITY, the M_
  * constants, std::numeric_limits, and the complex helpers (real, imag,
- * conj; complex * and / become c10::metal::mul and div).  A call of a
+ * conj; complex * and / become c10::metal::mul and div; std::abs of a
+ * complex is its magnitude, a float, as main's abs_functor writes it:
+ * metal::precise::sqrt(metal::dot(z, z))).  A call of a
  * function of the lambda's own file (or jiterator string), of a header
  * of its folder or an ATen/native header it includes (cudakern.c:
  * Lerp.h's lerp) is inlined when its body is `using` aliases (an
  * opmath_type of one of its parameters' types is the opmath), locals
  * with an initializer (each names its value where used), and one
- * `return E;`.  Anything else (a loop, Vectorized, a helper of another
+ * `return E;`; for the complex overload, the helper written for complex
+ * values (a parameter c10::complex<X>: X is the parts' type, float),
+ * else a template whose every parameter is of a template type (Lerp.h's
+ * lerp(scalar_t, scalar_t, weight_t), which 2.6.0's CUDA lambdas call
+ * for complex dtypes too).  A local of the lambda that nothing reads is
+ * left out (its value still translated).  Anything else (a loop, Vectorized, a helper of another
  * file, a value the lambda captures) leaves the
  * overload to the writer: the placeholder stays, with the CUDA and CPU
  * bodies above it in a comment, each with its file:line.
@@ -72,7 +79,9 @@ enum {
 /* The type of a result (TR_FN), or what a type row gives. */
 enum {
 	TY_NONE = 0, TY_BOOL, TY_INT, TY_REAL, TY_CPLX,
-	TY_ARG       /* the type of the first argument */
+	TY_ARG,      /* the type of the first argument */
+	TY_ARG_REAL  /* the type of the first argument, real for a complex
+	                one (a magnitude: std::abs of a complex) */
 };
 
 /* One row.  Templates: $1, $2 the arguments (parenthesised where an

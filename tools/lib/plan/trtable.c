@@ -151,8 +151,11 @@ static const struct tr_row rows[] = {
      "even): Metal's rint"},
     METAL_FN("rint", 1, "$1", TY_ARG, "<cmath>; Metal's rint"),
     METAL_FN("fabs", 1, NULL, TY_ARG, "<cmath>; exact"),
-    {"abs", STDQ, TR_FN, 1, "metal::fabs($*)", "metal::abs($*)", NULL, NULL,
-     TY_ARG, "<cmath>/<cstdlib> abs; Metal's fabs and abs (integers)"},
+    {"abs", STDQ, TR_FN, 1, "metal::fabs($*)", "metal::abs($*)",
+     "metal::precise::sqrt(metal::dot($1, $1))", NULL, TY_ARG_REAL,
+     "<cmath>/<cstdlib> abs; Metal's fabs and abs (integers); of a complex "
+     "its magnitude, a float, as main's abs_functor writes it (sqrt of "
+     "dot(z, z))"},
     METAL_FN("copysign", 2, NULL, TY_ARG, "<cmath>; exact"),
     METAL_FN("fmax", 2, NULL, TY_ARG, "<cmath> fmax (a NaN operand gives the "
              "other): Metal's fmax"),
