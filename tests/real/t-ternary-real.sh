@@ -17,7 +17,9 @@
 # ternary lerp for the Tensor weight), every overload translated (the
 # floating-point math inlined from Lerp.h, the complex math from the
 # jiterator string and the #else lambda), matching the CPU when tried,
-# applied, verified clean (no placeholder), undone.  where: the
+# applied, verified clean (no placeholder), undone; with --dtypes
+# float,half,bfloat each kernel's dtypes filtered (the complex ones left
+# out), applied, verified clean, undone.  where: the
 # condition input the CUDA lambda reads as bool found, the plan whole (see
 # below).  hardtanh_backward: kind binary-params (min_val and max_val in a
 # struct), planned, applied, verified clean, undone.
@@ -250,6 +252,71 @@ mps-migrate --root "$m" --undo >/dev/null 2>"$tmp/e" || { fail "lerp: --undo"; c
 (cd "$m" && git status --porcelain) >"$tmp/st"
 [ -s "$tmp/st" ] && { fail "lerp: --undo left changes"; cat "$tmp/st"; }
 
+# lerp --dtypes float,half,bfloat (issue #28): the same plan of a kernel
+# per stub, --dtypes filtering each kernel's dtypes (float2 left out, and
+# with it the complex overloads and their placeholders): both kernels
+# planned whole, each functor matching the CPU when tried, applied,
+# verified clean, undone; every insert line printed is the written
+# file's
+mps-migrate $try --root "$m" lerp --dtypes float,half,bfloat >"$tmp/ld" 2>"$tmp/e"; rc=$?
+[ $rc = 1 ] || { fail "lerp --dtypes: exit $rc, want 1"; cat "$tmp/e"; }
+grep -q '^for lerp_kernel_scalar_weight:$' "$tmp/ld" &&
+  grep -q '^kernel: binary-alpha lerp_alpha (two inputs and a scalar: Scalar weight in the schema' "$tmp/ld" &&
+  grep -q '^for lerp_kernel_tensor_weight:$' "$tmp/ld" &&
+  grep -q '^kernel: ternary lerp (three inputs in the schema)$' "$tmp/ld" ||
+  { fail "lerp --dtypes: not one plan with a kernel per stub"; sed -n '1,/^---/p' "$tmp/ld"; }
+n=$(grep -c '^  left out by --dtypes: float2 (same dtype)$' "$tmp/ld")
+[ "$n" = 2 ] || fail "lerp --dtypes: $n kernels leaving float2 out, want 2"
+n=$(grep -c '^  registered: float, half, bfloat (same dtype)$' "$tmp/ld")
+[ "$n" = 2 ] || fail "lerp --dtypes: $n kernels registering float, half, bfloat, want 2"
+grep -q '^  aten/src/ATen/native/mps/kernels/BinaryKernel.metal:[0-9]*: REGISTER_BINARY_ALPHA_OP(lerp_alpha, float, float, float); \.\.\.$' "$tmp/ld" ||
+  fail "lerp --dtypes: no registrations of lerp_alpha"
+grep -q '^  aten/src/ATen/native/mps/kernels/PointwiseOps.metal:[0-9]*: REGISTER_TERNARY_OP(lerp, float, float); \.\.\.$' "$tmp/ld" ||
+  fail "lerp --dtypes: no registrations of lerp"
+grep -q '^  complex (' "$tmp/ld" && fail "lerp --dtypes: a complex overload planned"
+grep -q '^not planned:' "$tmp/ld" && { fail "lerp --dtypes: a part not planned"; sed -n '/^not planned:/,/^left/p' "$tmp/ld"; }
+grep -q '^  register lerp_kernel' "$tmp/ld" && fail "lerp --dtypes: a per-stub mps-register command left"
+n=$(grep -c '^  floating-point (float -> float): translated from aten/src/ATen/native/cuda/Lerp.cu:[0-9]* (CUDA)' "$tmp/ld")
+[ "$n" = 2 ] || fail "lerp --dtypes: $n floating-point overloads translated, want 2"
+if [ -z "$try" ]; then
+  n=$(grep -c '^  floating-point (float -> float): translated .*; matches CPU on [0-9]* values (float, half, bfloat' "$tmp/ld")
+  [ "$n" = 2 ] || { fail "lerp --dtypes: $n functors match the CPU, want 2"; grep '^  floating-point' "$tmp/ld"; }
+fi
+mps-migrate --no-try --root "$m" --in-place lerp --dtypes float,half,bfloat >"$tmp/w" 2>"$tmp/e"; rc=$?
+[ $rc = 0 ] || { fail "lerp --dtypes: --in-place exit $rc, want 0"; cat "$tmp/w" "$tmp/e"; }
+mps-verify --root "$m" lerp >"$tmp/v" 2>&1; rc=$?
+[ $rc = 0 ] || { fail "lerp --dtypes: mps-verify exit $rc"; cat "$tmp/v"; }
+grep -q 'float2' "$m/$nf/mps/kernels/PointwiseOps.metal" "$m/$nf/mps/kernels/BinaryKernel.metal" &&
+  fail "lerp --dtypes: a float2 registration or overload written"
+grep -q 'TODO(mps-register)' "$m/$nf/mps/kernels/PointwiseOps.metal" "$m/$nf/mps/kernels/BinaryKernel.metal" &&
+  fail "lerp --dtypes: a placeholder written"
+grep -q '^REGISTER_DISPATCH(lerp_kernel_scalar_weight, &lerp_alpha_mps_kernel)' "$m/$nf/mps/operations/BinaryKernel.mm" &&
+  grep -q '^REGISTER_DISPATCH(lerp_kernel_tensor_weight, &lerp_mps_kernel);' "$m/$nf/mps/operations/PointwiseOps.mm" ||
+  fail "lerp --dtypes: a stub not registered"
+# each "FILE:LINE: LABEL" of the insert lists is that line of the file
+# (the line LABEL starts with: a long signature is wrapped in the file)
+sed -n '/^insert (lines of the new files):$/,/^functor math/p' "$tmp/ld" | grep '^  aten/' |
+  while IFS= read -r l; do
+    f=${l#  }; f=${f%%:*}; r=${l#*:}; n=${r%%:*}; lab=${r#*: }
+    lab=${lab%, with the dtype check}; lab=${lab% ...}
+    line=$(sed -n "${n}p" "$m/$f"); line=${line%" {"}
+    case $lab in "$line"?*|"$line") [ -n "$line" ] ;; *) false ;; esac ||
+      echo "$f:$n is not $lab"
+  done >"$tmp/lines"
+[ -s "$tmp/lines" ] && { fail "lerp --dtypes: insert lines not the written files'"; cat "$tmp/lines"; }
+n=$(sed -n '/^insert (lines of the new files):$/,/^functor math/p' "$tmp/ld" | grep -c '^  aten/')
+[ "$n" = 6 ] || fail "lerp --dtypes: $n insert lines, want 6"
+mps-migrate --root "$m" --undo >/dev/null 2>"$tmp/e" || { fail "lerp --dtypes: --undo"; cat "$tmp/e"; }
+(cd "$m" && git status --porcelain) >"$tmp/st"
+[ -s "$tmp/st" ] && { fail "lerp --dtypes: --undo left changes"; cat "$tmp/st"; }
+# a dtype no kernel of lerp has: an error, nothing written
+mps-migrate --no-try --root "$m" --in-place lerp --dtypes float,long >"$tmp/w" 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] || fail "lerp --dtypes float,long: exit $rc, want 2"
+grep -q "^mps-migrate: error: --dtypes: no kernel of lerp has 'long' (lerp_alpha: float, half, bfloat, float2; lerp: float, half, bfloat, float2)$" "$tmp/e" ||
+  { fail "lerp --dtypes float,long: no error"; cat "$tmp/e"; }
+(cd "$m" && git status --porcelain) >"$tmp/st"
+[ -s "$tmp/st" ] && { fail "lerp --dtypes float,long: files changed"; cat "$tmp/st"; }
+
 # div: three stubs, a kernel each named as main does (div_true,
 # div_trunc, div_floor); their output dtype is mixed (the meta function
 # builds a float op or a plain one by rounding mode), so each stub's
@@ -309,5 +376,5 @@ mps-migrate --no-try --root "$m" --kind binary-params atan2 >"$tmp/kp" 2>&1
 grep -q "^  metal: binary-params needs the Scalars atan2's stub takes besides its two tensors, and none were read" "$tmp/kp" ||
   { fail "--kind binary-params atan2: no reason"; cat "$tmp/kp"; }
 
-[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp planned whole (a kernel per stub, every overload translated${try:+ (not tried)}, applied, verified clean, undone); div's stubs a command each; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
+[ $status = 0 ] && echo "ok: addcmul, addcdiv planned as ternary-alpha, translated${try:+ (not tried)}, applied, verified clean, undone; where planned with its bool condition${try:+ (not tried)}, the old registration deleted, applied, verified clean, undone; lerp planned whole (a kernel per stub, every overload translated${try:+ (not tried)}, applied, verified clean, undone), and with --dtypes float,half,bfloat (each kernel's dtypes filtered, applied, verified clean, undone); div's stubs a command each; hardtanh_backward planned as binary-params, translated, applied, verified clean, undone"
 exit $status

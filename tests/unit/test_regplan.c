@@ -126,6 +126,41 @@ static void test_after_group(void **state)
 	assert_non_null(strstr(t, "REGISTER_UNARY_OP(b2, half, bool);\n\nstruct frac_functor {\n"));
 	assert_non_null(strstr(t, "REGISTER_UNARY_OP(frac, bfloat, bfloat);\n\nREGISTER_UNARY_OP(b, float"));
 	assert_int_equal(p.functor_exists, 0);
+	{
+		/* addlen: the bytes each item added, together the growth; each
+		 * item's text at its newoff (issue #28: mps-migrate moves the
+		 * lines of earlier kernels by them) */
+		size_t i, sum = 0;
+		for (i = 0; i < p.nitems; i++) {
+			const struct rg_item *it = &p.items[i];
+			if (it->present || !it->text || it->file != RG_KERNEL)
+				continue;
+			assert_int_equal(it->addlen, strlen(it->text));
+			assert_memory_equal(t + it->newoff, it->text, it->addlen);
+			sum += it->addlen;
+		}
+		assert_int_equal(sum, strlen(t) - strlen(k));
+	}
+	free(t);
+	rg_plan_free(&p);
+}
+
+/* at the end of a file without a final newline, the line end rg_build
+ * adds before the first item counts in its addlen, the one it leaves off
+ * after the last does not */
+static void test_addlen_no_eol(void **state)
+{
+	static const char k[] = "struct a_functor {\n};\n\nREGISTER_UNARY_OP(a, float, float);";
+	struct rg_request rq = float_request("frac");
+	struct rg_plan p;
+	char *t = run(k, &rq, NULL, &p);
+	size_t i, sum = 0;
+	(void)state;
+	for (i = 0; i < p.nitems; i++)
+		if (!p.items[i].present && p.items[i].text && p.items[i].file == RG_KERNEL)
+			sum += p.items[i].addlen;
+	assert_int_equal(sum, strlen(t) - strlen(k));
+	assert_true(t[strlen(t) - 1] != '\n');
 	free(t);
 	rg_plan_free(&p);
 }
@@ -500,7 +535,8 @@ static void test_params_header(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_after_group), cmocka_unit_test(test_no_group),
+	    cmocka_unit_test(test_after_group), cmocka_unit_test(test_addlen_no_eol),
+	    cmocka_unit_test(test_no_group),
 	    cmocka_unit_test(test_group_other_kind), cmocka_unit_test(test_host_stub),
 	    cmocka_unit_test(test_refusals), cmocka_unit_test(test_check_text),
 	    cmocka_unit_test(test_params_header),

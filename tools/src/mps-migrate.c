@@ -33,7 +33,8 @@ static const struct opt opts[] = {
 	{"name", 0, OPT_STRING, &opt_name, "NAME",
 	 "the kernel NAME (default: OP; add -> add_alpha and the like)"},
 	{"dtypes", 0, OPT_STRING, &opt_dtypes, "LIST",
-	 "IN:OUT pairs instead of the CPU kernel's (as mps-register --dtypes)"},
+	 "IN:OUT pairs instead of the CPU kernel's (as mps-register --dtypes); "
+	 "an operator with a kernel per stub: keep only these in each kernel"},
 	{"in-place", 'i', OPT_FLAG, &opt_in_place, NULL,
 	 "write every file (atomically, one undo journal entry), then verify"},
 	{"undo", 0, OPT_FLAG, &opt_undo, NULL,

@@ -8,6 +8,7 @@
 #include "base/scan.h"
 #include "check/verify.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,9 @@ struct priv {
 	struct strv dead, names;
 	char *stub_default;          /* NAME_stub when the sources cannot tell */
 	char *name_from;             /* why NAME is not the operator's name */
+	unsigned long long dt_used;  /* several stubs and --dtypes: bit i for
+	                                each item i of the list some kernel
+	                                kept (given_filter) */
 };
 
 static int exists(const char *root, const char *rel)
@@ -164,6 +168,18 @@ static struct edit_file *load(struct mg_plan *p, const char *rel)
 	struct edit_file *f = edit_set_load(&p->set, path, rel);
 	free(path);
 	return f;
+}
+
+/* the file an rg item of P's kernel goes into */
+static const char *file_rel(const struct mg_plan *p, int file)
+{
+	return file == RG_KERNEL ? p->kernel_rel : p->host_rel;
+}
+
+/* the kernel of K was left out: --dtypes kept none of its pairs */
+static int left_out(const struct mg_plan *k)
+{
+	return k->npairs == 0 && k->ngiven_out > 0;
 }
 
 static struct edit_file *find_loaded(struct mg_plan *p, const char *rel)
@@ -634,12 +650,11 @@ static char *stub_kernel_name(const struct mg_plan *p, const char *st, int k)
 /* 1 when the operator's stubs are planned a kernel each: several stubs,
  * known from the sources, each reached from a row of the operator and of
  * a kind stub_kind reads, and nothing given that names one kernel
- * (--kind, --name, --dtypes) */
+ * (--kind, --name; --dtypes filters each kernel's dtypes, plan_dtypes) */
 static int per_stub(struct mg_plan *p, const struct mg_opts *o)
 {
 	size_t i;
-	if (!p->stubs_known || p->nstubs < 2 || o->kind >= 0 || o->name ||
-	    o->dtypes)
+	if (!p->stubs_known || p->nstubs < 2 || o->kind >= 0 || o->name)
 		return 0;
 	for (i = 0; i < p->nstubs; i++)
 		if (!stub_row(p, &p->stubs[i]) || stub_kind(p, &p->stubs[i]) < 0)
@@ -682,6 +697,8 @@ static void kernel_copy(struct mg_plan *dst, const struct mg_plan *src)
 	dst->cond_at = src->cond_at;
 	memcpy(dst->pairs, src->pairs, sizeof dst->pairs);
 	dst->npairs = src->npairs;
+	memcpy(dst->given_out, src->given_out, sizeof dst->given_out);
+	dst->ngiven_out = src->ngiven_out;
 	dst->dropped = src->dropped;
 	dst->check = src->check;
 	dst->opmath = src->opmath;
@@ -695,6 +712,17 @@ static void kernel_copy(struct mg_plan *dst, const struct mg_plan *src)
 	dst->host_rel = src->host_rel;
 	((struct priv *)dst->priv)->name_from =
 	    src->priv ? ((struct priv *)src->priv)->name_from : NULL;
+}
+
+/* Q: the plan P with the kernel of record R in place of its own, for the
+ * writers (QPV: the private part it points to; nothing of it is owned) */
+static void with_kernel(struct mg_plan *q, struct priv *qpv,
+                        const struct mg_plan *p, const struct mg_plan *r)
+{
+	*q = *p;
+	*qpv = *(struct priv *)p->priv;
+	q->priv = qpv;
+	kernel_copy(q, r);
 }
 
 /* free the kernel's fields of P (the stub's name is the stubs') */
@@ -974,6 +1002,177 @@ static void find_cond_input(struct mg_plan *p)
 	ck_kernel_free(&k);
 }
 
+/* the host check of P's pairs, when the meta function or the iterator
+ * tells what reaches the stub */
+static void check_of_pairs(struct mg_plan *p)
+{
+	if (p->have_rule && (p->rule.meta || p->rule.rule != CS_RULE_UNKNOWN))
+		p->check = mg_check_of(p->pairs, p->npairs, p->rule.before_stub,
+		                       p->rule.rejects);
+}
+
+/* --dtypes LIST as P's pairs (one stub: instead of the CPU kernel's);
+ * -1 when mr_parse_dtypes refuses it (said) */
+static int given_dtypes(struct mg_plan *p, const char *list)
+{
+	char *err = NULL;
+	int n = mr_parse_dtypes(list, p->kind >= 0 ? p->kind : MR_UNARY, p->pairs,
+	                        &err);
+	if (n < 0) {
+		warnx_("error: --dtypes: %s", err);
+		free(err);
+		return -1;
+	}
+	p->npairs = (size_t)n;
+	p->dtsource = MG_DT_GIVEN;
+	{
+		/* IN:OUT items: the scalar keeps its own type */
+		const char *c = list;
+		int three = 0, colons = 0;
+		for (; *c; c++) {
+			if (*c == ':')
+				colons++;
+			else if (*c == ',')
+				colons = 0;
+			if (colons == 2)
+				three = 1;
+		}
+		if (!three)
+			set_alpha(p);
+	}
+	check_of_pairs(p);
+	return 0;
+}
+
+/* the items of --dtypes LIST, one by one: item i (of at most
+ * MR_MAX_PAIRS) parsed alone as for an alpha kind (so that IN:ALPHA:OUT
+ * reads for every kernel; the alpha is compared only where given), with
+ * the count of its ':' */
+struct given_item {
+	struct mr_pair pair;
+	int colons;
+	char *text;                  /* the item as written, trimmed (owned) */
+};
+
+static size_t given_items(const char *list, struct given_item *it)
+{
+	const char *s = list;
+	size_t n = 0;
+	while (n < MR_MAX_PAIRS) {
+		const char *e = strchr(s, ','), *a, *z;
+		struct mr_pair one[MR_MAX_PAIRS];
+		char *err = NULL, *t;
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		for (a = s; a < s + len && isspace((unsigned char)*a); a++)
+			;
+		for (z = s + len; z > a && isspace((unsigned char)z[-1]); z--)
+			;
+		t = xstrndup(a, (size_t)(z - a));
+		if (mr_parse_dtypes(t, MR_BINARY_ALPHA, one, &err) == 1) {
+			const char *c;
+			it[n].pair = one[0];
+			it[n].colons = 0;
+			for (c = t; *c; c++)
+				it[n].colons += *c == ':';
+			it[n++].text = t;
+		} else {
+			free(t); /* the whole list was parsed before: not reached */
+		}
+		free(err);
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return n;
+}
+
+static void given_items_free(struct given_item *it, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(it[i].text);
+}
+
+/* item G keeps pair D: the same input, and the same output (and alpha)
+ * when G names them */
+static int given_keeps(const struct given_item *g, const struct mr_pair *d)
+{
+	if (strcmp(g->pair.in, d->in) != 0)
+		return 0;
+	if (g->colons >= 1 && strcmp(g->pair.out, d->out) != 0)
+		return 0;
+	if (g->colons >= 2 && d->alpha && strcmp(g->pair.alpha, d->alpha) != 0)
+		return 0;
+	return 1;
+}
+
+/* several stubs: --dtypes LIST filters the pairs P's kernel derived
+ * from its CPU kernel (issue #28): the pairs some item keeps stay,
+ * the others go to p->given_out; the items that kept one are marked in
+ * the plan's priv dt_used.  -1 when mr_parse_dtypes refuses the list
+ * (said, as for one stub) */
+static int given_filter(struct mg_plan *p, const char *list)
+{
+	struct mr_pair all[MR_MAX_PAIRS];
+	struct given_item items[MR_MAX_PAIRS];
+	struct priv *pv = p->priv;
+	size_t ni, i, j, n = 0;
+	char *err = NULL;
+	if (mr_parse_dtypes(list, MR_BINARY_ALPHA, all, &err) < 0) {
+		warnx_("error: --dtypes: %s", err);
+		free(err);
+		return -1;
+	}
+	ni = given_items(list, items);
+	p->ngiven_out = 0;
+	for (i = 0; i < p->npairs; i++) {
+		int keep = 0;
+		for (j = 0; j < ni; j++)
+			if (given_keeps(&items[j], &p->pairs[i])) {
+				keep = 1;
+				pv->dt_used |= 1ULL << j;
+			}
+		if (keep)
+			p->pairs[n++] = p->pairs[i];
+		else
+			p->given_out[p->ngiven_out++] = p->pairs[i];
+	}
+	p->npairs = n;
+	given_items_free(items, ni);
+	check_of_pairs(p);
+	return 0;
+}
+
+/* several stubs, output dtypes not decided: the pairs given (already
+ * P's) whose input the stub's CPU kernel handles; the items kept marked
+ * as given_filter does */
+static void given_within_cpu(struct mg_plan *p, const char *list)
+{
+	struct given_item items[MR_MAX_PAIRS];
+	struct priv *pv = p->priv;
+	size_t ni = given_items(list, items), i, j, n = 0;
+	int d;
+	p->ngiven_out = 0;
+	for (i = 0; i < p->npairs; i++) {
+		int has = 0;
+		for (d = 0; d < CS_NDTYPES && !has; d++)
+			has = (p->cpu.types & CS_BIT(d)) && metal_of(d) &&
+			      !strcmp(metal_of(d), p->pairs[i].in);
+		if (!has) {
+			p->given_out[p->ngiven_out++] = p->pairs[i];
+			continue;
+		}
+		for (j = 0; j < ni; j++)
+			if (!strcmp(items[j].pair.in, p->pairs[i].in))
+				pv->dt_used |= 1ULL << j;
+		p->pairs[n++] = p->pairs[i];
+	}
+	p->npairs = n;
+	p->dtsource = MG_DT_GIVEN_CPU;
+	given_items_free(items, ni);
+	check_of_pairs(p);
+}
+
 static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 {
 	const struct cs_model *m = cs_lazy_get(&p->cs);
@@ -1014,39 +1213,18 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 			}
 		}
 	}
-	if (o->dtypes) {
-		char *err = NULL;
-		int n = mr_parse_dtypes(o->dtypes,
-		                        p->kind >= 0 ? p->kind : MR_UNARY, p->pairs, &err);
-		if (n < 0) {
-			warnx_("error: --dtypes: %s", err);
-			free(err);
-			return -1;
-		}
-		p->npairs = (size_t)n;
-		p->dtsource = MG_DT_GIVEN;
-		{
-			/* IN:OUT items: the scalar keeps its own type */
-			const char *c = o->dtypes;
-			int three = 0, colons = 0;
-			for (; *c; c++) {
-				if (*c == ':')
-					colons++;
-				else if (*c == ',')
-					colons = 0;
-				if (colons == 2)
-					three = 1;
-			}
-			if (!three)
-				set_alpha(p);
-		}
-		if (p->have_rule && (p->rule.meta || p->rule.rule != CS_RULE_UNKNOWN))
-			p->check = mg_check_of(p->pairs, p->npairs, p->rule.before_stub,
-			                       p->rule.rejects);
-		return 0;
-	}
+	if (o->dtypes && !p->kernels)
+		return given_dtypes(p, o->dtypes);
 	if (!p->stub || p->kind < 0)
 		return 0;
+	if (o->dtypes && sources && p->stubs_known && !p->cpu.found) {
+		/* a kernel of several whose CPU dtypes cannot be read: the
+		 * list as given, every item kept */
+		if (given_dtypes(p, o->dtypes) != 0)
+			return -1;
+		((struct priv *)p->priv)->dt_used = ~0ULL;
+		return 0;
+	}
 	if (!sources) {
 		not_planned(p, "dtypes",
 		            xasprintf("this tree has no C++ sources under %s to read "
@@ -1077,6 +1255,15 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		for (d = 0; d < CS_NDTYPES; d++)
 			if ((p->cpu.types & CS_BIT(d)) && !metal_of(d))
 				p->dropped |= CS_BIT(d);
+		if (n < 0 && o->dtypes) {
+			/* a kernel of several whose output dtype the sources do
+			 * not decide (div's): the given pairs whose input the CPU
+			 * kernel handles */
+			if (given_dtypes(p, o->dtypes) != 0)
+				return -1;
+			given_within_cpu(p, o->dtypes);
+			return 0;
+		}
 		if (n < 0) {
 			char *names = cs_dtset_names(p->cpu.types, ", ");
 			not_planned(p, "dtypes",
@@ -1099,6 +1286,8 @@ static int plan_dtypes(struct mg_plan *p, const struct mg_opts *o)
 		p->npairs = (size_t)n;
 		p->dtsource = MG_DT_CPU;
 		set_alpha(p);
+		if (o->dtypes && given_filter(p, o->dtypes) != 0)
+			return -1;
 	}
 	if (mr_kind_opmath_macro(p->kind)) {
 		/* REGISTER_OPMATH_BINARY_OP (and the ternary ones) when the CPU
@@ -1805,6 +1994,85 @@ static void plan_left(struct mg_plan *p)
 	     NULL, 0);
 }
 
+/* several stubs and --dtypes LIST: an item no kernel kept is an error
+ * (said, with each kernel's dtypes); 0 when every item was kept */
+static int given_unused(struct mg_plan *p, const char *list)
+{
+	struct given_item items[MR_MAX_PAIRS];
+	const struct priv *pv = p->priv;
+	size_t ni = given_items(list, items), i, j, k;
+	int bad = 0;
+	for (i = 0; i < ni && !bad; i++) {
+		struct buf b;
+		if (pv->dt_used & (1ULL << i))
+			continue;
+		bad = 1;
+		buf_init(&b);
+		for (k = 0; k <= p->nkernels; k++) {
+			const struct mg_plan *q = k < p->nkernels ? &p->kernels[k] : p;
+			size_t n = 0;
+			buf_printf(&b, "%s%s:", k ? "; " : "", q->name);
+			if (q->dtsource == MG_DT_GIVEN_CPU) {
+				int d;
+				for (d = 0; d < CS_NDTYPES; d++)
+					if ((q->cpu.types & CS_BIT(d)) && metal_of(d))
+						buf_printf(&b, "%s %s", n++ ? "," : "", metal_of(d));
+			} else {
+				for (j = 0; j < q->npairs; j++)
+					buf_printf(&b, "%s %s", n++ ? "," : "", q->pairs[j].in);
+				for (j = 0; j < q->ngiven_out; j++)
+					buf_printf(&b, "%s %s", n++ ? "," : "",
+					           q->given_out[j].in);
+			}
+			if (!n)
+				buf_puts(&b, " none read");
+		}
+		warnx_("error: --dtypes: no kernel of %s has '%s' (%s)", p->op,
+		       items[i].text, b.data);
+		buf_free(&b);
+	}
+	given_items_free(items, ni);
+	return bad ? -1 : 0;
+}
+
+/* several stubs: the kernel just planned (P's own) inserted its items
+ * into files the earlier kernels inserted into too; where one of its
+ * items went before an earlier item, that item moved down.  Each
+ * earlier item's newoff and line are made those of the file as P's
+ * insertions leave it, so that every kernel's lines are the new file's,
+ * as the diff shows them (issue #28) */
+static void shift_earlier(struct mg_plan *p)
+{
+	size_t k, i, j;
+	for (k = 0; k < p->nkernels; k++) {
+		struct mg_plan *r = &p->kernels[k];
+		if (!r->rg_ok)
+			continue;
+		for (i = 0; i < r->rg.nitems; i++) {
+			struct rg_item *e = &r->rg.items[i];
+			const char *rel = file_rel(r, e->file);
+			const struct edit_file *ef;
+			size_t lead = 0, at, delta = 0;
+			unsigned long col;
+			if (e->present || !e->text)
+				continue;
+			while (e->text[lead] == '\n' || e->text[lead] == '\r')
+				lead++;
+			at = e->newoff + lead;
+			for (j = 0; j < p->rg.nitems; j++) {
+				const struct rg_item *x = &p->rg.items[j];
+				if (!x->present && x->text && x->off <= at &&
+				    !strcmp(file_rel(p, x->file), rel))
+					delta += x->addlen;
+			}
+			if (!delta || !(ef = find_loaded(p, rel)) || !ef->new)
+				continue;
+			e->newoff += delta;
+			line_col(ef->new, e->newoff + lead, &e->line, &col);
+		}
+	}
+}
+
 /* the operator's stubs a kernel each (per_stub): the files of their
  * kinds loaded (after the yaml in the diff), the old path retired once,
  * then for each stub its row, kind, NAME, scalar, dtypes, functor and
@@ -1831,7 +2099,6 @@ static int plan_stubs(struct mg_plan *p, const struct mg_opts *o)
 			/* the previous stub's kernel, done: into p->kernels */
 			static const struct mg_plan none;
 			struct mg_plan *r = &p->kernels[p->nkernels++];
-			kernel_left(p);
 			r->priv = xcalloc(1, sizeof(struct priv));
 			kernel_copy(r, p);
 			((struct priv *)p->priv)->name_from = NULL;
@@ -1846,16 +2113,65 @@ static int plan_stubs(struct mg_plan *p, const struct mg_opts *o)
 		if (plan_dtypes(p, o) != 0)
 			return -1;
 		name_from_host(p);
+		if (o->dtypes && p->npairs == 0 && p->ngiven_out > 0) {
+			/* --dtypes keeps none of this kernel's pairs: left out */
+			struct buf b;
+			size_t j;
+			buf_init(&b);
+			for (j = 0; j < p->ngiven_out; j++)
+				buf_printf(&b, "%s%s", j ? ", " : "", p->given_out[j].in);
+			not_planned(p, "dtypes",
+			            xasprintf(p->dtsource == MG_DT_GIVEN_CPU
+			                      ? "%s: the CPU kernel of %s handles none of "
+			                        "the dtypes --dtypes gives (%s): the "
+			                        "kernel is left out, and %s has no MPS "
+			                        "kernel"
+			                      : "%s: --dtypes keeps none of the dtypes of "
+			                        "%s (%s): the kernel is left out, and %s "
+			                        "has no MPS kernel", p->name, st->name,
+			                      b.data, st->name));
+			buf_free(&b);
+			continue;
+		}
 		if (p->kind >= 0 && p->npairs > 0 && plan_registration(p, o) != 0)
 			return -1;
-		if (!p->rg_ok) {
-			/* this stub's kernel by hand: the command that starts it */
-			char *dts = p->kind >= 0 ? stub_dtypes(p, st, p->kind) : NULL;
+		if (p->rg_ok)
+			shift_earlier(p);
+	}
+	if (o->dtypes && given_unused(p, o->dtypes) != 0)
+		return -1;
+	/* what is left to do, kernel by kernel, once every line is the new
+	 * files' (the last kernel's functor: plan_left) */
+	for (i = 0; i < p->nstubs; i++) {
+		const struct mg_stub *st = &p->stubs[i];
+		struct mg_plan q, *r = p;
+		struct priv qpv;
+		if (i < p->nkernels) {
+			with_kernel(&q, &qpv, p, &p->kernels[i]);
+			kernel_left(&q);
+			p->left = q.left;
+			p->nleft = q.nleft;
+			r = &q;
+		}
+		if (!r->rg_ok && !left_out(r)) {
+			/* this stub's kernel by hand: the command that starts it,
+			 * with the dtypes --dtypes kept, else the sources' */
+			char *dts = NULL;
+			if (o->dtypes && r->npairs > 0) {
+				struct buf b;
+				size_t j;
+				buf_init(&b);
+				for (j = 0; j < r->npairs; j++)
+					buf_printf(&b, "%s%s:%s", j ? "," : "", r->pairs[j].in,
+					           r->pairs[j].out);
+				dts = b.data;
+			} else if (r->kind >= 0)
+				dts = stub_dtypes(p, st, r->kind);
 			left(p, "stub",
 			     xasprintf("register %s: mps-register %s %s --stub %s "
 			               "--dtypes %s --functor --host", st->name,
-			               p->kind >= 0 ? mr_kind_name(p->kind) : "KIND",
-			               p->name, st->name, dts ? dts : "..."),
+			               r->kind >= 0 ? mr_kind_name(r->kind) : "KIND",
+			               r->name, st->name, dts ? dts : "..."),
 			     NULL, 0);
 			free(dts);
 		}
@@ -2198,11 +2514,6 @@ static void check_words(FILE *out, unsigned allowed, const char *who)
 	fputs(", ...)\n", out);
 }
 
-static const char *file_rel(const struct mg_plan *p, int file)
-{
-	return file == RG_KERNEL ? p->kernel_rel : p->host_rel;
-}
-
 static void own_read(FILE *out, const char *what, const struct ok_read *r)
 {
 	if (!r->fn)
@@ -2260,17 +2571,6 @@ static void own_text(FILE *out, const struct ok_plan *o)
 		fprintf(out, "  dtypes: not read from %s: %s\n", o->cpu.fn,
 		        o->dt_why ? o->dt_why : "no C++ sources in the tree");
 	}
-}
-
-/* Q: the plan P with the kernel of record R in place of its own, for the
- * writers (QPV: the private part it points to; nothing of it is owned) */
-static void with_kernel(struct mg_plan *q, struct priv *qpv,
-                        const struct mg_plan *p, const struct mg_plan *r)
-{
-	*q = *p;
-	*qpv = *(struct priv *)p->priv;
-	q->priv = qpv;
-	kernel_copy(q, r);
 }
 
 /* the kernel part of the plan for people: kind, scalar, dtypes,
@@ -2363,6 +2663,12 @@ static void text_kernel(FILE *out, const struct mg_plan *p)
 		set_line(out, "no Metal type", p->dropped);
 	} else if (p->dtsource == MG_DT_GIVEN) {
 		fputs("dtypes: given (--dtypes)\n", out);
+	} else if (p->dtsource == MG_DT_GIVEN_CPU) {
+		char *names = cs_dtset_names(p->cpu.types, ", ");
+		fprintf(out, "dtypes: given (--dtypes), where the CPU kernel %s of %s "
+		        "(%s:%lu) handles the input: %s\n", p->cpu.fn, p->stub,
+		        p->cpu.def.file ? p->cpu.def.file : "?", p->cpu.def.line, names);
+		free(names);
 	}
 	if (p->have_opmath && p->om.opmath)
 		fprintf(out, "  computed in float for half and bfloat, as the CPU "
@@ -2371,6 +2677,12 @@ static void text_kernel(FILE *out, const struct mg_plan *p)
 		        p->rg_ok && p->rg.opmath ? ": " : p->rg_ok
 		                   ? "; the kernel file has no " : "",
 		        p->rg_ok ? mr_kind_opmath_macro(p->kind) : "");
+	if (p->ngiven_out) {
+		fputs(p->dtsource == MG_DT_GIVEN_CPU ? "  given, the CPU kernel lacks: "
+		                                     : "  left out by --dtypes: ", out);
+		pairs_text(out, p->given_out, p->ngiven_out);
+		fputc('\n', out);
+	}
 	if (p->npairs) {
 		fputs("  registered: ", out);
 		pairs_text(out, p->pairs, p->npairs);
@@ -2688,9 +3000,11 @@ static void json_kernel(FILE *out, const struct mg_plan *p, int written)
 	{
 		json_t *o = part("dtypes");
 		json_object_set_new(o, "source",
-		                    json_string(p->dtsource == MG_DT_CPU     ? "cpu"
-		                                : p->dtsource == MG_DT_GIVEN ? "given"
-		                                                             : "none"));
+		                    json_string(p->dtsource == MG_DT_CPU ? "cpu"
+		                                : p->dtsource == MG_DT_GIVEN ||
+		                                  p->dtsource == MG_DT_GIVEN_CPU
+		                                    ? "given"
+		                                    : "none"));
 		if (p->have_cpu && p->cpu.found) {
 			json_object_set_new(o, "cpu_function", json_string(p->cpu.fn));
 			json_object_set_new(o, "cpu_at",
@@ -2722,6 +3036,9 @@ static void json_kernel(FILE *out, const struct mg_plan *p, int written)
 		}
 		json_object_set_new(o, "dropped", names_json(p->dropped));
 		json_object_set_new(o, "pairs", rg_pairs_json(p->pairs, p->npairs));
+		if (p->ngiven_out) /* several stubs: what --dtypes left out */
+			json_object_set_new(o, "given_out",
+			                    rg_pairs_json(p->given_out, p->ngiven_out));
 		json_object_set_new(o, "check", check_json(p->check));
 		emit(out, o);
 	}
@@ -2831,9 +3148,11 @@ void mg_write_json(FILE *out, const struct mg_plan *p, int written)
 		json_object_set_new(o, "reached_by", json_string(p->stubs[i].by));
 		json_object_set_new(o, "reached_at", json_string(p->stubs[i].where));
 		json_object_set_new(o, "declared", json_boolean(p->stubs[i].declared));
-		for (j = 0, planned = p->stub && !strcmp(p->stub, p->stubs[i].name);
+		for (j = 0, planned = p->stub && !strcmp(p->stub, p->stubs[i].name) &&
+		                      !left_out(p);
 		     j < p->nkernels && !planned; j++)
-			planned = !strcmp(p->kernels[j].stub, p->stubs[i].name);
+			planned = !strcmp(p->kernels[j].stub, p->stubs[i].name) &&
+			          !left_out(&p->kernels[j]);
 		json_object_set_new(o, "planned", json_boolean(planned));
 		emit(out, o);
 	}

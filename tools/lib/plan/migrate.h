@@ -61,7 +61,13 @@ struct mg_opts {
 	int kind;             /* enum mr_kind, or -1: from the out row's schema */
 	const char *name;     /* kernel NAME, NULL: the operator's name */
 	const char *dtypes;   /* IN:OUT,... (metalreg.h mr_parse_dtypes), NULL:
-	                         from the CPU kernel */
+	                         from the CPU kernel.  One stub: these pairs
+	                         instead of the CPU kernel's.  Several stubs
+	                         (a kernel each): a filter of each kernel's
+	                         pairs (an item T keeps the pair of input T,
+	                         IN:OUT the pair equal to it); an item no
+	                         kernel keeps is an error, a kernel left with
+	                         no pair is left out (a note says so) */
 	const struct try_env *try_env; /* where mps-try's host run of the
 	                         translated functor happens (check/try.h
 	                         try_env_default); NULL: not tried */
@@ -77,7 +83,14 @@ enum mg_mode {
 };
 
 /* Where the dtypes come from. */
-enum mg_dtsource { MG_DT_NONE, MG_DT_CPU, MG_DT_GIVEN };
+enum mg_dtsource {
+	MG_DT_NONE,
+	MG_DT_CPU,
+	MG_DT_GIVEN,
+	MG_DT_GIVEN_CPU       /* several stubs, the output dtype undecided: the
+	                         given pairs whose input the CPU kernel handles
+	                         (the others in given_out) */
+};
 
 /* A line for people: a part not planned, or what is left to do. */
 struct mg_note {
@@ -192,6 +205,13 @@ struct mg_plan {
 	char *cond_at;                /* that lambda, "FILE:LINE" (owned) */
 	struct mr_pair pairs[MR_MAX_PAIRS];
 	size_t npairs;
+	struct mr_pair given_out[MR_MAX_PAIRS]; /* several stubs and --dtypes:
+	                                 the pairs the CPU kernel gives that
+	                                 the list leaves out (mg_opts.dtypes
+	                                 filters each kernel's pairs there);
+	                                 MG_DT_GIVEN_CPU: the given pairs
+	                                 whose input the CPU kernel lacks */
+	size_t ngiven_out;
 	cs_dtset dropped;             /* CPU dtypes without a Metal type */
 	unsigned check;               /* host check: inputs let through (bits
 	                                 as regplan.h), 0 none */

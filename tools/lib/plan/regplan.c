@@ -2221,8 +2221,10 @@ char *rg_build(struct rg_plan *p, int file, const struct rg_file *f,
 	buf_init(&b);
 	for (i = 0; i < n; i++) {
 		struct rg_item *it = list[i];
+		size_t before;
 		buf_add(&b, t + pos, it->off - pos);
 		pos = it->off;
+		before = b.len;
 		if (noeol && it->off == flen) {
 			/* at the end of a file without a final newline: end the old
 			 * last line, and leave the new last line unterminated */
@@ -2242,6 +2244,7 @@ char *rg_build(struct rg_plan *p, int file, const struct rg_file *f,
 			it->newoff = b.len;
 			buf_puts(&b, it->text);
 		}
+		it->addlen = b.len - before;
 	}
 	buf_add(&b, t + pos, flen - pos);
 	for (i = 0; i < n; i++) {

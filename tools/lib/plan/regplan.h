@@ -116,6 +116,10 @@ struct rg_item {
 	                          file (first non-blank inserted line) once
 	                          rg_build ran */
 	size_t newoff;         /* offset in the new file (rg_build) */
+	size_t addlen;         /* bytes rg_build inserted for it there: its
+	                          text, with the line end it adds before it
+	                          at the end of a file without one, less the
+	                          one it leaves off after it there */
 };
 
 /* A message for people: TEXT is "PATH:LINE:COL: SEVERITY: ..." or
@@ -260,7 +264,7 @@ int rg_plan(struct rg_plan *p, const char *root, const struct rg_request *rq,
 /* rg_build: the text of file F (RG_KERNEL or RG_HOST; the same text the
  * plan was made on) with the plan's insertions, malloc'd (caller frees),
  * *len its length; NULL when nothing is inserted there.  Sets each
- * item's line and newoff in the new text. */
+ * item's line, newoff and addlen in the new text. */
 char *rg_build(struct rg_plan *p, int file, const struct rg_file *f,
                size_t *len);
 
