@@ -347,10 +347,26 @@ static void test_classes(void **state)
 	assert_int_equal(f2(1.0f, fs, "fmax"), TRY_SIGNALING_NAN);
 	assert_int_equal(f2(fsub, fs, "fmax"), TRY_SIGNALING_NAN);
 	assert_int_equal(f2(fsub, 1.0f, "fmod"), TRY_SUBNORMAL);
-	/* half: subnormals are drawn by make_tensor in half; 1e20 is not a
-	 * half large value (it is inf there) */
-	h = 0x0001;
+	/* tiny: nonzero magnitudes under 0.001 no list picks (0.001 itself
+	 * is picked); half subnormals among them.  1e20 is not a half large
+	 * value (it is inf there) */
+	assert_int_equal(f1(0.001f), TRY_SAMPLED);
+	assert_int_equal(f1(-0.00099f), TRY_TINY);
+	assert_int_equal(f1(1.17549435e-38f), TRY_TINY);
+	assert_int_equal(f2(7.5f, 1.17549435e-38f, "div"), TRY_TINY);
+	assert_false(try_class_rules[TRY_TINY].sampled);
+	h = try_f32_to_f16(0.001f);
 	assert_int_equal(cls_of("half", 0, "op", &h, NULL), TRY_SAMPLED);
+	h = 0x1400; /* 0.000977 */
+	assert_int_equal(cls_of("half", 0, "op", &h, NULL), TRY_TINY);
+	h = 0x0001;
+	assert_int_equal(cls_of("half", 0, "op", &h, NULL), TRY_TINY);
+	/* a zero against a value no list picks: no test makes the pair */
+	assert_int_equal(f2(0.0f, 2.5f, "atan2"), TRY_MIXED);
+	assert_int_equal(f2(-2.5f, -0.0f, "atan2"), TRY_MIXED);
+	assert_int_equal(f2(0.0f, -0.25f, "atan2"), TRY_SAMPLED);
+	assert_int_equal(f2(-0.0f, 0.0f, "atan2"), TRY_SAMPLED);
+	assert_int_equal(f2(0.0f, 3.14159274f, "atan2"), TRY_SAMPLED);
 	h = 0x7d00;
 	assert_int_equal(cls_of("half", 0, "op", &h, NULL), TRY_SIGNALING_NAN);
 	h = try_f32_to_f16(4988429.2f);
@@ -379,6 +395,20 @@ static void test_classes(void **state)
 	assert_int_equal(cls_of("float2", 1, "mul", c, c), TRY_COMPLEX_NONFINITE);
 	c[0] = 2.0f;
 	assert_int_equal(cls_of("float2", 0, "exp", c, NULL), TRY_SAMPLED);
+	/* complex: a zero component with a drawn one; a tiny component */
+	c[0] = -0.0f;
+	c[1] = 3.0f;
+	assert_int_equal(cls_of("float2", 0, "atan", c, NULL), TRY_MIXED);
+	c[1] = 1.0f;
+	assert_int_equal(cls_of("float2", 0, "atan", c, NULL), TRY_SAMPLED);
+	c[0] = 1.82f;
+	c[1] = 9.9e-5f;
+	assert_int_equal(cls_of("float2", 0, "sqrt", c, NULL), TRY_TINY);
+	{
+		float z2[2] = {0.0f, 0.0f}, d2[2] = {2.5f, 1.0f}, p2[2] = {1.0f, -0.25f};
+		assert_int_equal(cls_of("float2", 1, "mul", z2, d2), TRY_MIXED);
+		assert_int_equal(cls_of("float2", 1, "mul", z2, p2), TRY_SAMPLED);
+	}
 	/* complex32 is not a dtype the tests run */
 	assert_int_equal(try_case_class("half2"), TRY_DTYPE_UNTESTED);
 	assert_int_equal(try_case_class("float2"), TRY_SAMPLED);
@@ -562,7 +592,7 @@ static void test_opinfo_rhs_nonzero(void **state)
 		"]\n";
 	struct try_opinfo oi;
 	struct try_reg r;
-	float a = 3, z = 0, nz = -0.0f, one = 1;
+	float a = 0.25f, z = 0, nz = -0.0f, one = 1;
 	(void)state;
 	assert_int_equal(try_opinfo_parse(&oi, text, "f.py", "fmod"), 1);
 	assert_int_equal(oi.rhs_nonzero, 1);

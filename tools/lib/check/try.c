@@ -1753,17 +1753,8 @@ char *try_harness(const struct try_plan *pl)
 
 static const char *torch_dtype(const char *dt)
 {
-	static const char *const map[][2] = {
-		{"float", "float32"}, {"half", "float16"}, {"bfloat", "bfloat16"},
-		{"long", "int64"},    {"int", "int32"},    {"short", "int16"},
-		{"char", "int8"},     {"uchar", "uint8"},  {"bool", "bool"},
-		{"float2", "complex64"}, {"half2", "complex32"},
-	};
-	size_t i;
-	for (i = 0; i < sizeof map / sizeof *map; i++)
-		if (!strcmp(map[i][0], dt))
-			return map[i][1];
-	return dt;
+	const char *t = try_torch_dtype(dt, NULL);
+	return t ? t : dt;
 }
 
 char *try_manifest(const struct try_plan *pl)

@@ -345,6 +345,16 @@ void try_value(const char *dt, const unsigned char *p, size_t i, double *re,
                double *im);
 int64_t try_ivalue(const char *dt, const unsigned char *p, size_t i);
 
+/* try_torch_dtype: the torch dtype name of Metal dtype token DT
+ * ("float2" -> "complex64"; double and double2 for float64 and
+ * complex128, which test files name), static, or NULL for an unknown
+ * token; ALIAS (may be NULL) gets its other torch spelling ("cfloat") or
+ * NULL.  try_metal_dtype: the Metal token of the torch dtype name NAME
+ * (N bytes, without "torch."; either spelling), or NULL.  One table for
+ * the reference script, the test lists and test_mps.py's tolerances. */
+const char *try_torch_dtype(const char *dt, const char **alias);
+const char *try_metal_dtype(const char *name, size_t n);
+
 /* try_is_float / try_is_complex / try_is_integral: the class of a Metal
  * dtype token (bool counts as integral). */
 int try_is_float(const char *dt);
@@ -490,12 +500,16 @@ enum try_class {
 	TRY_SAMPLED_EXTREMAL, /* NaN, inf, -inf against themselves */
 	TRY_SIGNALING_NAN,
 	TRY_SUBNORMAL,
+	TRY_TINY,             /* nonzero magnitudes under 0.001 that no list
+	                         picks: make_tensor's uniform draws
+	                         practically never give them */
 	TRY_PAST_RANGE,       /* finite values past the sampled ones:
 	                         overflow edges, dtype extremes, shift counts
 	                         past the width */
 	TRY_MIXED,            /* operands from different sampled sets: a
 	                         finite value against NaN or an infinity,
-	                         one from the range against a large one */
+	                         one from the range against a large one, a
+	                         floating zero against a drawn value */
 	TRY_COMPLEX_NONFINITE,/* a complex value with an infinite or NaN
 	                         component, as the tests do not make it */
 	TRY_OPINFO_OUTSIDE,   /* what OP's OpInfo keeps out of its samples:

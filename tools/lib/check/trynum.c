@@ -39,6 +39,46 @@ int try_is_integral(const char *dt)
 	return !try_is_float(dt) && !try_is_complex(dt);
 }
 
+/* the one table of dtype names: Metal token, torch.NAME, its other
+ * torch spelling (torch.float, torch.cfloat, ...; NULL when none) */
+static const struct {
+	const char *metal, *torch, *alias;
+} dtype_names[] = {
+	{"float", "float32", "float"},    {"half", "float16", "half"},
+	{"bfloat", "bfloat16", NULL},     {"long", "int64", "long"},
+	{"int", "int32", "int"},          {"short", "int16", "short"},
+	{"char", "int8", NULL},           {"uchar", "uint8", NULL},
+	{"bool", "bool", NULL},           {"float2", "complex64", "cfloat"},
+	{"half2", "complex32", "chalf"},  {"double", "float64", "double"},
+	{"double2", "complex128", "cdouble"},
+};
+
+const char *try_torch_dtype(const char *dt, const char **alias)
+{
+	size_t i;
+	for (i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++)
+		if (!strcmp(dtype_names[i].metal, dt)) {
+			if (alias)
+				*alias = dtype_names[i].alias;
+			return dtype_names[i].torch;
+		}
+	if (alias)
+		*alias = NULL;
+	return NULL;
+}
+
+const char *try_metal_dtype(const char *name, size_t n)
+{
+	size_t i;
+	for (i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++) {
+		const char *t = dtype_names[i].torch, *a = dtype_names[i].alias;
+		if ((strlen(t) == n && !strncmp(name, t, n)) ||
+		    (a && strlen(a) == n && !strncmp(name, a, n)))
+			return dtype_names[i].metal;
+	}
+	return NULL;
+}
+
 /* ---- half and bfloat ---- */
 
 static uint32_t f2u(float f)

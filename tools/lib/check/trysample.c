@@ -19,9 +19,9 @@
 
 const struct try_class_rule try_class_rules[TRY_NCLASS] = {
 	{TRY_SAMPLED, 1, "sampled",
-	 "finite values in make_tensor's default range (floating -9..9, "
-	 "integers -9..9, uint8 0..9, half subnormals, which make_tensor draws "
-	 "in half; both bools) and the hand-picked small values (0, -0, "
+	 "finite values in make_tensor's default range (floating -9..9 down "
+	 "to 0.001 in magnitude, integers -9..9, uint8 0..9, both bools) and "
+	 "the hand-picked small values (0, -0, "
 	 "+-0.001, +-0.25, +-1, +-pi/2, +-pi and pi +- 1e-5; integers +-1, "
 	 "+-55, +-127, -128; uint8 55, 127, 128, 190, 210, 220, 254)",
 	 "torch/testing/_creation.py make_tensor (the range OpInfo "
@@ -50,6 +50,13 @@ const struct try_class_rule try_class_rules[TRY_NCLASS] = {
 	 "never drawn (make_tensor's values and the hand-picked ones are "
 	 "normal there); the GPU's float arithmetic may flush them "
 	 "(tools/metal-host/README.md)"},
+	{TRY_TINY, 0, "tiny",
+	 "nonzero floating values under 0.001 in magnitude (half subnormals "
+	 "among them), as a value or a complex component",
+	 "torch/testing/_creation.py make_tensor draws uniformly on [-9, 9]: "
+	 "a draw lands under 0.001 once in 9,000, and an OpInfo's samples "
+	 "draw a few hundred values of a dtype; the hand-picked small values "
+	 "of opinfo/core.py stop at +-0.001"},
 	{TRY_PAST_RANGE, 0, "past the sampled range",
 	 "finite values past make_tensor's range and not hand-picked: overflow "
 	 "edges (cosh(89)), the dtype's extremes, integers past the range "
@@ -58,10 +65,13 @@ const struct try_class_rule try_class_rules[TRY_NCLASS] = {
 	 "opinfo/core.py's small and large value lists"},
 	{TRY_MIXED, 0, "mixed operands",
 	 "operands from different sets: a finite value against NaN or an "
-	 "infinity, a range value against a large one",
+	 "infinity, a range value against a large one, a floating zero "
+	 "against a value no list picks (a complex zero component with one)",
 	 "opinfo/core.py: the binary generators cross each set with itself "
 	 "(the NaN-propagation sample puts NaN in both operands at the same "
-	 "places)"},
+	 "places; the small values, zero among them, are crossed with each "
+	 "other); make_tensor never draws an exact zero (a float rounds to "
+	 "zero under 1e-7 of its range)"},
 	{TRY_COMPLEX_NONFINITE, 0, "complex infinity or NaN",
 	 "a complex value with an infinite or NaN component (unary kernels; "
 	 "binary ones when not both components of both operands are "
@@ -134,7 +144,7 @@ static int real_class(const char *dt, const unsigned char *p)
 		if (half) {
 			nan = (h & 0x7fffu) > 0x7c00u;
 			quiet = (h & 0x0200u) != 0;
-			sub = 0; /* drawn by make_tensor in half */
+			sub = 0; /* under 0.001: TRY_TINY */
 		} else {
 			nan = (h & 0x7fffu) > 0x7f80u;
 			quiet = (h & 0x0040u) != 0;
@@ -148,6 +158,8 @@ static int real_class(const char *dt, const unsigned char *p)
 	try_value(dt, p, 0, &v, &im);
 	if (isinf(v))
 		return TRY_SAMPLED_EXTREMAL;
+	if (v != 0 && fabs(v) < fabs(try_round_to(dt, 0.001)))
+		return TRY_TINY;
 	if (fabs(v) <= 9)
 		return TRY_SAMPLED;
 	if (is_large_float(dt, v))
@@ -191,13 +203,61 @@ static int is_sampled(int c)
 /* of two classes, the one that says more: the rarest kind of input */
 static int worse(int a, int b)
 {
-	static const int order[] = {TRY_SIGNALING_NAN, TRY_SUBNORMAL,
+	static const int order[] = {TRY_SIGNALING_NAN, TRY_SUBNORMAL, TRY_TINY,
 	                            TRY_COMPLEX_NONFINITE, TRY_PAST_RANGE, TRY_MIXED};
 	size_t i;
 	for (i = 0; i < sizeof order / sizeof *order; i++)
 		if (a == order[i] || b == order[i])
 			return order[i];
 	return a;
+}
+
+/* 1 when the real floating value V of dtype DT is one of the
+ * hand-picked small values (opinfo/core.py's list for
+ * generate_elementwise_binary_small_value_tensors: 0, -0, +-0.001,
+ * +-0.25, +-1, +-pi/2, +-pi, pi +- 1e-5), rounded to DT */
+static int picked_small(const char *dt, double v)
+{
+	static const double vals[] = {0.0, 0.001, 0.25, 1.0, 1.5707963267948966,
+	                              3.141592653589793, 3.141582653589793,
+	                              3.141602653589793};
+	size_t i;
+	for (i = 0; i < sizeof vals / sizeof *vals; i++)
+		if (fabs(v) == try_round_to(dt, vals[i]))
+			return 1;
+	return 0;
+}
+
+/* 1 when one of the floating values at P and Q (dtype DT, real) is a
+ * zero and the other is not hand-picked: make_tensor never draws an exact
+ * zero, and the small-value lists put zero only against their own
+ * values, so no test makes the pair */
+static int zero_with_drawn(const char *dt, const unsigned char *p,
+                           const unsigned char *q)
+{
+	double a, b, im;
+	try_value(dt, p, 0, &a, &im);
+	try_value(dt, q, 0, &b, &im);
+	return (a == 0 && !picked_small(dt, b)) || (b == 0 && !picked_small(dt, a));
+}
+
+/* 1 when element I of A or of B (dtype DT, floating or complex) is a
+ * zero (every component) and the other has a component no list picks */
+static int zero_against_drawn(const char *dt, const unsigned char *a,
+                              const unsigned char *b, size_t i)
+{
+	size_t sz = try_dtype_size(dt);
+	const char *comp;
+	double ar, ai, br, bi;
+	if (try_is_float(dt))
+		return zero_with_drawn(dt, a + sz * i, b + sz * i);
+	if (!try_is_complex(dt))
+		return 0;
+	comp = !strcmp(dt, "float2") ? "float" : "half";
+	try_value(dt, a, i, &ar, &ai);
+	try_value(dt, b, i, &br, &bi);
+	return (ar == 0 && ai == 0 && !(picked_small(comp, br) && picked_small(comp, bi))) ||
+	       (br == 0 && bi == 0 && !(picked_small(comp, ar) && picked_small(comp, ai)));
 }
 
 /* the class of one operand (element I of P, dtype DT); BINARY: a complex
@@ -218,12 +278,17 @@ static int operand_class(const char *dt, const unsigned char *p, size_t i,
 				return TRY_SIGNALING_NAN;
 			if (r == TRY_SUBNORMAL || m == TRY_SUBNORMAL)
 				return TRY_SUBNORMAL;
+			if (r == TRY_TINY || m == TRY_TINY)
+				return TRY_TINY;
 			if (r == TRY_SAMPLED_EXTREMAL || m == TRY_SAMPLED_EXTREMAL)
 				return TRY_COMPLEX_NONFINITE;
 			return TRY_PAST_RANGE;
 		}
 		if (r == TRY_SAMPLED_EXTREMAL || m == TRY_SAMPLED_EXTREMAL)
 			return r == m && binary ? TRY_SAMPLED_EXTREMAL : TRY_COMPLEX_NONFINITE;
+		if (r == TRY_SAMPLED && m == TRY_SAMPLED &&
+		    zero_with_drawn(comp, p + sz * i, p + sz * i + cs))
+			return TRY_MIXED;
 		return r == m ? r : TRY_MIXED;
 	}
 	return int_class(dt, try_ivalue(dt, p, i));
@@ -343,6 +408,8 @@ static int classify(const struct try_reg *reg, const char *op, const struct try_
 	cb = operand_class(reg->in, b, i, binary);
 	if (!is_sampled(ca) || !is_sampled(cb))
 		return worse(is_sampled(ca) ? cb : ca, is_sampled(cb) ? ca : cb);
+	if (ca == TRY_SAMPLED && cb == TRY_SAMPLED && zero_against_drawn(reg->in, a, b, i))
+		return TRY_MIXED;
 	if (ca == cb)
 		return untested_class(oi, reg->in, ca) ? TRY_OPINFO_OUTSIDE : ca;
 	if (op && extremal_scalars(op) &&
@@ -445,31 +512,15 @@ int try_plan_case_class(const struct try_plan *pl, size_t reg)
 /* the torch names of a Metal dtype token as the test lists write them
  * (torch.float16, torch.half, ...); a row with an empty second name has
  * one */
-static const char *const *torch_names(const char *dt)
-{
-	static const char *const map[][3] = {
-		{"float", "float32", "float"},   {"half", "float16", "half"},
-		{"bfloat", "bfloat16", ""},      {"long", "int64", "long"},
-		{"int", "int32", "int"},         {"short", "int16", "short"},
-		{"char", "int8", ""},            {"uchar", "uint8", ""},
-		{"bool", "bool", ""},            {"float2", "complex64", "cfloat"},
-		{"half2", "complex32", "chalf"},
-	};
-	size_t i;
-	for (i = 0; i < sizeof map / sizeof *map; i++)
-		if (!strcmp(map[i][0], dt))
-			return map[i] + 1;
-	return NULL;
-}
-
 /* 1 when the value text V (len N) of a list entry names dtype DT: None
  * (every dtype) or torch.NAME among its words */
 static int value_names(const char *v, size_t n, const char *dt)
 {
-	const char *const *names = torch_names(dt);
+	const char *alias, *names[2];
 	size_t i, k;
-	if (!names)
+	if (!(names[0] = try_torch_dtype(dt, &alias)))
 		return 0;
+	names[1] = alias;
 	for (i = 0; i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == ':'); i++)
 		;
 	if (n - i >= 4 && !strncmp(v + i, "None", 4))
@@ -477,7 +528,7 @@ static int value_names(const char *v, size_t n, const char *dt)
 	for (; i + 6 < n; i++) {
 		if (strncmp(v + i, "torch.", 6) != 0)
 			continue;
-		for (k = 0; k < 2 && names[k][0]; k++) {
+		for (k = 0; k < 2 && names[k]; k++) {
 			size_t l = strlen(names[k]);
 			char after = i + 6 + l < n ? v[i + 6 + l] : ' ';
 			if (i + 6 + l <= n && !strncmp(v + i + 6, names[k], l) &&

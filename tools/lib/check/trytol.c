@@ -169,28 +169,15 @@ static int pair(const char **p, double *a, double *b)
 /* the Metal dtype token of `torch.X` at *P (*P past it), or NULL */
 static const char *torch_dtype(const char **p)
 {
-	static const char *const map[][2] = {
-	    {"float32", "float"},  {"float", "float"},     {"float16", "half"},
-	    {"half", "half"},      {"bfloat16", "bfloat"}, {"complex64", "float2"},
-	    {"cfloat", "float2"},  {"complex32", "half2"}, {"chalf", "half2"},
-	    {"int64", "long"},     {"long", "long"},       {"int32", "int"},
-	    {"int", "int"},        {"int16", "short"},     {"short", "short"},
-	    {"int8", "char"},      {"uint8", "uchar"},     {"bool", "bool"},
-	    {"float64", "double"}, {"double", "double"},   {"complex128", "double2"},
-	};
-	const char *q = skip_sp(*p), *e;
-	size_t k;
+	const char *q = skip_sp(*p), *e, *dt;
 	if (strncmp(q, "torch.", 6) != 0)
 		return NULL;
 	q += 6;
 	for (e = q; isalnum((unsigned char)*e) || *e == '_'; e++)
 		;
-	for (k = 0; k < sizeof map / sizeof *map; k++)
-		if (strlen(map[k][0]) == (size_t)(e - q) && !strncmp(q, map[k][0], (size_t)(e - q))) {
-			*p = e;
-			return map[k][1];
-		}
-	return NULL;
+	if ((dt = try_metal_dtype(q, (size_t)(e - q))))
+		*p = e;
+	return dt;
 }
 
 /* `dtype == torch.X` or `dtype in [torch.X, ...]` at P, the whole of
@@ -417,6 +404,16 @@ static int return_value(const char *s, const char *dt, double *a, double *b)
 	return k1;
 }
 
+/* the tolerance a clause returns: (ATOL, RTOL) at LINE into TOL; 1 */
+static int take(struct try_tol *tol, double atol, double rtol, unsigned long line)
+{
+	tol->set = 1;
+	tol->atol = atol;
+	tol->rtol = rtol;
+	tol->line = line;
+	return 1;
+}
+
 int try_test_tolerance(const char *text, const char *op, const char *dt, struct try_tol *tol)
 {
 	static const char def[] = "def _compute_tolerances(";
@@ -461,13 +458,8 @@ int try_test_tolerance(const char *text, const char *op, const char *dt, struct 
 		if ((q = word(t, "return"))) {
 			/* the fall-through: applies to every op and dtype */
 			kv = return_value(q, dt, &a, &b);
-			if (kv == 1) {
-				tol->set = 1;
-				tol->atol = a;
-				tol->rtol = b;
-				tol->line = ss[k].line;
-				r = 1;
-			}
+			if (kv == 1)
+				r = take(tol, a, b, ss[k].line);
 			break;
 		}
 		if (!(q = word(t, "if")) && !(q = word(t, "elif")))
@@ -485,13 +477,8 @@ int try_test_tolerance(const char *text, const char *op, const char *dt, struct 
 		kv = return_value(ss[k + 1].text + 6, dt, &a, &b);
 		if (kv < 0)
 			continue;
-		if (kv == 1) {
-			tol->set = 1;
-			tol->atol = a;
-			tol->rtol = b;
-			tol->line = ss[k].line;
-			r = 1;
-		}
+		if (kv == 1)
+			r = take(tol, a, b, ss[k].line);
 		break; /* (None, None): the defaults, as Python returns them */
 	}
 	for (k = 0; k < ns; k++)

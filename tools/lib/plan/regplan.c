@@ -1689,6 +1689,43 @@ static char *replace_first(const char *lit, const char *from, const char *to)
 static char *check_cond(unsigned allowed, const char *dt, char **adesc,
                         char **rdesc);
 
+/* the stem of a host function's name: FN without a trailing _mps_kernel,
+ * _kernel_mps, _out_mps, _mps or _kernel (malloc'd) */
+static char *fn_stem(const char *fn)
+{
+	static const char *const tails[] = {"_mps_kernel", "_kernel_mps", "_out_mps",
+	                                    "_mps", "_kernel"};
+	size_t n = strlen(fn), i;
+	for (i = 0; i < sizeof tails / sizeof *tails; i++) {
+		size_t t = strlen(tails[i]);
+		if (n > t && !strcmp(fn + n - t, tails[i]))
+			return xstrndup(fn, n - t);
+	}
+	return xstrdup(fn);
+}
+
+/* a neighbour's check message LIT (a string literal) with the name it
+ * gives made ours: its function's name (V->fn) becomes FN, its kernel
+ * name NAME, else the stem of its function's name (nextafter_mps_kernel
+ * says "nextafter_mps not implemented ...") the stem of FN; NULL when the
+ * message names none of them (it would name another operator) */
+static char *named_ours(const char *lit, const struct hostfn *v, const char *fn,
+                        const char *name)
+{
+	char *from, *to, *r = NULL;
+	if (strstr(lit, v->fn))
+		return replace_first(lit, v->fn, fn);
+	if (v->kname && *v->kname && strstr(lit, v->kname))
+		return replace_first(lit, v->kname, name);
+	from = fn_stem(v->fn);
+	to = fn_stem(fn);
+	if (*from && strstr(lit, from))
+		r = replace_first(lit, from, to);
+	free(from);
+	free(to);
+	return r;
+}
+
 /* The arguments of the host stub's TORCH_CHECK_TYPE (args[0] the
  * condition), worded as the file's own checks word theirs: a check of the
  * same condition gives its message, with its function's or kernel's name
@@ -1730,10 +1767,11 @@ static size_t check_args(const char *op, const char *name, const char *fn,
 				continue;
 			a = lex_split_args(m, o, c, &na);
 			c0 = na >= 2 ? squeeze(a[0]) : NULL;
-			if (c0 && strcmp(c0, ncond) == 0 && a[1][0] == '"') {
+			char *said = NULL;
+			if (c0 && strcmp(c0, ncond) == 0 && a[1][0] == '"' &&
+			    (said = named_ours(a[1], &v[i], fn, name)) != NULL) {
 				/* the same check: its words, the name made ours */
-				args[n++] = strstr(a[1], v[i].fn) ? replace_first(a[1], v[i].fn, fn)
-				            : replace_first(a[1], v[i].kname, name);
+				args[n++] = said;
 				for (j = 2; j < na && n < 4; j++)
 					args[n++] = xstrdup(a[j]);
 				*how = "same";
