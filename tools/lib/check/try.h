@@ -642,7 +642,9 @@ unsigned try_opinfo_dtype_bit(const char *dt);
  * sampled when both operands come from the same sampled set (the tests
  * cross range values with range values, large with large, extremal with
  * extremal), or, for the comparison and logical operators, a range value
- * against an extremal one.  OI (NULL: none read): a unary element outside
+ * against an extremal one; a floating zero (a complex value of zeros) against
+ * a value with a component no list picks is TRY_MIXED, a nonzero value or
+ * component under 0.001 TRY_TINY.  OI (NULL: none read): a unary element outside
  * the OpInfo's domain, a large one when it does not handle large floats,
  * and a large or extremal one of a unary kernel whose OpInfo is a
  * BinaryUfuncInfo (pow.Tensor_Scalar: the tensor-with-scalar samples

@@ -70,8 +70,8 @@ const struct try_class_rule try_class_rules[TRY_NCLASS] = {
 	 "opinfo/core.py: the binary generators cross each set with itself "
 	 "(the NaN-propagation sample puts NaN in both operands at the same "
 	 "places; the small values, zero among them, are crossed with each "
-	 "other); make_tensor never draws an exact zero (a float rounds to "
-	 "zero under 1e-7 of its range)"},
+	 "other); make_tensor never draws an exact zero (a uniform draw "
+	 "on [-9, 9] rounds to zero with a chance under 1e-8)"},
 	{TRY_COMPLEX_NONFINITE, 0, "complex infinity or NaN",
 	 "a complex value with an infinite or NaN component (unary kernels; "
 	 "binary ones when not both components of both operands are "
