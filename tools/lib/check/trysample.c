@@ -212,18 +212,24 @@ static int worse(int a, int b)
 	return a;
 }
 
+/* the magnitudes of opinfo/core.py's hand-picked small values
+ * (generate_elementwise_binary_small_value_tensors; each with both signs,
+ * and 0, -0): the first PICKED_OFF_EDGES are not among trynum.c's edge
+ * values, so try_picked_values adds them */
+static const double picked_small_vals[] = {0.001, 3.141592653589793, 3.141582653589793,
+                                           3.141602653589793, 0.25, 1.0,
+                                           1.5707963267948966};
+#define PICKED_OFF_EDGES 4
+
 /* 1 when the real floating value V of dtype DT is one of the
- * hand-picked small values (opinfo/core.py's list for
- * generate_elementwise_binary_small_value_tensors: 0, -0, +-0.001,
- * +-0.25, +-1, +-pi/2, +-pi, pi +- 1e-5), rounded to DT */
+ * hand-picked small values, rounded to DT, or a zero */
 static int picked_small(const char *dt, double v)
 {
-	static const double vals[] = {0.0, 0.001, 0.25, 1.0, 1.5707963267948966,
-	                              3.141592653589793, 3.141582653589793,
-	                              3.141602653589793};
 	size_t i;
-	for (i = 0; i < sizeof vals / sizeof *vals; i++)
-		if (fabs(v) == try_round_to(dt, vals[i]))
+	if (v == 0)
+		return 1;
+	for (i = 0; i < sizeof picked_small_vals / sizeof *picked_small_vals; i++)
+		if (fabs(v) == try_round_to(dt, picked_small_vals[i]))
 			return 1;
 	return 0;
 }
@@ -422,19 +428,24 @@ static int classify(const struct try_reg *reg, const char *op, const struct try_
 
 size_t try_picked_values(const char *dt, double *out, size_t cap)
 {
-	static const double fl[] = {0.001, -0.001, 3.14159265358979, -3.14159265358979,
-	                            3.14158265358979, -3.14158265358979,
-	                            3.14160265358979, -3.14160265358979,
-	                            501, -501, 1001.2, -1001.2, 13437.7, -13437.7,
-	                            4988429.2, -4988429.2, 1e20, -1e20};
+	/* the large values: half has the first 6 */
+	static const double large[] = {501, -501, 1001.2, -1001.2, 13437.7, -13437.7,
+	                               4988429.2, -4988429.2, 1e20, -1e20};
 	static const double in[] = {55, -55, 127, -127, -128, 1113, -1113, 10701, -10701};
 	static const double un[] = {55, 127, 128, 190, 210, 220, 254};
 	const double *v;
-	size_t n, i;
+	size_t n, i, k = 0;
 	if (try_is_float(dt)) {
-		v = fl;
-		n = !strcmp(dt, "half") ? 14 : sizeof fl / sizeof *fl;
-	} else if (!strcmp(dt, "uchar")) {
+		for (i = 0; i < PICKED_OFF_EDGES && k + 1 < cap; i++) {
+			out[k++] = picked_small_vals[i];
+			out[k++] = -picked_small_vals[i];
+		}
+		n = !strcmp(dt, "half") ? 6 : sizeof large / sizeof *large;
+		for (i = 0; i < n && k < cap; i++)
+			out[k++] = large[i];
+		return k;
+	}
+	if (!strcmp(dt, "uchar")) {
 		v = un;
 		n = sizeof un / sizeof *un;
 	} else if (!strcmp(dt, "char")) {
@@ -509,11 +520,9 @@ int try_plan_case_class(const struct try_plan *pl, size_t reg)
 	return try_case_class(pl->regs[reg].in);
 }
 
-/* the torch names of a Metal dtype token as the test lists write them
- * (torch.float16, torch.half, ...); a row with an empty second name has
- * one */
 /* 1 when the value text V (len N) of a list entry names dtype DT: None
- * (every dtype) or torch.NAME among its words */
+ * (every dtype) or torch.NAME among its words, either torch spelling of
+ * DT (try_torch_dtype) */
 static int value_names(const char *v, size_t n, const char *dt)
 {
 	const char *alias, *names[2];
